@@ -1,0 +1,159 @@
+//! Articulated-body forward dynamics, O(n): u̇ from applied forces (Featherstone 2008, §7.3,
+//! in the Ground-frame form of Jain 2011, §7).
+//!
+//! Tip-to-base, for each body i with articulated inertia `P`, bias force `z` and Coriolis
+//! acceleration `c`:
+//!
+//! ```text
+//! D = Hᵀ P H,  G = P H D⁻¹,  ε = τ − Hᵀ (z + P c),  ν = D⁻¹ ε
+//! P⁺ = P − G (P H)ᵀ,  z⁺ = z + P c + G ε;   P_parent += Φ P⁺ Φᵀ,  z_parent += Φ z⁺
+//! ```
+//!
+//! with `z` initialized to `b − F_applied` (gyroscopic minus applied body forces). Base-to-tip:
+//! `A' = Φᵀ A_parent`, `u̇ = ν − Gᵀ A'`, `A = A' + H u̇ + c`.
+
+use crate::data::{Data, Stage};
+use crate::error::{Error, Result};
+use crate::math::spatial::{shift_force, shift_inertia, shift_motion};
+use crate::math::SpatialVec;
+use crate::model::Model;
+use crate::scalar::Real;
+use nalgebra::Matrix6;
+
+/// Computes u̇ and body accelerations.
+///
+/// Reads: `data.pos`, `data.vel`, `data.dynamics`. Writes: `data.aba`, `data.acc.udot`,
+/// `data.acc.a_gb`. Fails if an articulated inertia is singular (a body whose mobilizer moves no
+/// mass).
+pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
+    data.require(Stage::Dynamics);
+    let nb = model.nbodies();
+    for i in 1..nb {
+        data.aba.p[i] = data.pos.m_b[i];
+        data.aba.z[i] = data.vel.gyroscopic[i] - data.dynamics.body_forces[i];
+    }
+    for i in (1..nb).rev() {
+        let body = &model.bodies[i];
+        let (p_plus, z_plus) = articulate_body(body.u_range(), i, data)
+            .ok_or_else(|| Error::Model(format!("articulated inertia of body '{}' is singular", body.name)))?;
+        let parent = body.parent.0;
+        if parent != 0 {
+            let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
+            data.aba.p[parent] += shift_inertia(&p_plus, &r);
+            data.aba.z[parent] += shift_force(&z_plus, &r);
+        }
+    }
+    data.acc.a_gb[0] = SpatialVec::zeros();
+    for (i, body) in model.bodies.iter().enumerate().skip(1) {
+        let parent = body.parent.0;
+        let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
+        let a_par = shift_motion(&data.acc.a_gb[parent], &r);
+        let mut a = a_par + data.vel.coriolis[i];
+        for k in body.u_range() {
+            let udot = data.aba.nu[k] - data.aba.g[k].dot(&a_par);
+            data.acc.udot[k] = udot;
+            a += data.pos.h_g[k] * udot;
+        }
+        data.acc.a_gb[i] = a;
+    }
+    data.realized = Stage::Acceleration;
+    Ok(())
+}
+
+/// One tip-to-base step for body `i`: returns (P⁺, z⁺), or `None` if D is not positive definite.
+fn articulate_body<T: Real>(
+    us: std::ops::Range<usize>,
+    i: usize,
+    data: &mut Data<T>,
+) -> Option<(Matrix6<T>, SpatialVec<T>)> {
+    let n = us.len();
+    let ws = &mut data.aba;
+    let p = ws.p[i];
+    let pc = p * data.vel.coriolis[i];
+    let mut z_plus = ws.z[i] + pc;
+    if n == 0 {
+        return Some((p, z_plus));
+    }
+    let h = &data.pos.h_g[us.clone()];
+    let tau = &data.dynamics.mobility_forces.as_slice()[us.clone()];
+    let mut d = Matrix6::<T>::zeros();
+    for a in 0..n {
+        ws.ph[us.start + a] = p * h[a];
+    }
+    for a in 0..n {
+        for b in 0..n {
+            d[(a, b)] = h[a].dot(&ws.ph[us.start + b]);
+        }
+    }
+    let d_inv = invert_spd(&d, n)?;
+    let mut eps = [T::zero(); 6];
+    for a in 0..n {
+        eps[a] = tau[a] - h[a].dot(&(ws.z[i] + pc));
+    }
+    let mut p_plus = p;
+    for a in 0..n {
+        let mut g = SpatialVec::zeros();
+        let mut nu = T::zero();
+        for b in 0..n {
+            g += ws.ph[us.start + b] * d_inv[(b, a)];
+            nu += d_inv[(a, b)] * eps[b];
+        }
+        p_plus -= g * ws.ph[us.start + a].transpose();
+        z_plus += g * eps[a];
+        ws.g[us.start + a] = g;
+        ws.nu[us.start + a] = nu;
+    }
+    ws.d_inv[i] = d_inv;
+    Some((p_plus, z_plus))
+}
+
+/// Inverse of the top-left n×n block of a symmetric positive-definite matrix (Cholesky).
+/// Returns `None` when a pivot is not positive.
+pub(crate) fn invert_spd<T: Real>(d: &Matrix6<T>, n: usize) -> Option<Matrix6<T>> {
+    if n == 1 {
+        let mut out = Matrix6::zeros();
+        if d[(0, 0)].re() <= 0.0 {
+            return None;
+        }
+        out[(0, 0)] = T::one() / d[(0, 0)];
+        return Some(out);
+    }
+    let mut l = Matrix6::<T>::zeros();
+    for j in 0..n {
+        let mut s = d[(j, j)];
+        for k in 0..j {
+            s -= l[(j, k)] * l[(j, k)];
+        }
+        if s.re() <= 0.0 {
+            return None;
+        }
+        l[(j, j)] = s.sqrt();
+        for i in j + 1..n {
+            let mut s = d[(i, j)];
+            for k in 0..j {
+                s -= l[(i, k)] * l[(j, k)];
+            }
+            l[(i, j)] = s / l[(j, j)];
+        }
+    }
+    // Solve L Lᵀ X = I column by column.
+    let mut out = Matrix6::zeros();
+    for c in 0..n {
+        let mut y = [T::zero(); 6];
+        for i in 0..n {
+            let mut s = if i == c { T::one() } else { T::zero() };
+            for k in 0..i {
+                s -= l[(i, k)] * y[k];
+            }
+            y[i] = s / l[(i, i)];
+        }
+        for i in (0..n).rev() {
+            let mut s = y[i];
+            for k in i + 1..n {
+                s -= l[(k, i)] * out[(k, c)];
+            }
+            out[(i, c)] = s / l[(i, i)];
+        }
+    }
+    Some(out)
+}

@@ -1,0 +1,96 @@
+//! Forward kinematics: body poses (Position stage) and velocities (Velocity stage).
+//!
+//! Poses: `x_gb = x_gp · x_pf · x_fm(q) · x_mb`. Velocities:
+//! `V_GB = Φᵀ(r_pb) V_GP + Σ_k h_k u_k`, where the hinge columns `h_k` in Ground at B are
+//! `[R_GF hw_k ; R_GF hv_k + (R_GF hw_k) × r_mb]` for the mobilizer's columns `[hw; hv]` in F.
+//!
+//! The velocity-dependent acceleration of B relative to a parent at rest (the Coriolis term
+//! `c_B`) follows from differentiating the velocity recursion with `u̇ = 0`, `A_GP = 0`:
+//!
+//! ```text
+//! α_c = w_GP × w_rel + R_GF (Ḣu)_w
+//! a_c = w_GP × (w_GP × r_pm) + 2 w_GP × v_rel + R_GF (Ḣu)_v + α_c × r_mb + w_GB × (w_GB × r_mb)
+//! ```
+//!
+//! with `w_rel = R_GF w_FM` and `v_rel = R_GF v_FM` (Jain 2011, §5.1).
+
+use crate::data::{Data, Stage};
+use crate::math::inertia::{gyroscopic_force, spatial_inertia_in_ground};
+use crate::math::spatial::shift_motion;
+use crate::math::{angular, linear, spatial, SpatialVec, Transform};
+use crate::model::Model;
+use crate::scalar::Real;
+use crate::state::State;
+
+/// Computes body poses, mobilizer frames, spatial inertias and hinge columns in Ground.
+///
+/// Reads: `state.q`. Writes: `data.pos`. Realizes Position.
+pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
+    let q = state.q.as_slice();
+    let pos = &mut data.pos;
+    pos.x_gb[0] = Transform::identity();
+    for (i, body) in model.bodies.iter().enumerate().skip(1) {
+        let x_gp = pos.x_gb[body.parent.0];
+        let x_gf = x_gp * body.x_pf;
+        let x_gm = x_gf * body.mobilizer.x_fm(&q[body.q_range()]);
+        let x_gb = x_gm * body.x_mb;
+        let (m_b, c) = spatial_inertia_in_ground(&body.mass_properties, &x_gb.r);
+        let mut h_f = [SpatialVec::<T>::zeros(); 6];
+        body.mobilizer.hinge(&q[body.q_range()], &mut h_f[..body.nu()]);
+        let r_mb = x_gb.p - x_gm.p;
+        for (k, h) in h_f[..body.nu()].iter().enumerate() {
+            let hw = x_gf.r * angular(h);
+            let hv = x_gf.r * linear(h) + hw.cross(&r_mb);
+            pos.h_g[body.u_start + k] = spatial(hw, hv);
+        }
+        pos.x_gf[i] = x_gf;
+        pos.p_gm[i] = x_gm.p;
+        pos.x_gb[i] = x_gb;
+        pos.m_b[i] = m_b;
+        pos.com_offset[i] = c;
+    }
+    data.realized = Stage::Position;
+}
+
+/// Computes body velocities, Coriolis accelerations, gyroscopic forces and q̇.
+///
+/// Reads: `state.q`, `state.u`, `data.pos`. Writes: `data.vel`. Realizes Velocity.
+pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
+    data.require(Stage::Position);
+    let (q, u) = (state.q.as_slice(), state.u.as_slice());
+    let (pos, vel) = (&data.pos, &mut data.vel);
+    vel.v_gb[0] = SpatialVec::zeros();
+    for (i, body) in model.bodies.iter().enumerate().skip(1) {
+        let p = body.parent.0;
+        let (p_gp, p_gb, p_gm) = (pos.x_gb[p].p, pos.x_gb[i].p, pos.p_gm[i]);
+        let v_gp = vel.v_gb[p];
+        let mut v_rel = SpatialVec::zeros();
+        for k in body.u_range() {
+            v_rel += pos.h_g[k] * u[k];
+        }
+        let v_gb = shift_motion(&v_gp, &(p_gb - p_gp)) + v_rel;
+        // Coriolis acceleration of B given a parent at rest and u̇ = 0.
+        let r_mb = p_gb - p_gm;
+        let w_gp = angular(&v_gp);
+        let w_rel = angular(&v_rel);
+        let v_rel_m = linear(&v_rel) - w_rel.cross(&r_mb);
+        let hdu = body.mobilizer.hdot_u(&q[body.q_range()], &u[body.u_range()]);
+        let r_gf = pos.x_gf[i].r;
+        let alpha_c = w_gp.cross(&w_rel) + r_gf * angular(&hdu);
+        let r_pm = p_gm - p_gp;
+        let two = T::c(2.0);
+        let a_m = w_gp.cross(&w_gp.cross(&r_pm)) + w_gp.cross(&v_rel_m) * two + r_gf * linear(&hdu);
+        let w_gb = angular(&v_gb);
+        let a_c = a_m + alpha_c.cross(&r_mb) + w_gb.cross(&w_gb.cross(&r_mb));
+        vel.coriolis[i] = spatial(alpha_c, a_c);
+        let mass = body.mass_properties.mass;
+        vel.gyroscopic[i] = gyroscopic_force(&pos.m_b[i], mass, &pos.com_offset[i], &w_gb);
+        vel.v_gb[i] = v_gb;
+        body.mobilizer.qdot(
+            &q[body.q_range()],
+            &u[body.u_range()],
+            &mut vel.qdot.as_mut_slice()[body.q_range()],
+        );
+    }
+    data.realized = Stage::Velocity;
+}

@@ -1,0 +1,47 @@
+//! Recursive Newton–Euler inverse dynamics (Featherstone 2008, §5.3).
+//!
+//! Given u̇, returns the generalized forces τ that must be added to the applied forces to
+//! produce it: `τ = M(q) u̇ + C(q, u) − τ_applied`, where `τ_applied` includes the body forces
+//! and mobility forces of every force element. Base-to-tip: `A_i = Φᵀ A_p + H_i u̇_i + c_i`,
+//! `f_i = M_i A_i + b_i − F_i`; tip-to-base: `τ_i = H_iᵀ f_i − τ_applied,i`, `f_p += Φ f_i`.
+
+use crate::data::{Data, Stage};
+use crate::math::spatial::{shift_force, shift_motion};
+use crate::math::SpatialVec;
+use crate::model::Model;
+use crate::scalar::Real;
+use nalgebra::DVector;
+
+/// Inverse dynamics: the residual generalized force for accelerations `udot`.
+///
+/// Reads: `data.pos`, `data.vel`, `data.dynamics`. Writes nothing in `data`; returns τ (nu).
+pub fn rnea<T: Real>(model: &Model<T>, data: &Data<T>, udot: &DVector<T>) -> DVector<T> {
+    data.require(Stage::Dynamics);
+    let nb = model.nbodies();
+    let mut a = vec![SpatialVec::<T>::zeros(); nb];
+    let mut f = vec![SpatialVec::<T>::zeros(); nb];
+    for (i, body) in model.bodies.iter().enumerate().skip(1) {
+        let parent = body.parent.0;
+        let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
+        let mut ai = shift_motion(&a[parent], &r) + data.vel.coriolis[i];
+        for k in body.u_range() {
+            ai += data.pos.h_g[k] * udot[k];
+        }
+        a[i] = ai;
+        f[i] = data.pos.m_b[i] * ai + data.vel.gyroscopic[i] - data.dynamics.body_forces[i];
+    }
+    let mut tau = DVector::zeros(model.nu());
+    for i in (1..nb).rev() {
+        let body = &model.bodies[i];
+        for k in body.u_range() {
+            tau[k] = data.pos.h_g[k].dot(&f[i]) - data.dynamics.mobility_forces[k];
+        }
+        let parent = body.parent.0;
+        if parent != 0 {
+            let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
+            let fp = shift_force(&f[i], &r);
+            f[parent] += fp;
+        }
+    }
+    tau
+}

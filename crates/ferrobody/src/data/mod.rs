@@ -1,0 +1,161 @@
+//! `Data`: everything computed from a `State`, grouped by stage, plus the workspace of the
+//! algorithms. Sized once from the model; nothing in it is reallocated while stepping.
+
+mod stage;
+
+pub use stage::Stage;
+
+use crate::math::{SpatialVec, Transform};
+use crate::model::Model;
+use crate::scalar::Real;
+use nalgebra::{DVector, Matrix6, Vector3};
+
+/// Position-stage results (depend on q).
+#[derive(Clone, Debug)]
+pub struct PositionCache<T: Real> {
+    /// Pose of each body in Ground, `x_gb` (nbodies).
+    pub x_gb: Vec<Transform<T>>,
+    /// Pose of each mobilizer's inboard frame F in Ground, `x_gf` (nbodies).
+    pub x_gf: Vec<Transform<T>>,
+    /// Origin of each mobilizer's outboard frame M in Ground, `p_gm` (nbodies).
+    pub p_gm: Vec<Vector3<T>>,
+    /// Spatial inertia of each body about its origin, in Ground (nbodies).
+    pub m_b: Vec<Matrix6<T>>,
+    /// Centre-of-mass offset from the body origin, in Ground, `p_bc` (nbodies).
+    pub com_offset: Vec<Vector3<T>>,
+    /// Hinge matrix columns in Ground, at the body origin: `V_GB = Φᵀ V_GP + Σ h_k u_k` (nu).
+    pub h_g: Vec<SpatialVec<T>>,
+}
+
+/// Velocity-stage results (depend on q and u).
+#[derive(Clone, Debug)]
+pub struct VelocityCache<T: Real> {
+    /// Spatial velocity of each body origin in Ground, `[w_gb; v_gb]` (nbodies).
+    pub v_gb: Vec<SpatialVec<T>>,
+    /// Coriolis (velocity-dependent) acceleration of each body relative to its parent (nbodies).
+    pub coriolis: Vec<SpatialVec<T>>,
+    /// Gyroscopic force of each body about its origin, in Ground (nbodies).
+    pub gyroscopic: Vec<SpatialVec<T>>,
+    /// q̇ (nq).
+    pub qdot: DVector<T>,
+}
+
+/// Dynamics-stage results (applied forces).
+#[derive(Clone, Debug)]
+pub struct DynamicsCache<T: Real> {
+    /// Applied force on each body, moment about the body origin then force, in Ground (nbodies).
+    pub body_forces: Vec<SpatialVec<T>>,
+    /// Applied generalized forces (nu).
+    pub mobility_forces: DVector<T>,
+    /// ż from force elements that own auxiliary variables (nz).
+    pub zdot: DVector<T>,
+}
+
+/// Acceleration-stage results.
+#[derive(Clone, Debug)]
+pub struct AccelerationCache<T: Real> {
+    /// u̇ (nu).
+    pub udot: DVector<T>,
+    /// Acceleration of each body origin in Ground, `[α; a]` (nbodies).
+    pub a_gb: Vec<SpatialVec<T>>,
+}
+
+/// Workspace of the articulated-body algorithm.
+#[derive(Clone, Debug)]
+pub struct AbaWorkspace<T: Real> {
+    /// Articulated inertia of each body about its origin (nbodies).
+    pub p: Vec<Matrix6<T>>,
+    /// Articulated bias force of each body (nbodies).
+    pub z: Vec<SpatialVec<T>>,
+    /// `P H D⁻¹` columns (nu).
+    pub g: Vec<SpatialVec<T>>,
+    /// `D⁻¹ ε` per u (nu).
+    pub nu: Vec<T>,
+    /// `P H` columns (nu).
+    pub ph: Vec<SpatialVec<T>>,
+    /// `D⁻¹` per body, top-left nu×nu block used (nbodies).
+    pub d_inv: Vec<Matrix6<T>>,
+}
+
+/// All computed quantities for one state, grouped by stage.
+#[derive(Clone, Debug)]
+pub struct Data<T: Real = f64> {
+    pub(crate) realized: Stage,
+    /// Position stage.
+    pub pos: PositionCache<T>,
+    /// Velocity stage.
+    pub vel: VelocityCache<T>,
+    /// Dynamics stage.
+    pub dynamics: DynamicsCache<T>,
+    /// Acceleration stage.
+    pub acc: AccelerationCache<T>,
+    /// Articulated-body workspace.
+    pub aba: AbaWorkspace<T>,
+    /// Auto-update values computed during the last realization (flat; see the model layout).
+    pub auto_update_cache: Vec<T>,
+    /// Which auto-update cache entries are valid (one per variable).
+    pub auto_update_valid: Vec<bool>,
+    /// Number of times the Dynamics stage was realized (force evaluations).
+    pub realizations: u64,
+}
+
+impl<T: Real> Data<T> {
+    /// Data sized for `model`, with nothing realized.
+    pub fn new(model: &Model<T>) -> Self {
+        let nb = model.nbodies();
+        let (nq, nu, nz) = (model.nq(), model.nu(), model.nz());
+        let sv = || vec![SpatialVec::<T>::zeros(); nb];
+        Self {
+            realized: Stage::Time,
+            pos: PositionCache {
+                x_gb: vec![Transform::identity(); nb],
+                x_gf: vec![Transform::identity(); nb],
+                p_gm: vec![Vector3::zeros(); nb],
+                m_b: vec![Matrix6::zeros(); nb],
+                com_offset: vec![Vector3::zeros(); nb],
+                h_g: vec![SpatialVec::zeros(); nu],
+            },
+            vel: VelocityCache { v_gb: sv(), coriolis: sv(), gyroscopic: sv(), qdot: DVector::zeros(nq) },
+            dynamics: DynamicsCache {
+                body_forces: sv(),
+                mobility_forces: DVector::zeros(nu),
+                zdot: DVector::zeros(nz),
+            },
+            acc: AccelerationCache { udot: DVector::zeros(nu), a_gb: sv() },
+            aba: AbaWorkspace {
+                p: vec![Matrix6::zeros(); nb],
+                z: sv(),
+                g: vec![SpatialVec::zeros(); nu],
+                nu: vec![T::zero(); nu],
+                ph: vec![SpatialVec::zeros(); nu],
+                d_inv: vec![Matrix6::zeros(); nb],
+            },
+            auto_update_cache: model.auto_update.defaults.clone(),
+            auto_update_valid: vec![false; model.auto_update.len()],
+            realizations: 0,
+        }
+    }
+
+    /// The stage this data has been realized to.
+    pub fn stage(&self) -> Stage {
+        self.realized
+    }
+
+    /// Marks everything from `stage` on as stale (call after changing the state by hand).
+    pub fn invalidate(&mut self, stage: Stage) {
+        if self.realized >= stage {
+            self.realized = match stage {
+                Stage::Time | Stage::Position => Stage::Time,
+                Stage::Velocity => Stage::Position,
+                Stage::Dynamics => Stage::Velocity,
+                Stage::Acceleration => Stage::Dynamics,
+            };
+        }
+    }
+
+    /// Debug check that a stage has been realized before its results are read.
+    #[inline(always)]
+    pub(crate) fn require(&self, stage: Stage) {
+        debug_assert!(self.realized >= stage, "Data read at {stage:?} but realized only to {:?}", self.realized);
+    }
+}

@@ -1,0 +1,217 @@
+//! Force elements: what pushes on the bodies.
+//!
+//! Every element turns the Position/Velocity-stage results into body forces (moment about the
+//! body origin, then force, in Ground) and generalized (mobility) forces, and may define a
+//! potential energy. Built-in elements are variants of the [`Force`] enum and are dispatched by
+//! `match` (no dynamic dispatch in the step); user-written elements implement
+//! [`ForceElement`] and are added as [`Force::Custom`].
+//!
+//! Each element's own contribution can be computed on its own with
+//! [`element_contribution`] (MuJoCo's per-source `qfrc_*` idea).
+
+mod constant;
+mod context;
+mod gravity;
+mod mobility;
+mod two_point;
+
+pub use constant::{ConstantForce, ConstantTorque, MobilityConstantForce};
+pub use context::{ForceAccumulator, ForceContext};
+pub use gravity::Gravity;
+pub use mobility::{MobilityLinearDamper, MobilityLinearSpring};
+pub use two_point::{TwoPointLinearDamper, TwoPointLinearSpring};
+
+use crate::data::{Data, Stage};
+use crate::error::{Error, Result};
+use crate::ids::ForceId;
+use crate::math::SpatialVec;
+use crate::model::{Body, Model};
+use crate::scalar::Real;
+use crate::state::State;
+use nalgebra::DVector;
+use std::sync::Arc;
+
+/// A force element that users can write themselves.
+///
+/// `calc_force` adds this element's forces to the accumulator; `potential_energy` returns its
+/// stored energy (J), if it has any. Elements may also compute new values of auto-update
+/// discrete variables (through the accumulator) and ż of their auxiliary variables.
+pub trait ForceElement<T: Real>: Send + Sync {
+    /// A short name for messages and output columns.
+    fn name(&self) -> &str;
+    /// Adds this element's body and mobility forces.
+    fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>);
+    /// Potential energy stored in this element (J).
+    fn potential_energy(&self, _ctx: &ForceContext<'_, T>) -> T {
+        T::zero()
+    }
+}
+
+/// A force element of the model.
+#[derive(Clone)]
+pub enum Force<T: Real = f64> {
+    /// Uniform gravity on every body.
+    Gravity(Gravity<T>),
+    /// Linear spring between two stations.
+    TwoPointLinearSpring(TwoPointLinearSpring<T>),
+    /// Linear damper between two stations.
+    TwoPointLinearDamper(TwoPointLinearDamper<T>),
+    /// Linear spring on one generalized coordinate.
+    MobilityLinearSpring(MobilityLinearSpring<T>),
+    /// Linear damper on one generalized speed.
+    MobilityLinearDamper(MobilityLinearDamper<T>),
+    /// Constant force at a station, in Ground.
+    ConstantForce(ConstantForce<T>),
+    /// Constant torque on a body, in Ground.
+    ConstantTorque(ConstantTorque<T>),
+    /// Constant generalized force on one generalized speed.
+    MobilityConstantForce(MobilityConstantForce<T>),
+    /// A user-written element.
+    Custom(Arc<dyn ForceElement<T>>),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $f:ident => $body:expr) => {
+        match $self {
+            Force::Gravity($f) => $body,
+            Force::TwoPointLinearSpring($f) => $body,
+            Force::TwoPointLinearDamper($f) => $body,
+            Force::MobilityLinearSpring($f) => $body,
+            Force::MobilityLinearDamper($f) => $body,
+            Force::ConstantForce($f) => $body,
+            Force::ConstantTorque($f) => $body,
+            Force::MobilityConstantForce($f) => $body,
+            Force::Custom($f) => $body,
+        }
+    };
+}
+
+impl<T: Real> Force<T> {
+    /// The element's name.
+    pub fn name(&self) -> &str {
+        dispatch!(self, f => f.name())
+    }
+
+    /// Adds this element's forces.
+    #[inline]
+    pub fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
+        dispatch!(self, f => f.calc_force(ctx, out))
+    }
+
+    /// Potential energy (J).
+    pub fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {
+        dispatch!(self, f => f.potential_energy(ctx))
+    }
+
+    /// Checks body references and parameter values against the bodies of the model.
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> std::result::Result<(), String> {
+        match self {
+            Force::Gravity(_) | Force::Custom(_) => Ok(()),
+            Force::TwoPointLinearSpring(f) => f.validate(bodies),
+            Force::TwoPointLinearDamper(f) => f.validate(bodies),
+            Force::MobilityLinearSpring(f) => f.validate(bodies),
+            Force::MobilityLinearDamper(f) => f.validate(bodies),
+            Force::ConstantForce(f) => context::check_body(bodies, f.body),
+            Force::ConstantTorque(f) => context::check_body(bodies, f.body),
+            Force::MobilityConstantForce(f) => f.validate(bodies),
+        }
+    }
+
+    /// Converts to another scalar type; user-written elements cannot be converted.
+    pub(crate) fn cast<U: Real>(&self) -> Result<Force<U>> {
+        Ok(match self {
+            Force::Gravity(f) => Force::Gravity(f.cast()),
+            Force::TwoPointLinearSpring(f) => Force::TwoPointLinearSpring(f.cast()),
+            Force::TwoPointLinearDamper(f) => Force::TwoPointLinearDamper(f.cast()),
+            Force::MobilityLinearSpring(f) => Force::MobilityLinearSpring(f.cast()),
+            Force::MobilityLinearDamper(f) => Force::MobilityLinearDamper(f.cast()),
+            Force::ConstantForce(f) => Force::ConstantForce(f.cast()),
+            Force::ConstantTorque(f) => Force::ConstantTorque(f.cast()),
+            Force::MobilityConstantForce(f) => Force::MobilityConstantForce(f.cast()),
+            Force::Custom(f) => {
+                return Err(Error::Model(format!(
+                    "user-written force element '{}' cannot be converted to another scalar type",
+                    f.name()
+                )))
+            }
+        })
+    }
+}
+
+/// Evaluates every force element into `data.dynamics` (the Dynamics stage).
+///
+/// Reads: `data.pos`, `data.vel`, `state`. Writes: `data.dynamics`, the auto-update cache.
+pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
+    data.require(Stage::Velocity);
+    let mut body_forces = std::mem::take(&mut data.dynamics.body_forces);
+    let mut mobility = std::mem::take(&mut data.dynamics.mobility_forces);
+    let mut au_cache = std::mem::take(&mut data.auto_update_cache);
+    let mut au_valid = std::mem::take(&mut data.auto_update_valid);
+    let mut zdot = std::mem::take(&mut data.dynamics.zdot);
+    zdot.fill(T::zero());
+    body_forces.iter_mut().for_each(|f| *f = SpatialVec::zeros());
+    mobility.fill(T::zero());
+    {
+        let ctx = ForceContext::new(model, state, data);
+        let mut out = ForceAccumulator::new(
+            model,
+            &data.pos.x_gb,
+            &mut body_forces,
+            mobility.as_mut_slice(),
+            &mut au_cache,
+            &mut au_valid,
+            zdot.as_mut_slice(),
+        );
+        for f in &model.forces {
+            f.calc_force(&ctx, &mut out);
+        }
+    }
+    data.dynamics.body_forces = body_forces;
+    data.dynamics.mobility_forces = mobility;
+    data.auto_update_cache = au_cache;
+    data.auto_update_valid = au_valid;
+    data.dynamics.zdot = zdot;
+    data.realizations += 1;
+    data.realized = Stage::Dynamics;
+}
+
+/// The forces of one element alone: body forces (nbodies), mobility forces (nu) and its
+/// potential energy. For inspection and tests, not for the step loop (it allocates).
+pub struct ElementContribution<T: Real> {
+    /// Body forces, moment about the body origin then force, in Ground.
+    pub body_forces: Vec<SpatialVec<T>>,
+    /// Generalized forces.
+    pub mobility_forces: DVector<T>,
+    /// Potential energy (J).
+    pub potential_energy: T,
+}
+
+/// Computes one element's contribution at the current state (Velocity stage needed).
+pub fn element_contribution<T: Real>(
+    model: &Model<T>,
+    state: &State<T>,
+    data: &Data<T>,
+    id: ForceId,
+) -> ElementContribution<T> {
+    data.require(Stage::Velocity);
+    let mut body_forces = vec![SpatialVec::zeros(); model.nbodies()];
+    let mut mobility = DVector::zeros(model.nu());
+    let mut au_cache = data.auto_update_cache.clone();
+    let mut au_valid = data.auto_update_valid.clone();
+    let mut zdot = vec![T::zero(); model.nz()];
+    let ctx = ForceContext::new(model, state, data);
+    let force = &model.forces[id.0];
+    {
+        let mut out = ForceAccumulator::new(
+            model,
+            &data.pos.x_gb,
+            &mut body_forces,
+            mobility.as_mut_slice(),
+            &mut au_cache,
+            &mut au_valid,
+            &mut zdot,
+        );
+        force.calc_force(&ctx, &mut out);
+    }
+    ElementContribution { body_forces, mobility_forces: mobility, potential_energy: force.potential_energy(&ctx) }
+}

@@ -1,0 +1,75 @@
+//! Simbody's error norm (`IntegratorRep::calcErrorNorm`).
+//!
+//! `err = max(‖q‖, ‖u‖, ‖z‖)`, each an RMS over its own length:
+//! q errors mapped through `N N⁺` at the trial end state (for a quaternion block that is
+//! `|q|² I − q qᵀ`, which drops the part of the error that only changes the length); u and z
+//! errors weighted by `1/|x|` where `|x| > 1` at the start of the step, else 1.
+
+use crate::scalar::Real;
+
+/// Relative weights `1/|x|` where `|x| > 1`, else 1, from the start-of-step values.
+pub fn relative_scaling<T: Real>(x: &[T], scale: &mut [f64]) {
+    for (s, v) in scale.iter_mut().zip(x) {
+        let a = v.re().abs();
+        *s = if a > 1.0 { 1.0 / a } else { 1.0 };
+    }
+}
+
+/// The error norm of the estimate `yerr = [q_err, u_err, z_err]` at trial state `y`.
+pub fn error_norm<T: Real>(
+    y: &[T],
+    yerr: &[T],
+    nq: usize,
+    nu: usize,
+    quaternion_starts: &[usize],
+    u_scale: &[f64],
+    z_scale: &[f64],
+) -> f64 {
+    let mut sum_q = 0.0;
+    let mut next_quat = quaternion_starts.iter().peekable();
+    let mut i = 0;
+    while i < nq {
+        if next_quat.peek() == Some(&&i) {
+            next_quat.next();
+            let q: [f64; 4] = std::array::from_fn(|k| y[i + k].re());
+            let e: [f64; 4] = std::array::from_fn(|k| yerr[i + k].re());
+            let n2: f64 = q.iter().map(|x| x * x).sum();
+            let qe: f64 = q.iter().zip(&e).map(|(a, b)| a * b).sum();
+            sum_q += (0..4).map(|k| (n2 * e[k] - q[k] * qe).powi(2)).sum::<f64>();
+            i += 4;
+        } else {
+            sum_q += yerr[i].re().powi(2);
+            i += 1;
+        }
+    }
+    let rms = |sum: f64, n: usize| if n == 0 { 0.0 } else { (sum / n as f64).sqrt() };
+    let weighted = |e: &[T], w: &[f64]| e.iter().zip(w).map(|(e, w)| (e.re() * w).powi(2)).sum::<f64>();
+    let nz = yerr.len() - nq - nu;
+    let q_norm = rms(sum_q, nq);
+    let u_norm = rms(weighted(&yerr[nq..nq + nu], u_scale), nu);
+    let z_norm = rms(weighted(&yerr[nq + nu..], z_scale), nz);
+    q_norm.max(u_norm).max(z_norm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quaternion_length_errors_do_not_count() {
+        let y = [1.0, 0.0, 0.0, 0.0, 5.0];
+        let along = [1e-3, 0.0, 0.0, 0.0, 0.0];
+        assert_eq!(error_norm(&y, &along, 4, 1, &[0], &[1.0], &[]), 0.0);
+        let across = [0.0, 1e-3, 0.0, 0.0, 0.0];
+        assert!((error_norm(&y, &across, 4, 1, &[0], &[1.0], &[]) - 5e-4).abs() < 1e-15);
+    }
+
+    #[test]
+    fn speeds_use_relative_weights() {
+        let mut w = [0.0; 2];
+        relative_scaling(&[10.0, 0.5], &mut w);
+        assert_eq!(w, [0.1, 1.0]);
+        let e = error_norm::<f64>(&[0.0, 0.0], &[1.0, 0.0], 0, 2, &[], &w, &[]);
+        assert!((e - (0.01f64 / 2.0).sqrt()).abs() < 1e-15);
+    }
+}

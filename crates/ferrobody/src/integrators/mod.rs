@@ -1,0 +1,132 @@
+//! Integrators with Simbody's semantics.
+//!
+//! * [`IntegratorKind::RungeKuttaMerson`]: 4th-order, 5 stages, error-controlled exactly as
+//!   Simbody's `RungeKuttaMersonIntegrator` (tableau in [`rk_merson`], step-size rules in
+//!   [`step_control`], error norm in [`error_norm`], quaternion projection in [`projection`]).
+//! * [`IntegratorKind::RungeKutta4`] and [`IntegratorKind::ExplicitEuler`]: fixed step, no
+//!   error control; quaternions are normalized after every step.
+//!
+//! Report states between steps come from cubic Hermite interpolation ([`hermite`]), so reporting
+//! never changes the step sequence. The exact sequence of a step (derivative at the start,
+//! auto-update swap, attempts) is in [`crate::simulation`]. Details and sources:
+//! `docs/integrators.md`.
+
+pub mod error_norm;
+pub mod explicit_euler;
+pub mod hermite;
+pub mod projection;
+pub mod rk4;
+pub mod rk_merson;
+pub mod step_control;
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Which integration method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntegratorKind {
+    /// Runge–Kutta–Merson, variable step with error control (Simbody's default choice).
+    RungeKuttaMerson,
+    /// Classical fixed-step 4th-order Runge–Kutta.
+    RungeKutta4,
+    /// Fixed-step explicit (forward) Euler.
+    ExplicitEuler,
+}
+
+impl IntegratorKind {
+    /// The name used in scene files and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntegratorKind::RungeKuttaMerson => "rk-merson",
+            IntegratorKind::RungeKutta4 => "rk4",
+            IntegratorKind::ExplicitEuler => "explicit-euler",
+        }
+    }
+}
+
+/// Integrator settings (Simbody's `Integrator` setters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntegratorSettings {
+    /// The method.
+    pub kind: IntegratorKind,
+    /// Relative accuracy for error control (Simbody default 1e-3).
+    pub accuracy: f64,
+    /// Constraint tolerance; `None` means accuracy/10 (Simbody's rule).
+    pub constraint_tolerance: Option<f64>,
+    /// First step size (s); `None` means the default time scale / 10 = 0.01 s.
+    pub initial_step: Option<f64>,
+    /// Smallest step size (s); a step this small is accepted whatever its error (Simbody).
+    pub min_step: Option<f64>,
+    /// Largest step size (s).
+    pub max_step: Option<f64>,
+    /// Step size of the fixed-step methods (s).
+    pub fixed_step: f64,
+}
+
+impl IntegratorSettings {
+    /// Runge–Kutta–Merson with the given accuracy and Simbody's other defaults.
+    pub fn rk_merson(accuracy: f64) -> Self {
+        Self {
+            kind: IntegratorKind::RungeKuttaMerson,
+            accuracy,
+            constraint_tolerance: None,
+            initial_step: None,
+            min_step: None,
+            max_step: None,
+            fixed_step: 1e-3,
+        }
+    }
+
+    /// A fixed-step method with step `h` (s).
+    pub fn fixed(kind: IntegratorKind, h: f64) -> Self {
+        Self { kind, fixed_step: h, ..Self::rk_merson(1e-3) }
+    }
+
+    /// The constraint tolerance in use (accuracy/10 unless set).
+    pub fn consistent_constraint_tolerance(&self) -> f64 {
+        self.constraint_tolerance.unwrap_or(self.accuracy / 10.0)
+    }
+
+    /// Checks every value; names the first bad one.
+    pub fn validate(&self) -> Result<()> {
+        let positive = |name: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(Error::Model(format!("integrator {name} must be positive and finite, got {v}")))
+            }
+        };
+        positive("accuracy", self.accuracy)?;
+        positive("fixed step", self.fixed_step)?;
+        for (name, v) in [
+            ("constraint tolerance", self.constraint_tolerance),
+            ("initial step", self.initial_step),
+            ("minimum step", self.min_step),
+            ("maximum step", self.max_step),
+        ] {
+            if let Some(v) = v {
+                positive(name, v)?;
+            }
+        }
+        if let (Some(lo), Some(hi)) = (self.min_step, self.max_step) {
+            if lo > hi {
+                return Err(Error::Model(format!("integrator minimum step {lo} exceeds maximum step {hi}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Counters of one simulation (Simbody's integrator statistics).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Accepted steps.
+    pub steps_taken: u64,
+    /// All attempts, accepted and rejected.
+    pub steps_attempted: u64,
+    /// Rejected attempts (error test or projection failures).
+    pub error_test_failures: u64,
+    /// Evaluations of the state derivative (force realizations).
+    pub realizations: u64,
+}

@@ -1,0 +1,56 @@
+//! # ferrobody
+//!
+//! Multibody dynamics with Simbody's contact models: bodies on mobilizers, O(n) dynamics, force
+//! elements, and Simbody's error-controlled Runge–Kutta–Merson integrator, in safe Rust and
+//! generic over the scalar type so that whole steps run on dual numbers for exact derivatives.
+//!
+//! ## The pipeline
+//!
+//! A [`Model`] (immutable) and a [`State`] (t, q, u, z, discrete variables) go through the stages
+//! of [`pipeline::realize`] into a [`Data`] (caches grouped by [`Stage`]):
+//! Position → Velocity → Dynamics → Acceleration. An integrator ([`integrators`]) advances the
+//! state; [`Simulation`] drives it to report times.
+//!
+//! ```
+//! use ferrobody::prelude::*;
+//! // A pendulum: a 1 kg point-like rod end 1 m from a pin about Z.
+//! let mut b = ModelBuilder::<f64>::new();
+//! let bob = MassProperties::new(1.0, Vector3::new(1.0, 0.0, 0.0), Matrix3::zeros());
+//! let link = b.add_body(BodyDef::new("link", BodyId::GROUND, Mobilizer::Pin, bob)).unwrap();
+//! b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
+//! let model = b.build().unwrap();
+//! let mut state = model.default_state();
+//! state.set_body_q(&model, link, &[0.1]);
+//! let mut sim = Simulation::new(&model, state, IntegratorSettings::rk_merson(1e-8)).unwrap();
+//! sim.advance_to(1.0).unwrap();
+//! assert!(sim.state().t == 1.0);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![deny(rustdoc::broken_intra_doc_links)]
+
+pub mod algorithms;
+pub mod data;
+pub mod error;
+pub mod forces;
+pub mod ids;
+pub mod integrators;
+pub mod io;
+pub mod math;
+pub mod mobilizer;
+pub mod model;
+pub mod pipeline;
+pub mod prelude;
+pub mod scalar;
+pub mod simulation;
+pub mod state;
+
+pub use data::{Data, Stage};
+pub use error::{Error, Result};
+pub use ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
+pub use integrators::{IntegratorKind, IntegratorSettings};
+pub use model::{Model, ModelBuilder};
+pub use scalar::Real;
+pub use simulation::Simulation;
+pub use state::State;

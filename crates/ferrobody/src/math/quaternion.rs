@@ -1,0 +1,80 @@
+//! Quaternion kinematics with Simbody's conventions.
+//!
+//! Quaternions are stored scalar first, `q = [q0, q1, q2, q3] = [w, x, y, z]`. The time derivative
+//! for an angular velocity `w` expressed in the parent (F) frame is `q̇ = ½ (0, w) ⊗ q`, applied to
+//! the *unnormalized* q (Simbody `Rotation::convertAngVelToQuaternionDot`); the rotation is formed
+//! from the normalized q. Quaternions drift off unit length and are renormalized only by
+//! projection (see `integrators`).
+
+use crate::scalar::Real;
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
+
+/// Rotation matrix of the (possibly unnormalized) quaternion `q = [w, x, y, z]`.
+pub fn rotation_from_quaternion<T: Real>(q: &[T]) -> Matrix3<T> {
+    let quat = Quaternion::new(q[0], q[1], q[2], q[3]);
+    UnitQuaternion::from_quaternion(quat).to_rotation_matrix().into_inner()
+}
+
+/// `q̇ = ½ (0, w) ⊗ q` for angular velocity `w` expressed in the parent frame.
+pub fn quaternion_dot<T: Real>(q: &[T], w: &Vector3<T>, qdot: &mut [T]) {
+    let half = T::c(0.5);
+    let qv = Vector3::new(q[1], q[2], q[3]);
+    let dv = (w * q[0] + w.cross(&qv)) * half;
+    qdot[0] = -w.dot(&qv) * half;
+    qdot[1] = dv.x;
+    qdot[2] = dv.y;
+    qdot[3] = dv.z;
+}
+
+/// Maps a quaternion change `dq` to the angular-velocity-like vector `N⁺ dq = 2 E(q)ᵀ dq / |q|²`,
+/// the least-squares inverse of [`quaternion_dot`]. The component of `dq` along `q` (a change
+/// of length only) maps to zero.
+pub fn quaternion_dot_to_ang_vel<T: Real>(q: &[T], dq: &[T]) -> Vector3<T> {
+    let q0 = q[0];
+    let qv = Vector3::new(q[1], q[2], q[3]);
+    let dv = Vector3::new(dq[1], dq[2], dq[3]);
+    let norm2 = q0 * q0 + qv.norm_squared();
+    // (0, w) = 2 q̇ ⊗ q* for unit q; its vector part:
+    let w = dv * q0 - qv * dq[0] - dv.cross(&qv);
+    w * (T::c(2.0) / norm2)
+}
+
+/// Quaternion `[w, x, y, z]` of a rotation matrix, with the sign chosen so that `w ≥ 0`.
+pub fn quaternion_from_rotation(r: &Matrix3<f64>) -> [f64; 4] {
+    let rot = nalgebra::Rotation3::from_matrix_unchecked(*r);
+    let q = UnitQuaternion::from_rotation_matrix(&rot);
+    let s = if q.w < 0.0 { -1.0 } else { 1.0 };
+    [s * q.w, s * q.i, s * q.j, s * q.k]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quaternion_dot_round_trips_through_its_inverse() {
+        let q = [0.8, 0.2, -0.4, 0.4];
+        let w = Vector3::new(0.3, -1.0, 2.0);
+        let mut qd = [0.0; 4];
+        quaternion_dot(&q, &w, &mut qd);
+        let back = quaternion_dot_to_ang_vel(&q, &qd);
+        assert!((back - w).norm() < 1e-14);
+        // A pure length change maps to zero angular velocity.
+        assert!(quaternion_dot_to_ang_vel(&q, &q).norm() < 1e-15);
+    }
+
+    #[test]
+    fn quaternion_dot_matches_rotation_derivative() {
+        // d/dt R = [w]× R for w in the parent frame.
+        let q = [0.8f64, 0.2, -0.4, 0.4];
+        let w = Vector3::new(0.3, -1.0, 2.0);
+        let mut qd = [0.0; 4];
+        quaternion_dot(&q, &w, &mut qd);
+        let h = 1e-6;
+        let qp: Vec<f64> = q.iter().zip(qd).map(|(a, b)| a + h * b).collect();
+        let qm: Vec<f64> = q.iter().zip(qd).map(|(a, b)| a - h * b).collect();
+        let rdot = (rotation_from_quaternion(&qp) - rotation_from_quaternion(&qm)) / (2.0 * h);
+        let expected = w.cross_matrix() * rotation_from_quaternion(&q);
+        assert!((rdot - expected).norm() < 1e-8);
+    }
+}

@@ -1,0 +1,105 @@
+//! Spatial (6-D) vectors and their shifts between points.
+//!
+//! A spatial vector is a `Vector6` with the angular part first: a velocity `[w; v]`, an
+//! acceleration `[α; a]` (classical: `a` is the acceleration of a point, not Featherstone's
+//! spatial acceleration), a force `[m; f]` (moment about a point, then force). All of them here
+//! are expressed in Ground.
+//!
+//! Shifting a force from point B to point P (r = p_P − p_B... see each function) and shifting a
+//! rigid motion from P to B are adjoint: `Φ = [[I, [r]×], [0, I]]` for forces and `Φᵀ` for motions
+//! (Jain, *Robot and Multibody Dynamics*, Springer 2011, ch. 2).
+
+use crate::scalar::Real;
+use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
+
+/// A spatial vector: angular part (rows 0..3) then linear part (rows 3..6).
+pub type SpatialVec<T> = Vector6<T>;
+
+/// Builds a spatial vector from its angular and linear parts.
+#[inline(always)]
+pub fn spatial<T: Real>(w: Vector3<T>, v: Vector3<T>) -> SpatialVec<T> {
+    Vector6::new(w.x, w.y, w.z, v.x, v.y, v.z)
+}
+
+/// The angular (moment) part of a spatial vector.
+#[inline(always)]
+pub fn angular<T: Real>(s: &SpatialVec<T>) -> Vector3<T> {
+    Vector3::new(s[0], s[1], s[2])
+}
+
+/// The linear (force) part of a spatial vector.
+#[inline(always)]
+pub fn linear<T: Real>(s: &SpatialVec<T>) -> Vector3<T> {
+    Vector3::new(s[3], s[4], s[5])
+}
+
+/// Moves a force `[m; f]` acting at a point B to an equivalent one at point P, where
+/// `r_pb = p_B − p_P`: `m_P = m_B + r_pb × f`.
+#[inline(always)]
+pub fn shift_force<T: Real>(f_b: &SpatialVec<T>, r_pb: &Vector3<T>) -> SpatialVec<T> {
+    let f = linear(f_b);
+    spatial(angular(f_b) + r_pb.cross(&f), f)
+}
+
+/// Moves a rigid-body velocity or (velocity-independent part of an) acceleration from point P
+/// to point B of the same body, where `r_pb = p_B − p_P`: `v_B = v_P + w × r_pb`.
+#[inline(always)]
+pub fn shift_motion<T: Real>(v_p: &SpatialVec<T>, r_pb: &Vector3<T>) -> SpatialVec<T> {
+    let w = angular(v_p);
+    spatial(w, linear(v_p) + w.cross(r_pb))
+}
+
+/// The cross-product matrix `[r]×`, with `[r]× x = r × x`.
+#[inline(always)]
+pub fn cross_matrix<T: Real>(r: &Vector3<T>) -> Matrix3<T> {
+    r.cross_matrix()
+}
+
+/// Shifts a 6×6 (articulated or composite) inertia about point B to point P:
+/// `Φ P Φᵀ` with `Φ = [[I, [r]×], [0, I]]` and `r = r_pb = p_B − p_P`.
+///
+/// Written block-wise so that it costs a few 3×3 products instead of two 6×6 products.
+pub fn shift_inertia<T: Real>(p: &Matrix6<T>, r_pb: &Vector3<T>) -> Matrix6<T> {
+    let rx = cross_matrix(r_pb);
+    let a = p.fixed_view::<3, 3>(0, 0).into_owned();
+    let b = p.fixed_view::<3, 3>(0, 3).into_owned();
+    let cc = p.fixed_view::<3, 3>(3, 0).into_owned();
+    let d = p.fixed_view::<3, 3>(3, 3).into_owned();
+    // Φ P = [[A + R C, B + R D], [C, D]];  (Φ P) Φᵀ = [[A + R C + (B + R D) Rᵀ, B + R D], [C + D Rᵀ, D]]
+    let b_new = b + rx * d;
+    let a_new = a + rx * cc - b_new * rx;
+    let c_new = cc - d * rx;
+    let mut out = Matrix6::zeros();
+    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&a_new);
+    out.fixed_view_mut::<3, 3>(0, 3).copy_from(&b_new);
+    out.fixed_view_mut::<3, 3>(3, 0).copy_from(&c_new);
+    out.fixed_view_mut::<3, 3>(3, 3).copy_from(&d);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shift_inertia_matches_dense_product() {
+        let p = Matrix6::from_fn(|i, j| ((i * 7 + j * 3) % 5) as f64 + if i == j { 10.0 } else { 0.0 });
+        let p = p + p.transpose();
+        let r = Vector3::new(0.3, -1.2, 0.7);
+        let mut phi = Matrix6::identity();
+        phi.fixed_view_mut::<3, 3>(0, 3).copy_from(&r.cross_matrix());
+        let dense = phi * p * phi.transpose();
+        assert!((shift_inertia(&p, &r) - dense).norm() < 1e-12);
+    }
+
+    #[test]
+    fn force_and_motion_shifts_are_adjoint() {
+        // Power is independent of the point: f_P · v_P = f_B · v_B.
+        let f_b = Vector6::<f64>::new(0.1, 0.2, -0.3, 1.0, -2.0, 0.5);
+        let v_p = Vector6::new(0.4, -0.1, 0.2, 0.3, 0.8, -1.1);
+        let r_pb = Vector3::new(0.5, 0.25, -0.75);
+        let power_p = shift_force(&f_b, &r_pb).dot(&v_p);
+        let power_b = f_b.dot(&shift_motion(&v_p, &r_pb));
+        assert!((power_p - power_b).abs() < 1e-14);
+    }
+}

@@ -1,0 +1,99 @@
+//! Rigid transforms (Simbody's `Transform`, variables named `x_ab`).
+//!
+//! `x_ab` maps coordinates of a point in frame B to frame A: `p_A = r_ab · p_B + p_ab`.
+//! Composition follows the monograms: `x_ac = x_ab * x_bc`.
+
+use crate::scalar::Real;
+use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
+use std::ops::Mul;
+
+/// A rigid transform: rotation matrix `r` and translation `p` (frame B's origin in A, in A).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform<T: Real = f64> {
+    /// Rotation `r_ab`: columns are B's axes expressed in A.
+    pub r: Matrix3<T>,
+    /// Position `p_ab` of B's origin from A's origin, expressed in A.
+    pub p: Vector3<T>,
+}
+
+impl<T: Real> Default for Transform<T> {
+    fn default() -> Self {
+        Self::identity()
+    }
+}
+
+impl<T: Real> Transform<T> {
+    /// The identity transform.
+    pub fn identity() -> Self {
+        Self { r: Matrix3::identity(), p: Vector3::zeros() }
+    }
+
+    /// A pure translation.
+    pub fn from_translation(p: Vector3<T>) -> Self {
+        Self { r: Matrix3::identity(), p }
+    }
+
+    /// A pure rotation.
+    pub fn from_rotation(r: Matrix3<T>) -> Self {
+        Self { r, p: Vector3::zeros() }
+    }
+
+    /// A rotation by `angle` (radians) about `axis` (need not be unit length, must be non-zero).
+    pub fn from_axis_angle(axis: Vector3<T>, angle: T) -> Self {
+        let r = Rotation3::from_axis_angle(&Unit::new_normalize(axis), angle);
+        Self::from_rotation(r.into_inner())
+    }
+
+    /// The inverse transform `x_ba` of `x_ab`.
+    pub fn inverse(&self) -> Self {
+        let rt = self.r.transpose();
+        Self { r: rt, p: -(rt * self.p) }
+    }
+
+    /// Maps a point given in B to A.
+    #[inline(always)]
+    pub fn apply(&self, p_b: &Vector3<T>) -> Vector3<T> {
+        self.r * p_b + self.p
+    }
+
+    /// Converts this transform to another scalar type through `f64` (derivative parts dropped).
+    pub fn cast<U: Real>(&self) -> Transform<U> {
+        Transform { r: self.r.map(|x| U::c(x.re())), p: self.p.map(|x| U::c(x.re())) }
+    }
+}
+
+impl<T: Real> Mul for Transform<T> {
+    type Output = Transform<T>;
+    #[inline(always)]
+    fn mul(self, rhs: Transform<T>) -> Transform<T> {
+        Transform { r: self.r * rhs.r, p: self.r * rhs.p + self.p }
+    }
+}
+
+impl<T: Real> Mul for &Transform<T> {
+    type Output = Transform<T>;
+    #[inline(always)]
+    fn mul(self, rhs: &Transform<T>) -> Transform<T> {
+        Transform { r: self.r * rhs.r, p: self.r * rhs.p + self.p }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compose_with_inverse_is_identity() {
+        let x_ab = Transform::from_axis_angle(Vector3::new(1.0, 2.0, 3.0), 0.7)
+            * Transform::from_translation(Vector3::new(0.1, -0.2, 0.3));
+        let id = x_ab * x_ab.inverse();
+        assert!((id.r - Matrix3::identity()).norm() < 1e-14);
+        assert!(id.p.norm() < 1e-14);
+    }
+
+    #[test]
+    fn rotation_about_z_maps_x_to_y() {
+        let x = Transform::from_axis_angle(Vector3::z(), std::f64::consts::FRAC_PI_2);
+        assert!((x.apply(&Vector3::x()) - Vector3::y()).norm() < 1e-15);
+    }
+}

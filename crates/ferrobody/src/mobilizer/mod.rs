@@ -1,0 +1,199 @@
+//! Mobilizers: the joints that connect each body to its parent, with Simbody's q/u conventions.
+//!
+//! A mobilizer relates its inboard frame F (fixed on the parent P, pose `x_pf`) to its outboard
+//! frame M (fixed on the body B, pose `x_bm`). Each kind provides
+//!
+//! * `x_fm(q)`: the pose of M in F;
+//! * the hinge matrix `H_FM(q)` (6 × nu, in F): `V_FM = H_FM u`, where `V_FM = [w_FM; v_FM]` is
+//!   the angular velocity of M in F and the velocity of M's origin in F, both expressed in F;
+//! * `Ḣ_FM u`: the velocity-dependent part of the across-joint acceleration, in F;
+//! * `q̇(q, u)` (the kinematic differential equation, `q̇ = N(q) u`).
+//!
+//! | kind | nq | nu | q | u |
+//! |---|---|---|---|---|
+//! | Weld | 0 | 0 | — | — |
+//! | Pin | 1 | 1 | angle about F's z | its rate |
+//! | Slider | 1 | 1 | translation along F's x | its rate |
+//! | Universal | 2 | 2 | body-fixed rotations about x, then the new y | q̇ |
+//! | Cylinder | 2 | 2 | rotation about z, translation along z | q̇ |
+//! | Planar | 3 | 3 | rotation about z, translation along F's x and y | q̇ |
+//! | Gimbal | 3 | 3 | body-fixed x-y-z Euler angles | q̇ |
+//! | Ball | 4 | 3 | quaternion of `r_fm` (scalar first) | `w_FM` in F |
+//! | Translation | 3 | 3 | `p_fm` in F | `v_FM` in F |
+//! | Free | 7 | 6 | quaternion, then `p_fm` | `w_FM` in F, then `v_FM` in F |
+//!
+//! (Simbody User's Guide, "Mobilized bodies"; `docs/mobilizers.md` has the full table.)
+
+mod ball;
+mod cylinder;
+mod free;
+mod gimbal;
+mod pin;
+mod planar;
+mod slider;
+mod translation;
+mod universal;
+
+use crate::math::{SpatialVec, Transform};
+use crate::scalar::Real;
+use serde::{Deserialize, Serialize};
+
+/// The kind of a mobilizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mobilizer {
+    /// No relative motion.
+    Weld,
+    /// Rotation about the common z axis of F and M.
+    Pin,
+    /// Translation along the common x axis of F and M.
+    Slider,
+    /// Rotation about F's x, then about the new y.
+    Universal,
+    /// Rotation about and translation along the common z axis.
+    Cylinder,
+    /// Rotation about z and translation in the xy plane of F.
+    Planar,
+    /// Body-fixed x-y-z Euler angles.
+    Gimbal,
+    /// Unrestricted rotation, quaternion coordinates.
+    Ball,
+    /// Unrestricted translation.
+    Translation,
+    /// Six degrees of freedom: quaternion and translation.
+    Free,
+}
+
+impl Mobilizer {
+    /// Every kind, in declaration order.
+    pub const ALL: [Mobilizer; 10] = [
+        Mobilizer::Weld,
+        Mobilizer::Pin,
+        Mobilizer::Slider,
+        Mobilizer::Universal,
+        Mobilizer::Cylinder,
+        Mobilizer::Planar,
+        Mobilizer::Gimbal,
+        Mobilizer::Ball,
+        Mobilizer::Translation,
+        Mobilizer::Free,
+    ];
+
+    /// Number of generalized coordinates.
+    pub const fn nq(self) -> usize {
+        match self {
+            Mobilizer::Weld => 0,
+            Mobilizer::Pin | Mobilizer::Slider => 1,
+            Mobilizer::Universal | Mobilizer::Cylinder => 2,
+            Mobilizer::Planar | Mobilizer::Gimbal | Mobilizer::Translation => 3,
+            Mobilizer::Ball => 4,
+            Mobilizer::Free => 7,
+        }
+    }
+
+    /// Number of generalized speeds.
+    pub const fn nu(self) -> usize {
+        match self {
+            Mobilizer::Weld => 0,
+            Mobilizer::Pin | Mobilizer::Slider => 1,
+            Mobilizer::Universal | Mobilizer::Cylinder => 2,
+            Mobilizer::Planar | Mobilizer::Gimbal | Mobilizer::Translation | Mobilizer::Ball => 3,
+            Mobilizer::Free => 6,
+        }
+    }
+
+    /// Offset within this mobilizer's q of a quaternion, if it has one.
+    pub const fn quaternion_offset(self) -> Option<usize> {
+        match self {
+            Mobilizer::Ball | Mobilizer::Free => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The scene-file name of this kind (snake case).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mobilizer::Weld => "weld",
+            Mobilizer::Pin => "pin",
+            Mobilizer::Slider => "slider",
+            Mobilizer::Universal => "universal",
+            Mobilizer::Cylinder => "cylinder",
+            Mobilizer::Planar => "planar",
+            Mobilizer::Gimbal => "gimbal",
+            Mobilizer::Ball => "ball",
+            Mobilizer::Translation => "translation",
+            Mobilizer::Free => "free",
+        }
+    }
+
+    /// Writes the default (reference) configuration: zeros, identity quaternions.
+    pub fn default_q<T: Real>(self, q: &mut [T]) {
+        q.iter_mut().for_each(|x| *x = T::zero());
+        if let Some(k) = self.quaternion_offset() {
+            q[k] = T::one();
+        }
+    }
+
+    /// Pose `x_fm` of M in F.
+    #[inline]
+    pub fn x_fm<T: Real>(self, q: &[T]) -> Transform<T> {
+        match self {
+            Mobilizer::Weld => Transform::identity(),
+            Mobilizer::Pin => pin::x_fm(q),
+            Mobilizer::Slider => slider::x_fm(q),
+            Mobilizer::Universal => universal::x_fm(q),
+            Mobilizer::Cylinder => cylinder::x_fm(q),
+            Mobilizer::Planar => planar::x_fm(q),
+            Mobilizer::Gimbal => gimbal::x_fm(q),
+            Mobilizer::Ball => ball::x_fm(q),
+            Mobilizer::Translation => translation::x_fm(q),
+            Mobilizer::Free => free::x_fm(q),
+        }
+    }
+
+    /// Hinge matrix columns `H_FM` (in F), one per u; `h.len() == nu`.
+    #[inline]
+    pub fn hinge<T: Real>(self, q: &[T], h: &mut [SpatialVec<T>]) {
+        match self {
+            Mobilizer::Weld => {}
+            Mobilizer::Pin => pin::hinge(h),
+            Mobilizer::Slider => slider::hinge(h),
+            Mobilizer::Universal => universal::hinge(q, h),
+            Mobilizer::Cylinder => cylinder::hinge(h),
+            Mobilizer::Planar => planar::hinge(h),
+            Mobilizer::Gimbal => gimbal::hinge(q, h),
+            Mobilizer::Ball => ball::hinge(h),
+            Mobilizer::Translation => translation::hinge(h),
+            Mobilizer::Free => free::hinge(h),
+        }
+    }
+
+    /// `Ḣ_FM u` (in F): the across-joint acceleration when `u̇ = 0`.
+    #[inline]
+    pub fn hdot_u<T: Real>(self, q: &[T], u: &[T]) -> SpatialVec<T> {
+        match self {
+            Mobilizer::Universal => universal::hdot_u(q, u),
+            Mobilizer::Gimbal => gimbal::hdot_u(q, u),
+            _ => SpatialVec::zeros(),
+        }
+    }
+
+    /// The kinematic differential equation `q̇ = N(q) u`.
+    #[inline]
+    pub fn qdot<T: Real>(self, q: &[T], u: &[T], qdot: &mut [T]) {
+        match self {
+            Mobilizer::Ball => ball::qdot(q, u, qdot),
+            Mobilizer::Free => free::qdot(q, u, qdot),
+            _ => qdot.copy_from_slice(u),
+        }
+    }
+}
+
+impl std::fmt::Display for Mobilizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,103 @@
+//! A body of the multibody tree and the mobilizer connecting it to its parent.
+
+use crate::ids::BodyId;
+use crate::math::{MassProperties, Transform};
+use crate::mobilizer::Mobilizer;
+use crate::scalar::Real;
+
+/// Everything needed to add a body: name, parent, mobilizer, frames and mass properties.
+#[derive(Clone, Debug)]
+pub struct BodyDef<T: Real = f64> {
+    /// Unique name (used in output column names).
+    pub name: String,
+    /// The parent body (`BodyId::GROUND` for a body attached to Ground).
+    pub parent: BodyId,
+    /// The mobilizer kind.
+    pub mobilizer: Mobilizer,
+    /// Inboard frame F on the parent, `x_pf`.
+    pub x_pf: Transform<T>,
+    /// Outboard frame M on this body, `x_bm`.
+    pub x_bm: Transform<T>,
+    /// Mass properties in the body frame.
+    pub mass_properties: MassProperties<T>,
+}
+
+impl<T: Real> BodyDef<T> {
+    /// A body with identity inboard and outboard frames.
+    pub fn new(
+        name: &str,
+        parent: BodyId,
+        mobilizer: Mobilizer,
+        mass_properties: MassProperties<T>,
+    ) -> Self {
+        Self {
+            name: name.to_string(),
+            parent,
+            mobilizer,
+            x_pf: Transform::identity(),
+            x_bm: Transform::identity(),
+            mass_properties,
+        }
+    }
+
+    /// Sets the inboard frame F on the parent.
+    pub fn with_x_pf(mut self, x_pf: Transform<T>) -> Self {
+        self.x_pf = x_pf;
+        self
+    }
+
+    /// Sets the outboard frame M on this body.
+    pub fn with_x_bm(mut self, x_bm: Transform<T>) -> Self {
+        self.x_bm = x_bm;
+        self
+    }
+}
+
+/// A body in a built model.
+#[derive(Clone, Debug)]
+pub struct Body<T: Real = f64> {
+    /// Unique name.
+    pub name: String,
+    /// Parent body (Ground's parent is itself).
+    pub parent: BodyId,
+    /// Mobilizer kind.
+    pub mobilizer: Mobilizer,
+    /// Inboard frame F on the parent.
+    pub x_pf: Transform<T>,
+    /// Outboard frame M on this body.
+    pub x_bm: Transform<T>,
+    /// `x_mb`, the inverse of `x_bm` (cached).
+    pub x_mb: Transform<T>,
+    /// Mass properties in the body frame.
+    pub mass_properties: MassProperties<T>,
+    /// First index of this body's q in the state.
+    pub q_start: usize,
+    /// First index of this body's u in the state.
+    pub u_start: usize,
+}
+
+impl<T: Real> Body<T> {
+    /// Number of generalized coordinates of this body's mobilizer.
+    #[inline(always)]
+    pub fn nq(&self) -> usize {
+        self.mobilizer.nq()
+    }
+
+    /// Number of generalized speeds of this body's mobilizer.
+    #[inline(always)]
+    pub fn nu(&self) -> usize {
+        self.mobilizer.nu()
+    }
+
+    /// Range of this body's q in the state vector.
+    #[inline(always)]
+    pub fn q_range(&self) -> std::ops::Range<usize> {
+        self.q_start..self.q_start + self.nq()
+    }
+
+    /// Range of this body's u in the state vector.
+    #[inline(always)]
+    pub fn u_range(&self) -> std::ops::Range<usize> {
+        self.u_start..self.u_start + self.nu()
+    }
+}

@@ -1,0 +1,214 @@
+//! `ModelBuilder`: add bodies and force elements, validate, and build an immutable [`Model`].
+
+use super::{Body, BodyDef, Model, SlotLayout};
+use crate::error::{Error, Result};
+use crate::forces::{Force, ForceElement};
+use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
+use crate::math::inertia::check_inertia;
+use crate::math::{MassProperties, Transform};
+use crate::mobilizer::Mobilizer;
+use crate::scalar::Real;
+use std::sync::Arc;
+
+/// Builds a [`Model`] one body and force element at a time.
+///
+/// ```
+/// use ferrobody::prelude::*;
+/// let mut b = ModelBuilder::<f64>::new();
+/// let rod = MassProperties::new(1.0, Vector3::new(0.5, 0.0, 0.0),
+///     Matrix3::from_diagonal(&Vector3::new(0.0, 1.0 / 12.0, 1.0 / 12.0)));
+/// let link = b.add_body(BodyDef::new("link", BodyId::GROUND, Mobilizer::Pin, rod)).unwrap();
+/// b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
+/// let model = b.build().unwrap();
+/// assert_eq!((model.nq(), model.nu(), model.body_id("link")), (1, 1, Some(link)));
+/// ```
+pub struct ModelBuilder<T: Real = f64> {
+    bodies: Vec<Body<T>>,
+    forces: Vec<Force<T>>,
+    default_z: Vec<T>,
+    discrete: SlotLayout<T>,
+    auto_update: SlotLayout<T>,
+}
+
+impl<T: Real> Default for ModelBuilder<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Real> ModelBuilder<T> {
+    /// A builder holding only Ground (named "ground").
+    pub fn new() -> Self {
+        let ground = Body {
+            name: "ground".to_string(),
+            parent: BodyId::GROUND,
+            mobilizer: Mobilizer::Weld,
+            x_pf: Transform::identity(),
+            x_bm: Transform::identity(),
+            x_mb: Transform::identity(),
+            mass_properties: MassProperties::zero(),
+            q_start: 0,
+            u_start: 0,
+        };
+        Self {
+            bodies: vec![ground],
+            forces: Vec::new(),
+            default_z: Vec::new(),
+            discrete: SlotLayout::default(),
+            auto_update: SlotLayout::default(),
+        }
+    }
+
+    /// Number of bodies so far, Ground included.
+    pub fn nbodies(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Finds a body added so far by name.
+    pub fn body_id(&self, name: &str) -> Option<BodyId> {
+        self.bodies.iter().position(|b| b.name == name).map(BodyId)
+    }
+
+    /// The mobilizer of a body added so far.
+    pub fn mobilizer(&self, id: BodyId) -> Option<Mobilizer> {
+        self.bodies.get(id.0).map(|b| b.mobilizer)
+    }
+
+    /// Adds a body after validating its definition; returns its id.
+    pub fn add_body(&mut self, def: BodyDef<T>) -> Result<BodyId> {
+        validate_body(&def, &self.bodies)?;
+        let (q_start, u_start) = self.bodies.last().map_or((0, 0), |b| {
+            (b.q_start + b.nq(), b.u_start + b.nu())
+        });
+        self.bodies.push(Body {
+            x_mb: def.x_bm.inverse(),
+            name: def.name,
+            parent: def.parent,
+            mobilizer: def.mobilizer,
+            x_pf: def.x_pf,
+            x_bm: def.x_bm,
+            mass_properties: def.mass_properties,
+            q_start,
+            u_start,
+        });
+        Ok(BodyId(self.bodies.len() - 1))
+    }
+
+    /// Adds uniform gravity `g` (m/s², in Ground).
+    pub fn add_gravity(&mut self, g: nalgebra::Vector3<T>) -> ForceId {
+        self.add_force(Force::Gravity(crate::forces::Gravity { g }))
+    }
+
+    /// Adds a built-in force element (its bodies must exist).
+    pub fn add_force(&mut self, force: Force<T>) -> ForceId {
+        self.forces.push(force);
+        ForceId(self.forces.len() - 1)
+    }
+
+    /// Adds a user-written force element.
+    pub fn add_custom_force(&mut self, element: Arc<dyn ForceElement<T>>) -> ForceId {
+        self.add_force(Force::Custom(element))
+    }
+
+    /// Allocates a continuous auxiliary state variable `z` with an initial value.
+    pub fn add_z(&mut self, initial: T) -> ZId {
+        self.default_z.push(initial);
+        ZId(self.default_z.len() - 1)
+    }
+
+    /// Allocates a discrete state variable (changed only between steps) with default values.
+    pub fn add_discrete_variable(&mut self, name: &str, defaults: &[T]) -> DiscreteVarId {
+        DiscreteVarId(self.discrete.push(name, defaults))
+    }
+
+    /// Allocates an auto-update discrete variable: force elements compute its next value during
+    /// realization, and the integrator swaps that value in after each accepted step (notes §1.9).
+    pub fn add_auto_update_variable(&mut self, name: &str, defaults: &[T]) -> AutoUpdateVarId {
+        AutoUpdateVarId(self.auto_update.push(name, defaults))
+    }
+
+    /// Validates the whole model and builds it.
+    pub fn build(self) -> Result<Model<T>> {
+        check_mass_of_subtrees(&self.bodies)?;
+        for (i, f) in self.forces.iter().enumerate() {
+            f.validate(&self.bodies).map_err(|m| Error::Model(format!("force {i}: {m}")))?;
+        }
+        let last = self.bodies.last().expect("ground is always present");
+        let (nq, nu) = (last.q_start + last.nq(), last.u_start + last.nu());
+        let mut default_q = vec![T::zero(); nq];
+        let mut quaternion_starts = Vec::new();
+        for b in &self.bodies[1..] {
+            b.mobilizer.default_q(&mut default_q[b.q_range()]);
+            if let Some(k) = b.mobilizer.quaternion_offset() {
+                quaternion_starts.push(b.q_start + k);
+            }
+        }
+        Ok(Model {
+            bodies: self.bodies,
+            forces: self.forces,
+            nq,
+            nu,
+            default_q,
+            default_z: self.default_z,
+            discrete: self.discrete,
+            auto_update: self.auto_update,
+            quaternion_starts,
+        })
+    }
+}
+
+fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
+    let fail = |m: String| Err(Error::Model(format!("body '{}': {m}", def.name)));
+    if def.name.is_empty() {
+        return Err(Error::Model("a body needs a non-empty name".into()));
+    }
+    if bodies.iter().any(|b| b.name == def.name) {
+        return fail("a body of this name already exists".into());
+    }
+    if def.parent.0 >= bodies.len() {
+        return fail(format!("parent body index {} does not exist", def.parent.0));
+    }
+    let mp = &def.mass_properties;
+    let mass = mp.mass.re();
+    if !mass.is_finite() || mass < 0.0 {
+        return fail(format!("mass must be finite and non-negative, got {mass}"));
+    }
+    if !mp.com.iter().all(|x| x.re().is_finite()) {
+        return fail("centre of mass has a non-finite component".into());
+    }
+    check_inertia(&mp.inertia_com.map(|x| x.re())).or_else(|m| fail(m))?;
+    for (name, x) in [("inboard frame x_pf", &def.x_pf), ("outboard frame x_bm", &def.x_bm)] {
+        check_transform(x).or_else(|m| fail(format!("{name}: {m}")))?;
+    }
+    Ok(())
+}
+
+fn check_transform<T: Real>(x: &Transform<T>) -> std::result::Result<(), String> {
+    let r = x.r.map(|v| v.re());
+    if !r.iter().chain(x.p.map(|v| v.re()).iter()).all(|v| v.is_finite()) {
+        return Err("non-finite entry".into());
+    }
+    if (r.transpose() * r - nalgebra::Matrix3::identity()).norm() > 1e-9 || r.determinant() < 0.0 {
+        return Err("rotation is not a proper orthonormal matrix".into());
+    }
+    Ok(())
+}
+
+/// A subtree without mass or inertia would make its mobilizer's accelerations undefined.
+fn check_mass_of_subtrees<T: Real>(bodies: &[Body<T>]) -> Result<()> {
+    let mut has_mass: Vec<bool> = bodies
+        .iter()
+        .map(|b| b.mass_properties.mass.re() > 0.0 || b.mass_properties.inertia_com.iter().any(|x| x.re() > 0.0))
+        .collect();
+    for i in (1..bodies.len()).rev() {
+        if !has_mass[i] && bodies[i].nu() > 0 {
+            return Err(Error::Model(format!(
+                "body '{}' and all bodies outboard of it have no mass: the accelerations of its {} mobilizer are undefined",
+                bodies[i].name, bodies[i].mobilizer
+            )));
+        }
+        let p = bodies[i].parent.0;
+        has_mass[p] = has_mass[p] || has_mass[i];
+    }
+    Ok(())
+}

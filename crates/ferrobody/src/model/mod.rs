@@ -1,0 +1,132 @@
+//! The model: the immutable description of a multibody system.
+//!
+//! A [`Model`] holds the bodies in tree order (every parent before its children; body 0 is
+//! Ground), the force elements, and the layout of the state (q, u, z, discrete and auto-update
+//! discrete variables). It is built once by [`ModelBuilder`] and never changes during a
+//! simulation; what changes lives in [`State`](crate::State), and what is computed from the state
+//! lives in [`Data`](crate::Data) (Pinocchio's Model/Data split).
+
+mod body;
+mod builder;
+mod layout;
+
+pub use body::{Body, BodyDef};
+pub use builder::ModelBuilder;
+pub use layout::{SlotLayout, VarSlot};
+
+use crate::forces::Force;
+use crate::ids::BodyId;
+use crate::scalar::Real;
+use crate::state::State;
+
+/// An immutable multibody model.
+pub struct Model<T: Real = f64> {
+    pub(crate) bodies: Vec<Body<T>>,
+    pub(crate) forces: Vec<Force<T>>,
+    pub(crate) nq: usize,
+    pub(crate) nu: usize,
+    pub(crate) default_q: Vec<T>,
+    pub(crate) default_z: Vec<T>,
+    pub(crate) discrete: SlotLayout<T>,
+    pub(crate) auto_update: SlotLayout<T>,
+    /// Offsets of the quaternions within q (for projection and error norms).
+    pub(crate) quaternion_starts: Vec<usize>,
+}
+
+impl<T: Real> Model<T> {
+    /// All bodies, Ground first, in tree order.
+    pub fn bodies(&self) -> &[Body<T>] {
+        &self.bodies
+    }
+
+    /// One body.
+    pub fn body(&self, id: BodyId) -> &Body<T> {
+        &self.bodies[id.0]
+    }
+
+    /// Number of bodies including Ground.
+    pub fn nbodies(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Finds a body by name.
+    pub fn body_id(&self, name: &str) -> Option<BodyId> {
+        self.bodies.iter().position(|b| b.name == name).map(BodyId)
+    }
+
+    /// Number of generalized coordinates.
+    pub fn nq(&self) -> usize {
+        self.nq
+    }
+
+    /// Number of generalized speeds.
+    pub fn nu(&self) -> usize {
+        self.nu
+    }
+
+    /// Number of continuous auxiliary variables.
+    pub fn nz(&self) -> usize {
+        self.default_z.len()
+    }
+
+    /// The force elements.
+    pub fn forces(&self) -> &[Force<T>] {
+        &self.forces
+    }
+
+    /// Start indices (in q) of every quaternion.
+    pub fn quaternion_starts(&self) -> &[usize] {
+        &self.quaternion_starts
+    }
+
+    /// Layout of the discrete variables.
+    pub fn discrete_layout(&self) -> &SlotLayout<T> {
+        &self.discrete
+    }
+
+    /// Layout of the auto-update discrete variables.
+    pub fn auto_update_layout(&self) -> &SlotLayout<T> {
+        &self.auto_update
+    }
+
+    /// A state with every variable at its default value and t = 0.
+    pub fn default_state(&self) -> State<T> {
+        State::new(self)
+    }
+
+    /// Converts the model to another scalar type (through `f64`; derivative parts are dropped).
+    ///
+    /// Fails if the model holds a user-written force element, which cannot be converted.
+    pub fn cast<U: Real>(&self) -> crate::Result<Model<U>> {
+        let forces = self.forces.iter().map(|f| f.cast::<U>()).collect::<crate::Result<_>>()?;
+        Ok(Model {
+            bodies: self.bodies.iter().map(cast_body).collect(),
+            forces,
+            nq: self.nq,
+            nu: self.nu,
+            default_q: cast_vec(&self.default_q),
+            default_z: cast_vec(&self.default_z),
+            discrete: self.discrete.cast(),
+            auto_update: self.auto_update.cast(),
+            quaternion_starts: self.quaternion_starts.clone(),
+        })
+    }
+}
+
+fn cast_vec<T: Real, U: Real>(v: &[T]) -> Vec<U> {
+    v.iter().map(|x| U::c(x.re())).collect()
+}
+
+fn cast_body<T: Real, U: Real>(b: &Body<T>) -> Body<U> {
+    Body {
+        name: b.name.clone(),
+        parent: b.parent,
+        mobilizer: b.mobilizer,
+        x_pf: b.x_pf.cast(),
+        x_bm: b.x_bm.cast(),
+        x_mb: b.x_mb.cast(),
+        mass_properties: b.mass_properties.cast(),
+        q_start: b.q_start,
+        u_start: b.u_start,
+    }
+}

@@ -1,0 +1,46 @@
+//! The stage list: how a state becomes accelerations. This file *is* the forward pipeline.
+//!
+//! 1. **Position** — body poses, hinge columns, spatial inertias (`kinematics`).
+//! 2. **Velocity** — body velocities, q̇, Coriolis and gyroscopic terms (`kinematics`).
+//! 3. **Dynamics** — every force element writes body and mobility forces (`forces`).
+//! 4. **Acceleration** — articulated-body forward dynamics gives u̇ (`aba`); ż from the forces.
+
+use crate::algorithms::{aba, position_kinematics, velocity_kinematics};
+use crate::data::{Data, Stage};
+use crate::error::Result;
+use crate::forces::calc_all_forces;
+use crate::model::Model;
+use crate::scalar::Real;
+use crate::state::State;
+
+/// Realizes `data` from `state` up to `stage`, recomputing every stage from Position on.
+pub fn realize<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>, stage: Stage) -> Result<()> {
+    if stage >= Stage::Position {
+        position_kinematics(model, state, data);
+    }
+    if stage >= Stage::Velocity {
+        velocity_kinematics(model, state, data);
+    }
+    if stage >= Stage::Dynamics {
+        calc_all_forces(model, state, data);
+    }
+    if stage >= Stage::Acceleration {
+        aba(model, data)?;
+    }
+    Ok(())
+}
+
+/// Realizes to Acceleration and writes the state derivative `ẏ = [q̇, u̇, ż]` into `ydot`.
+pub fn state_derivative<T: Real>(
+    model: &Model<T>,
+    state: &State<T>,
+    data: &mut Data<T>,
+    ydot: &mut [T],
+) -> Result<()> {
+    realize(model, state, data, Stage::Acceleration)?;
+    let (nq, nu) = (model.nq(), model.nu());
+    ydot[..nq].copy_from_slice(data.vel.qdot.as_slice());
+    ydot[nq..nq + nu].copy_from_slice(data.acc.udot.as_slice());
+    ydot[nq + nu..].copy_from_slice(data.dynamics.zdot.as_slice());
+    Ok(())
+}

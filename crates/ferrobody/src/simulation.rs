@@ -1,0 +1,313 @@
+//! `Simulation`: advances a state with an integrator, exactly in Simbody's order, and produces
+//! report states.
+//!
+//! One accepted step (Simbody `AbstractIntegratorRep::stepTo` + `takeOneStep`, notes §1.9, §8):
+//!
+//! 1. save `(t0, y0)` and the relative weights of u and z;
+//! 2. evaluate `f0 = ẏ(t0, y0)` with the auto-update variables as they are (pre-swap);
+//! 3. swap the auto-update values computed in (2) into the state;
+//! 4. attempt steps (Merson: 4 evaluations each) until one is accepted, then project.
+//!
+//! Reports between steps are Hermite-interpolated from `(t0, y0, f0)` and the end state with its
+//! derivative, so they never change the step sequence.
+
+use crate::data::{Data, Stage};
+use crate::error::{Error, Result};
+use crate::integrators::error_norm::{error_norm, relative_scaling};
+use crate::integrators::hermite::{interpolate, Segment};
+use crate::integrators::projection::{normalize_quaternions, project_q, quaternion_norm_error, Projection};
+use crate::integrators::rk_merson::{self, MersonWorkspace};
+use crate::integrators::step_control::{adjust_step_size, choose_step_end};
+use crate::integrators::{explicit_euler, rk4, IntegratorKind, IntegratorSettings, Stats};
+use crate::model::Model;
+use crate::pipeline::{realize, state_derivative};
+use crate::scalar::Real;
+use crate::state::State;
+
+/// Buffers of the step loop, sized once.
+struct Buffers<T: Real> {
+    y0: Vec<T>,
+    f0: Vec<T>,
+    f_end: Vec<T>,
+    y_interp: Vec<T>,
+    u_scale: Vec<f64>,
+    z_scale: Vec<f64>,
+    merson: MersonWorkspace<T>,
+}
+
+/// A running simulation: model, advanced state, its data, and the integrator's memory.
+pub struct Simulation<'m, T: Real = f64> {
+    model: &'m Model<T>,
+    settings: IntegratorSettings,
+    state: State<T>,
+    data: Data<T>,
+    report_state: State<T>,
+    report_data: Data<T>,
+    buf: Buffers<T>,
+    t_prev: f64,
+    h: f64,
+    f_end_valid: bool,
+    stats: Stats,
+}
+
+impl<'m, T: Real> Simulation<'m, T> {
+    /// Starts a simulation from `state`: normalizes quaternions, evaluates the initial
+    /// derivative, swaps auto-update variables once (Simbody `Integrator::initialize`).
+    pub fn new(model: &'m Model<T>, mut state: State<T>, settings: IntegratorSettings) -> Result<Self> {
+        settings.validate()?;
+        check_dimensions(model, &state)?;
+        if !state.is_finite() {
+            return Err(Error::Simulation { t: state.t, message: "initial state is not finite".into() });
+        }
+        normalize_quaternions(state.q.as_mut_slice(), &model.quaternion_starts, None);
+        let mut data = Data::new(model);
+        realize(model, &state, &mut data, Stage::Acceleration)?;
+        state.swap_auto_updates(model, &mut data);
+        let ny = state.ny();
+        let z = || vec![T::zero(); ny];
+        let h0 = settings.initial_step.unwrap_or(0.01);
+        let h0 = settings.min_step.map_or(h0, |lo| h0.max(lo));
+        let h0 = settings.max_step.map_or(h0, |hi| h0.min(hi));
+        Ok(Self {
+            model,
+            settings,
+            report_state: state.clone(),
+            report_data: Data::new(model),
+            t_prev: state.t,
+            state,
+            data,
+            buf: Buffers {
+                y0: z(),
+                f0: z(),
+                f_end: z(),
+                y_interp: z(),
+                u_scale: vec![1.0; model.nu()],
+                z_scale: vec![1.0; model.nz()],
+                merson: MersonWorkspace::new(ny),
+            },
+            h: h0,
+            f_end_valid: false,
+            stats: Stats::default(),
+        })
+    }
+
+    /// The advanced state (the end of the last accepted step).
+    pub fn state(&self) -> &State<T> {
+        &self.state
+    }
+
+    /// Mutable access to the advanced state, e.g. to change a discrete variable between steps.
+    /// Invalidates cached derivatives.
+    pub fn state_mut(&mut self) -> &mut State<T> {
+        self.f_end_valid = false;
+        self.data.invalidate(Stage::Position);
+        &mut self.state
+    }
+
+    /// The model.
+    pub fn model(&self) -> &'m Model<T> {
+        self.model
+    }
+
+    /// Data of the advanced state, realized to Acceleration.
+    pub fn data(&mut self) -> Result<&Data<T>> {
+        self.ensure_end_derivative()?;
+        Ok(&self.data)
+    }
+
+    /// Integrator statistics so far.
+    pub fn stats(&self) -> Stats {
+        Stats { realizations: self.data.realizations + self.report_data.realizations, ..self.stats }
+    }
+
+    /// The step size the next attempt will use (s).
+    pub fn next_step_size(&self) -> f64 {
+        self.h
+    }
+
+    /// Steps until the state's time is exactly `t` (the last step is truncated or stretched).
+    pub fn advance_to(&mut self, t: f64) -> Result<()> {
+        while self.state.t < t {
+            self.step(t)?;
+        }
+        Ok(())
+    }
+
+    /// Runs to `final_time`, calling `on_report` with a state realized to Acceleration at
+    /// t0 and every `report_interval` (interpolated), and at `final_time`.
+    pub fn run(
+        &mut self,
+        final_time: f64,
+        report_interval: f64,
+        mut on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
+    ) -> Result<()> {
+        let t_start = self.state.t;
+        self.report_at(t_start)?;
+        on_report(self.model, &self.report_state, &self.report_data)?;
+        let mut k = 1u64;
+        loop {
+            let t_report = if report_interval > 0.0 {
+                (t_start + k as f64 * report_interval).min(final_time)
+            } else {
+                final_time
+            };
+            while self.state.t < t_report {
+                self.step(final_time)?;
+            }
+            self.report_at(t_report)?;
+            on_report(self.model, &self.report_state, &self.report_data)?;
+            if t_report >= final_time {
+                return Ok(());
+            }
+            k += 1;
+        }
+    }
+
+    /// Takes one accepted step, never past `t_max`.
+    pub fn step(&mut self, t_max: f64) -> Result<()> {
+        let t0 = self.state.t;
+        if !(t_max > t0) {
+            return Err(Error::Simulation { t: t0, message: format!("cannot step to t = {t_max}: not after the current time") });
+        }
+        self.ensure_end_derivative()?;
+        self.state.copy_y_to(&mut self.buf.y0);
+        self.buf.f0.copy_from_slice(&self.buf.f_end);
+        self.t_prev = t0;
+        let (nq, nu) = (self.model.nq(), self.model.nu());
+        relative_scaling(&self.buf.y0[nq..nq + nu], &mut self.buf.u_scale);
+        relative_scaling(&self.buf.y0[nq + nu..], &mut self.buf.z_scale);
+        self.state.swap_auto_updates(self.model, &mut self.data);
+        let t1 = match self.settings.kind {
+            IntegratorKind::RungeKuttaMerson => self.merson_step(t0, t_max)?,
+            kind => self.fixed_step(kind, t0, t_max)?,
+        };
+        self.state.t = t1;
+        self.state.set_y(&self.buf.merson.y1);
+        self.f_end_valid = false;
+        self.stats.steps_taken += 1;
+        if !self.state.is_finite() {
+            return Err(Error::Simulation { t: t0, message: "the state became non-finite (NaN or infinity)".into() });
+        }
+        Ok(())
+    }
+
+    /// Error-controlled Merson attempts until one is accepted; returns the end time.
+    fn merson_step(&mut self, t0: f64, t_max: f64) -> Result<f64> {
+        let acc = self.settings.accuracy;
+        let tol = self.settings.consistent_constraint_tolerance();
+        loop {
+            let (t1, limited) = choose_step_end(t0, self.h, t_max);
+            if !(t1 > t0) {
+                return Err(Error::Simulation {
+                    t: t0,
+                    message: format!("step size underflow (h = {:e}): the integrator cannot meet accuracy {acc:e}", self.h),
+                });
+            }
+            self.stats.steps_attempted += 1;
+            let err = self.merson_attempt(t0, t1, acc, tol);
+            if adjust_step_size(&mut self.h, err, acc, limited, self.settings.min_step, self.settings.max_step) {
+                return Ok(t1);
+            }
+            self.stats.error_test_failures += 1;
+        }
+    }
+
+    /// One attempt: integrate, test the error before and after projection; returns the norm
+    /// (infinite when the derivative or the projection failed).
+    fn merson_attempt(&mut self, t0: f64, t1: f64, acc: f64, tol: f64) -> f64 {
+        let (model, state, data, buf) = (self.model, &mut self.state, &mut self.data, &mut self.buf);
+        let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
+            state.t = t;
+            state.set_y(y);
+            state_derivative(model, state, data, ydot)
+        };
+        if rk_merson::attempt(t0, &buf.y0, &buf.f0, t1, &mut buf.merson, &mut eval).is_err() {
+            return f64::INFINITY;
+        }
+        let (nq, nu) = (model.nq(), model.nu());
+        let quats = &model.quaternion_starts;
+        let ws = &mut buf.merson;
+        let norm = |y: &[T], e: &[T]| error_norm(y, e, nq, nu, quats, &buf.u_scale, &buf.z_scale);
+        let err0 = norm(&ws.y1, &ws.y_err);
+        if !err0.is_finite() || err0 > 16.0 * acc {
+            return err0;
+        }
+        match project_q(&mut ws.y1[..nq], quats, tol, &mut ws.y_err[..nq]) {
+            Projection::Failed => f64::INFINITY,
+            Projection::Unchanged => err0,
+            Projection::Normalized => norm(&ws.y1, &ws.y_err),
+        }
+    }
+
+    /// A fixed-step RK4 or Euler step; quaternions normalized afterwards.
+    fn fixed_step(&mut self, kind: IntegratorKind, t0: f64, t_max: f64) -> Result<f64> {
+        let (t1, _) = choose_step_end(t0, self.settings.fixed_step, t_max);
+        self.stats.steps_attempted += 1;
+        let (model, state, data, buf) = (self.model, &mut self.state, &mut self.data, &mut self.buf);
+        if kind == IntegratorKind::ExplicitEuler {
+            explicit_euler::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson);
+        } else {
+            let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
+                state.t = t;
+                state.set_y(y);
+                state_derivative(model, state, data, ydot)
+            };
+            rk4::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson, &mut eval)
+                .map_err(|e| Error::Simulation { t: t0, message: e.to_string() })?;
+        }
+        normalize_quaternions(&mut buf.merson.y1[..model.nq()], &model.quaternion_starts, None);
+        Ok(t1)
+    }
+
+    /// Realizes the advanced state to Acceleration (once) and keeps its derivative.
+    fn ensure_end_derivative(&mut self) -> Result<()> {
+        if !self.f_end_valid {
+            state_derivative(self.model, &self.state, &mut self.data, &mut self.buf.f_end)
+                .map_err(|e| Error::Simulation { t: self.state.t, message: e.to_string() })?;
+            self.f_end_valid = true;
+        }
+        Ok(())
+    }
+
+    /// Fills the report state and data at time `t` (the advanced state, or an interpolation
+    /// within the last step), projected and realized to Acceleration.
+    fn report_at(&mut self, t: f64) -> Result<()> {
+        self.report_state.clone_from(&self.state);
+        if t < self.state.t {
+            self.ensure_end_derivative()?;
+            let seg = Segment {
+                t0: self.t_prev,
+                y0: &self.buf.y0,
+                f0: &self.buf.f0,
+                t1: self.state.t,
+                y1: &self.buf.merson.y1,
+                f1: &self.buf.f_end,
+            };
+            interpolate(&seg, t, &mut self.buf.y_interp);
+            self.report_state.t = t;
+            self.report_state.set_y(&self.buf.y_interp);
+            let quats = &self.model.quaternion_starts;
+            let tol = self.settings.consistent_constraint_tolerance();
+            if quaternion_norm_error(self.report_state.q.as_slice(), quats) > tol {
+                normalize_quaternions(self.report_state.q.as_mut_slice(), quats, None);
+            }
+        }
+        realize(self.model, &self.report_state, &mut self.report_data, Stage::Acceleration)
+            .map_err(|e| Error::Simulation { t, message: e.to_string() })
+    }
+}
+
+fn check_dimensions<T: Real>(model: &Model<T>, state: &State<T>) -> Result<()> {
+    if state.q.len() != model.nq() || state.u.len() != model.nu() || state.z.len() != model.nz() {
+        return Err(Error::Model(format!(
+            "state has (nq, nu, nz) = ({}, {}, {}) but the model needs ({}, {}, {})",
+            state.q.len(),
+            state.u.len(),
+            state.z.len(),
+            model.nq(),
+            model.nu(),
+            model.nz()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,142 @@
+//! `State`: the only thing an integrator advances and a user saves or restores.
+//!
+//! It holds the time t, generalized coordinates q, generalized speeds u, continuous auxiliary
+//! variables z, discrete variables (changed only between steps) and auto-update discrete
+//! variables with the time each was last updated (Simbody's `State`, notes §1.9).
+
+use crate::data::Data;
+use crate::ids::{AutoUpdateVarId, DiscreteVarId};
+use crate::model::Model;
+use crate::scalar::Real;
+use nalgebra::DVector;
+
+/// The complete state of a simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State<T: Real = f64> {
+    /// Time (s).
+    pub t: f64,
+    /// Generalized coordinates (nq).
+    pub q: DVector<T>,
+    /// Generalized speeds (nu).
+    pub u: DVector<T>,
+    /// Continuous auxiliary variables (nz).
+    pub z: DVector<T>,
+    discrete: Vec<T>,
+    auto_update: Vec<T>,
+    auto_update_time: Vec<f64>,
+}
+
+impl<T: Real> State<T> {
+    /// The model's default state at t = 0.
+    pub fn new(model: &Model<T>) -> Self {
+        Self {
+            t: 0.0,
+            q: DVector::from_column_slice(&model.default_q),
+            u: DVector::zeros(model.nu),
+            z: DVector::from_column_slice(&model.default_z),
+            discrete: model.discrete.defaults.clone(),
+            auto_update: model.auto_update.defaults.clone(),
+            auto_update_time: vec![0.0; model.auto_update.len()],
+        }
+    }
+
+    /// The q of one body's mobilizer.
+    pub fn body_q<'a>(&'a self, model: &Model<T>, body: crate::BodyId) -> &'a [T] {
+        &self.q.as_slice()[model.body(body).q_range()]
+    }
+
+    /// The u of one body's mobilizer.
+    pub fn body_u<'a>(&'a self, model: &Model<T>, body: crate::BodyId) -> &'a [T] {
+        &self.u.as_slice()[model.body(body).u_range()]
+    }
+
+    /// Sets the q of one body's mobilizer.
+    pub fn set_body_q(&mut self, model: &Model<T>, body: crate::BodyId, q: &[T]) {
+        self.q.as_mut_slice()[model.body(body).q_range()].copy_from_slice(q);
+    }
+
+    /// Sets the u of one body's mobilizer.
+    pub fn set_body_u(&mut self, model: &Model<T>, body: crate::BodyId, u: &[T]) {
+        self.u.as_mut_slice()[model.body(body).u_range()].copy_from_slice(u);
+    }
+
+    /// Value of a discrete variable.
+    pub fn discrete<'a>(&'a self, model: &Model<T>, id: DiscreteVarId) -> &'a [T] {
+        &self.discrete[model.discrete.range(id.0)]
+    }
+
+    /// Changes a discrete variable (takes effect from the next evaluation).
+    pub fn set_discrete(&mut self, model: &Model<T>, id: DiscreteVarId, value: &[T]) {
+        self.discrete[model.discrete.range(id.0)].copy_from_slice(value);
+    }
+
+    /// Value of an auto-update discrete variable held in the state.
+    pub fn auto_update<'a>(&'a self, model: &Model<T>, id: AutoUpdateVarId) -> &'a [T] {
+        &self.auto_update[model.auto_update.range(id.0)]
+    }
+
+    /// Sets an auto-update variable in the state and marks it updated at the current time.
+    pub fn set_auto_update(&mut self, model: &Model<T>, id: AutoUpdateVarId, value: &[T]) {
+        self.auto_update[model.auto_update.range(id.0)].copy_from_slice(value);
+        self.auto_update_time[id.0] = self.t;
+    }
+
+    /// The time at which an auto-update variable last received a new value.
+    pub fn auto_update_time(&self, id: AutoUpdateVarId) -> f64 {
+        self.auto_update_time[id.0]
+    }
+
+    /// Swaps every valid auto-update cache entry of `data` into this state, records the current
+    /// time as its update time and invalidates the entry (Simbody
+    /// `State::autoUpdateDiscreteVariables`). No stage is invalidated.
+    pub fn swap_auto_updates(&mut self, model: &Model<T>, data: &mut Data<T>) {
+        for (i, valid) in data.auto_update_valid.iter_mut().enumerate() {
+            if *valid {
+                let r = model.auto_update.range(i);
+                self.auto_update[r.clone()].copy_from_slice(&data.auto_update_cache[r]);
+                self.auto_update_time[i] = self.t;
+                *valid = false;
+            }
+        }
+    }
+
+    /// All scalars that the continuous integrator advances, flattened: `[q, u, z]`.
+    pub fn ny(&self) -> usize {
+        self.q.len() + self.u.len() + self.z.len()
+    }
+
+    /// Copies `[q, u, z]` into `y` (length `ny`).
+    pub fn copy_y_to(&self, y: &mut [T]) {
+        let (nq, nu) = (self.q.len(), self.u.len());
+        y[..nq].copy_from_slice(self.q.as_slice());
+        y[nq..nq + nu].copy_from_slice(self.u.as_slice());
+        y[nq + nu..].copy_from_slice(self.z.as_slice());
+    }
+
+    /// Sets `[q, u, z]` from `y` (length `ny`).
+    pub fn set_y(&mut self, y: &[T]) {
+        let (nq, nu) = (self.q.len(), self.u.len());
+        self.q.as_mut_slice().copy_from_slice(&y[..nq]);
+        self.u.as_mut_slice().copy_from_slice(&y[nq..nq + nu]);
+        self.z.as_mut_slice().copy_from_slice(&y[nq + nu..]);
+    }
+
+    /// Whether every continuous variable is finite.
+    pub fn is_finite(&self) -> bool {
+        self.q.iter().chain(self.u.iter()).chain(self.z.iter()).all(|x| x.re().is_finite())
+    }
+
+    /// Converts to another scalar type through `f64` (derivative parts dropped).
+    pub fn cast<U: Real>(&self) -> State<U> {
+        let conv = |v: &DVector<T>| v.map(|x| U::c(x.re()));
+        State {
+            t: self.t,
+            q: conv(&self.q),
+            u: conv(&self.u),
+            z: conv(&self.z),
+            discrete: self.discrete.iter().map(|x| U::c(x.re())).collect(),
+            auto_update: self.auto_update.iter().map(|x| U::c(x.re())).collect(),
+            auto_update_time: self.auto_update_time.clone(),
+        }
+    }
+}
