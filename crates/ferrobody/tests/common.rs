@@ -1,0 +1,84 @@
+//! Shared helpers for the integration tests: a seeded random generator and random trees.
+#![allow(dead_code)]
+
+use ferrobody::forces::{ConstantForce, ConstantTorque, MobilityConstantForce};
+use ferrobody::prelude::*;
+
+/// xorshift64*: deterministic, dependency-free random numbers for seeded tests.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in [lo, hi).
+    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn vec3(&mut self, s: f64) -> Vector3<f64> {
+        Vector3::new(self.uniform(-s, s), self.uniform(-s, s), self.uniform(-s, s))
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+pub fn random_transform(rng: &mut Rng) -> Transform<f64> {
+    let mut x = Transform::from_axis_angle(rng.vec3(1.0) + Vector3::new(0.0, 0.0, 1e-3), rng.uniform(-3.0, 3.0));
+    x.p = rng.vec3(0.5);
+    x
+}
+
+pub fn random_mass_properties(rng: &mut Rng) -> MassProperties<f64> {
+    let mass = rng.uniform(0.5, 3.0);
+    let principal = Vector3::new(rng.uniform(0.1, 1.0), rng.uniform(0.1, 1.0), rng.uniform(0.1, 1.0));
+    let r = Transform::from_axis_angle(rng.vec3(1.0) + Vector3::new(1e-3, 0.0, 0.0), rng.uniform(-3.0, 3.0)).r;
+    // Principal moments satisfying the triangle inequality: sums of two positive numbers.
+    let i = Vector3::new(principal.y + principal.z, principal.x + principal.z, principal.x + principal.y);
+    MassProperties::new(mass, rng.vec3(0.3), r * Matrix3::from_diagonal(&i) * r.transpose())
+}
+
+/// A random tree of `n` bodies cycling through every mobilizer kind, with random frames,
+/// gravity and constant forces, and a random state (q, u).
+pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
+    let mut rng = Rng::new(seed);
+    let mut b = ModelBuilder::<f64>::new();
+    for i in 0..n {
+        let kind = Mobilizer::ALL[i % Mobilizer::ALL.len()];
+        let parent = BodyId(rng.below(b.nbodies()));
+        let def = BodyDef::new(&format!("b{i}"), parent, kind, random_mass_properties(&mut rng))
+            .with_x_pf(random_transform(&mut rng))
+            .with_x_bm(random_transform(&mut rng));
+        let id = b.add_body(def).unwrap();
+        b.add_force(Force::ConstantForce(ConstantForce { body: id, station: rng.vec3(0.3), force: rng.vec3(2.0) }));
+        b.add_force(Force::ConstantTorque(ConstantTorque { body: id, torque: rng.vec3(1.0) }));
+        if kind.nu() > 0 {
+            b.add_force(Force::MobilityConstantForce(MobilityConstantForce { body: id, speed: 0, force: rng.uniform(-1.0, 1.0) }));
+        }
+    }
+    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
+    let model = b.build().unwrap();
+    let mut state = model.default_state();
+    for i in 0..model.nq() {
+        state.q[i] = rng.uniform(-1.0, 1.0);
+    }
+    for &s in model.quaternion_starts() {
+        let n = state.q.rows(s, 4).norm();
+        for k in 0..4 {
+            state.q[s + k] /= n;
+        }
+    }
+    for i in 0..model.nu() {
+        state.u[i] = rng.uniform(-1.0, 1.0);
+    }
+    (model, state)
+}
+
+/// Standard gravity used in the scenes (m/s²).
+pub const G: f64 = 9.81;
