@@ -1,1 +1,77 @@
-fn main(){}
+//! `ferrobody`: run, benchmark and check scene files (see `shared/spec/cli-contract.md`).
+//!
+//! A thin shell over the library: parse arguments, load the scene, run it, write files. Every
+//! failure ends with one `error: ...` line on stderr and a non-zero exit status.
+
+mod bench;
+mod check;
+mod demo;
+mod run;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "ferrobody", version, about = "Multibody dynamics with Simbody's contact models")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the built-in demonstration scene and explain what was written.
+    Demo {
+        /// Output folder.
+        #[arg(long, default_value = "ferrobody-demo")]
+        out: PathBuf,
+    },
+    /// Simulate a scene file and write trajectory.csv and summary.json.
+    Run {
+        /// The scene file (TOML).
+        scene: PathBuf,
+        /// Output folder (default: a folder named after the scene in the working directory).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Simulated duration in seconds (overrides the scene).
+        #[arg(long)]
+        duration: Option<f64>,
+        /// Integrator accuracy (overrides the scene).
+        #[arg(long)]
+        accuracy: Option<f64>,
+    },
+    /// Time the stepping of a scene over several runs; prints one JSON line.
+    Bench {
+        /// The scene file (TOML).
+        scene: PathBuf,
+        /// Number of runs.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
+    /// Load and validate a scene and print what it contains.
+    Check {
+        /// The scene file (TOML).
+        scene: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo { out } => demo::demo(&out),
+        Command::Run { scene, out, duration, accuracy } => {
+            run::run_command(&scene, out, run::Overrides { duration, accuracy })
+        }
+        Command::Bench { scene, runs } => bench::bench(&scene, runs),
+        Command::Check { scene } => check::check(&scene),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

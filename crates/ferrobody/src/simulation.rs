@@ -60,6 +60,9 @@ impl<'m, T: Real> Simulation<'m, T> {
             return Err(Error::Simulation { t: state.t, message: "initial state is not finite".into() });
         }
         normalize_quaternions(state.q.as_mut_slice(), &model.quaternion_starts, None);
+        if !state.is_finite() {
+            return Err(Error::Simulation { t: state.t, message: "initial state has a zero or non-finite quaternion".into() });
+        }
         let mut data = Data::new(model);
         realize(model, &state, &mut data, Stage::Acceleration)?;
         state.swap_auto_updates(model, &mut data);

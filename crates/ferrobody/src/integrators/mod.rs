@@ -24,13 +24,15 @@ use serde::{Deserialize, Serialize};
 
 /// Which integration method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum IntegratorKind {
     /// Runge–Kutta–Merson, variable step with error control (Simbody's default choice).
+    #[serde(rename = "rk-merson")]
     RungeKuttaMerson,
     /// Classical fixed-step 4th-order Runge–Kutta.
+    #[serde(rename = "rk4")]
     RungeKutta4,
     /// Fixed-step explicit (forward) Euler.
+    #[serde(rename = "explicit-euler")]
     ExplicitEuler,
 }
 

@@ -1,1 +1,14 @@
-//! Scene files and output writers (f64 only; the numerical core is generic, I/O is not).
+//! Scene files and output writers (f64 only: the numerical core is generic, I/O is not).
+//!
+//! * [`scene`]: the TOML scene format (documented key by key in `docs/scene-format.md`) and
+//!   its loader, which turns a file into a [`Scene`]: a model, an initial state and run
+//!   settings. Every error names the file and the place in it.
+//! * [`trajectory`]: the streaming `trajectory.csv` writer of the command-line contract.
+
+pub mod scene;
+mod scene_build;
+mod scene_types;
+pub mod trajectory;
+
+pub use scene::{load_scene, parse_scene, Scene};
+pub use trajectory::{format_number, TrajectoryWriter};

@@ -1,0 +1,49 @@
+//! `ferrobody bench`: time only the stepping of a scene, several times; one JSON line.
+
+use anyhow::Result;
+use ferrobody::io::load_scene;
+use ferrobody::Simulation;
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+#[derive(Serialize)]
+struct BenchResult {
+    scene: String,
+    runs: usize,
+    wall_median_s: f64,
+    wall_min_s: f64,
+    wall_max_s: f64,
+    steps_taken: u64,
+    steps_failed: u64,
+    realizations: u64,
+}
+
+pub fn bench(path: &Path, runs: usize) -> Result<()> {
+    anyhow::ensure!(runs > 0, "--runs must be at least 1");
+    let scene = load_scene(path)?;
+    let mut walls = Vec::with_capacity(runs);
+    let mut stats = Default::default();
+    for _ in 0..runs {
+        let mut sim = Simulation::new(&scene.model, scene.initial_state.clone(), scene.integrator)?;
+        let start = Instant::now();
+        sim.advance_to(scene.duration)?;
+        walls.push(start.elapsed().as_secs_f64());
+        stats = sim.stats();
+    }
+    walls.sort_by(f64::total_cmp);
+    let median = if runs % 2 == 1 { walls[runs / 2] } else { 0.5 * (walls[runs / 2 - 1] + walls[runs / 2]) };
+    let stats: ferrobody::integrators::Stats = stats;
+    let result = BenchResult {
+        scene: scene.name,
+        runs,
+        wall_median_s: median,
+        wall_min_s: walls[0],
+        wall_max_s: walls[runs - 1],
+        steps_taken: stats.steps_taken,
+        steps_failed: stats.error_test_failures,
+        realizations: stats.realizations,
+    };
+    println!("{}", serde_json::to_string(&result)?);
+    Ok(())
+}

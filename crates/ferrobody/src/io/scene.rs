@@ -1,0 +1,62 @@
+//! Loading a scene file: TOML → [`Scene`] (model, initial state, run settings).
+//!
+//! Parse errors are reported as `file:line:column: message`; errors found while building the
+//! model name the key, e.g. `file: body[2] 'link2'.mass: must be finite and non-negative`.
+
+use super::scene_build::build_scene;
+use super::scene_types::SceneFile;
+use crate::error::{Error, Result};
+use crate::integrators::IntegratorSettings;
+use crate::model::Model;
+use crate::state::State;
+use std::path::Path;
+
+/// A loaded scene: everything needed to run it.
+pub struct Scene {
+    /// Scene name (the `name` key, else the file stem).
+    pub name: String,
+    /// Free-text description.
+    pub description: String,
+    /// The model.
+    pub model: Model<f64>,
+    /// The initial state.
+    pub initial_state: State<f64>,
+    /// Simulated duration (s).
+    pub duration: f64,
+    /// Interval between report rows (s).
+    pub report_interval: f64,
+    /// Integrator settings.
+    pub integrator: IntegratorSettings,
+}
+
+/// Reads and builds a scene file.
+pub fn load_scene(path: &Path) -> Result<Scene> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::Scene { file: file.clone(), message: format!("cannot read the file: {e}") })?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    parse_scene(&text, &file, &stem)
+}
+
+/// Parses scene text; `file` names it in errors, `default_name` is used when it has no `name`.
+pub fn parse_scene(text: &str, file: &str, default_name: &str) -> Result<Scene> {
+    let raw: SceneFile = toml::from_str(text).map_err(|e| Error::Scene {
+        file: file.to_string(),
+        message: describe_toml_error(text, &e),
+    })?;
+    build_scene(raw, default_name).map_err(|message| Error::Scene { file: file.to_string(), message })
+}
+
+/// `line:column: message` on one line.
+fn describe_toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().replace('\n', " ");
+    match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("{line}:{column}: {message}")
+        }
+        None => message,
+    }
+}

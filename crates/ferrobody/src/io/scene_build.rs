@@ -1,0 +1,230 @@
+//! Turning a parsed scene file into a model, an initial state and run settings.
+
+use super::scene::Scene;
+use super::scene_types::{BodySection, ForceSection, FrameSection, IntegratorSection, SceneFile};
+use crate::forces::{
+    ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper, MobilityLinearSpring,
+    TwoPointLinearDamper, TwoPointLinearSpring,
+};
+use crate::ids::BodyId;
+use crate::integrators::IntegratorSettings;
+use crate::math::{MassProperties, Transform};
+use crate::model::{BodyDef, ModelBuilder};
+use nalgebra::{Matrix3, Vector3};
+
+type Res<T> = std::result::Result<T, String>;
+
+/// More report rows than this is a mistake in the scene, not a request (it would fill the disk).
+const MAX_REPORT_ROWS: f64 = 1e8;
+
+pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
+    let mut b = ModelBuilder::<f64>::new();
+    for (i, body) in raw.bodies.iter().enumerate() {
+        add_body(&mut b, body).map_err(|m| format!("body[{i}] '{}'{m}", body.name))?;
+    }
+    if let Some(g) = raw.gravity {
+        b.add_gravity(finite3(g).map_err(|m| format!("gravity: {m}"))?);
+    }
+    for (i, f) in raw.forces.iter().enumerate() {
+        let force = build_force(&b, f).map_err(|m| format!("force[{i}].{m}"))?;
+        b.add_force(force);
+    }
+    let model = b.build().map_err(|e| e.to_string())?;
+    let mut state = model.default_state();
+    for (i, body) in raw.bodies.iter().enumerate() {
+        set_initial(&model, &mut state, i + 1, body).map_err(|m| format!("body[{i}] '{}'.{m}", body.name))?;
+    }
+    let duration = positive("simulation.duration", raw.simulation.duration)?;
+    let report_interval = positive("simulation.report_interval", raw.simulation.report_interval.unwrap_or(0.01))?;
+    if duration / report_interval > MAX_REPORT_ROWS {
+        return Err(format!(
+            "simulation.report_interval: {report_interval} s over {duration} s would write more than {MAX_REPORT_ROWS:e} rows"
+        ));
+    }
+    let integrator = integrator_settings(raw.integrator.as_ref())?;
+    Ok(Scene {
+        name: raw.name.unwrap_or_else(|| default_name.to_string()),
+        description: raw.description.unwrap_or_default(),
+        model,
+        initial_state: state,
+        duration,
+        report_interval,
+        integrator,
+    })
+}
+
+fn positive(key: &str, v: f64) -> Res<f64> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{key}: must be positive and finite, got {v}"))
+    }
+}
+
+fn finite3(v: [f64; 3]) -> Res<Vector3<f64>> {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(Vector3::from(v))
+    } else {
+        Err(format!("every component must be finite, got {v:?}"))
+    }
+}
+
+fn integrator_settings(s: Option<&IntegratorSection>) -> Res<IntegratorSettings> {
+    let mut out = IntegratorSettings::rk_merson(1e-3);
+    if let Some(s) = s {
+        out.kind = s.method.unwrap_or(out.kind);
+        out.accuracy = s.accuracy.unwrap_or(out.accuracy);
+        out.constraint_tolerance = s.constraint_tolerance;
+        out.initial_step = s.initial_step;
+        out.min_step = s.min_step;
+        out.max_step = s.max_step;
+        out.fixed_step = s.fixed_step.unwrap_or(out.fixed_step);
+    }
+    out.validate().map_err(|e| format!("integrator: {}", e.to_string().trim_start_matches("model: ")))?;
+    Ok(out)
+}
+
+fn frame(f: Option<&FrameSection>, key: &str) -> Res<Transform<f64>> {
+    let Some(f) = f else { return Ok(Transform::identity()) };
+    let mut x = Transform::identity();
+    if let Some(r) = &f.rotation {
+        let axis = finite3(r.axis).map_err(|m| format!(".{key}.rotation.axis: {m}"))?;
+        if axis.norm() == 0.0 {
+            return Err(format!(".{key}.rotation.axis: must not be zero"));
+        }
+        let angle = match (r.angle, r.angle_deg) {
+            (Some(a), None) => a,
+            (None, Some(d)) => d.to_radians(),
+            _ => return Err(format!(".{key}.rotation: give exactly one of `angle` (rad) and `angle_deg`")),
+        };
+        if !angle.is_finite() {
+            return Err(format!(".{key}.rotation: angle must be finite"));
+        }
+        x = Transform::from_axis_angle(axis, angle);
+    }
+    if let Some(p) = f.translation {
+        x.p = finite3(p).map_err(|m| format!(".{key}.translation: {m}"))?;
+    }
+    Ok(x)
+}
+
+fn inertia(v: Option<&Vec<f64>>) -> Res<Matrix3<f64>> {
+    let Some(v) = v else { return Ok(Matrix3::zeros()) };
+    if !v.iter().all(|x| x.is_finite()) {
+        return Err(".inertia: every entry must be finite".into());
+    }
+    match v.len() {
+        3 => Ok(Matrix3::from_diagonal(&Vector3::new(v[0], v[1], v[2]))),
+        6 => Ok(Matrix3::new(v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2])),
+        n => Err(format!(".inertia: give 3 (Ixx, Iyy, Izz) or 6 (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) numbers, got {n}")),
+    }
+}
+
+fn add_body(b: &mut ModelBuilder<f64>, s: &BodySection) -> Res<()> {
+    let parent_name = s.parent.as_deref().unwrap_or("ground");
+    let parent = b.body_id(parent_name).ok_or_else(|| format!(".parent: no body named '{parent_name}' before this one"))?;
+    if !s.mass.is_finite() || s.mass < 0.0 {
+        return Err(format!(".mass: must be finite and non-negative, got {}", s.mass));
+    }
+    let com = finite3(s.com.unwrap_or([0.0; 3])).map_err(|m| format!(".com: {m}"))?;
+    let mp = MassProperties::new(s.mass, com, inertia(s.inertia.as_ref())?);
+    let def = BodyDef::new(&s.name, parent, s.mobilizer, mp)
+        .with_x_pf(frame(s.inboard.as_ref(), "inboard")?)
+        .with_x_bm(frame(s.outboard.as_ref(), "outboard")?);
+    b.add_body(def).map(|_| ()).map_err(|e| {
+        let m = e.to_string();
+        let reason = m.strip_prefix(&format!("model: body '{}': ", s.name)).unwrap_or(&m);
+        let key = if reason.contains("inertia") || reason.contains("principal") { ".inertia" } else { "" };
+        format!("{key}: {reason}")
+    })
+}
+
+fn set_initial(model: &crate::model::Model<f64>, state: &mut crate::state::State<f64>, i: usize, s: &BodySection) -> Res<()> {
+    let id = BodyId(i);
+    let kind = model.body(id).mobilizer;
+    for (key, values, n) in [("q", &s.q, kind.nq()), ("u", &s.u, kind.nu())] {
+        if let Some(v) = values {
+            if v.len() != n {
+                return Err(format!("{key}: the {kind} mobilizer needs {n} values, got {}", v.len()));
+            }
+            if !v.iter().all(|x| x.is_finite()) {
+                return Err(format!("{key}: every value must be finite"));
+            }
+        }
+    }
+    if let Some(q) = &s.q {
+        if let Some(k) = kind.quaternion_offset() {
+            if q[k..k + 4].iter().map(|x| x * x).sum::<f64>() == 0.0 {
+                return Err("q: the quaternion must not be zero".into());
+            }
+        }
+        state.set_body_q(model, id, q);
+    }
+    if let Some(u) = &s.u {
+        state.set_body_u(model, id, u);
+    }
+    Ok(())
+}
+
+fn body_ref(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<BodyId> {
+    b.body_id(name).ok_or_else(|| format!("{key}: no body named '{name}'"))
+}
+
+fn station(key: &str, v: Option<[f64; 3]>) -> Res<Vector3<f64>> {
+    finite3(v.unwrap_or([0.0; 3])).map_err(|m| format!("{key}: {m}"))
+}
+
+fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
+    Ok(match f {
+        ForceSection::TwoPointLinearSpring { body1, station1, body2, station2, stiffness, rest_length } => {
+            Force::TwoPointLinearSpring(TwoPointLinearSpring {
+                body1: body_ref(b, "body1", body1)?,
+                p1: station("station1", *station1)?,
+                body2: body_ref(b, "body2", body2)?,
+                p2: station("station2", *station2)?,
+                stiffness: *stiffness,
+                rest_length: *rest_length,
+            })
+        }
+        ForceSection::TwoPointLinearDamper { body1, station1, body2, station2, damping } => {
+            Force::TwoPointLinearDamper(TwoPointLinearDamper {
+                body1: body_ref(b, "body1", body1)?,
+                p1: station("station1", *station1)?,
+                body2: body_ref(b, "body2", body2)?,
+                p2: station("station2", *station2)?,
+                damping: *damping,
+            })
+        }
+        ForceSection::MobilityLinearSpring { body, coordinate, stiffness, q0 } => {
+            Force::MobilityLinearSpring(MobilityLinearSpring {
+                body: body_ref(b, "body", body)?,
+                coordinate: coordinate.unwrap_or(0),
+                stiffness: *stiffness,
+                q0: q0.unwrap_or(0.0),
+            })
+        }
+        ForceSection::MobilityLinearDamper { body, speed, damping } => {
+            Force::MobilityLinearDamper(MobilityLinearDamper {
+                body: body_ref(b, "body", body)?,
+                speed: speed.unwrap_or(0),
+                damping: *damping,
+            })
+        }
+        ForceSection::ConstantForce { body, station: s, force } => Force::ConstantForce(ConstantForce {
+            body: body_ref(b, "body", body)?,
+            station: station("station", *s)?,
+            force: finite3(*force).map_err(|m| format!("force: {m}"))?,
+        }),
+        ForceSection::ConstantTorque { body, torque } => Force::ConstantTorque(ConstantTorque {
+            body: body_ref(b, "body", body)?,
+            torque: finite3(*torque).map_err(|m| format!("torque: {m}"))?,
+        }),
+        ForceSection::MobilityConstantForce { body, speed, force } => {
+            Force::MobilityConstantForce(MobilityConstantForce {
+                body: body_ref(b, "body", body)?,
+                speed: speed.unwrap_or(0),
+                force: *force,
+            })
+        }
+    })
+}

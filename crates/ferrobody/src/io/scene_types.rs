@@ -1,0 +1,111 @@
+//! The serde shape of a scene file. Every table rejects unknown keys.
+
+use serde::Deserialize;
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SceneFile {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub gravity: Option<[f64; 3]>,
+    pub simulation: SimulationSection,
+    pub integrator: Option<IntegratorSection>,
+    #[serde(default, rename = "body")]
+    pub bodies: Vec<BodySection>,
+    #[serde(default, rename = "force")]
+    pub forces: Vec<ForceSection>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SimulationSection {
+    pub duration: f64,
+    pub report_interval: Option<f64>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct IntegratorSection {
+    pub method: Option<crate::integrators::IntegratorKind>,
+    pub accuracy: Option<f64>,
+    pub constraint_tolerance: Option<f64>,
+    pub initial_step: Option<f64>,
+    pub min_step: Option<f64>,
+    pub max_step: Option<f64>,
+    pub fixed_step: Option<f64>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BodySection {
+    pub name: String,
+    pub parent: Option<String>,
+    pub mobilizer: crate::mobilizer::Mobilizer,
+    pub mass: f64,
+    pub com: Option<[f64; 3]>,
+    pub inertia: Option<Vec<f64>>,
+    pub inboard: Option<FrameSection>,
+    pub outboard: Option<FrameSection>,
+    pub q: Option<Vec<f64>>,
+    pub u: Option<Vec<f64>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FrameSection {
+    pub translation: Option<[f64; 3]>,
+    pub rotation: Option<RotationSection>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RotationSection {
+    pub axis: [f64; 3],
+    pub angle: Option<f64>,
+    pub angle_deg: Option<f64>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub(super) enum ForceSection {
+    TwoPointLinearSpring {
+        body1: String,
+        station1: Option<[f64; 3]>,
+        body2: String,
+        station2: Option<[f64; 3]>,
+        stiffness: f64,
+        rest_length: f64,
+    },
+    TwoPointLinearDamper {
+        body1: String,
+        station1: Option<[f64; 3]>,
+        body2: String,
+        station2: Option<[f64; 3]>,
+        damping: f64,
+    },
+    MobilityLinearSpring {
+        body: String,
+        coordinate: Option<usize>,
+        stiffness: f64,
+        q0: Option<f64>,
+    },
+    MobilityLinearDamper {
+        body: String,
+        speed: Option<usize>,
+        damping: f64,
+    },
+    ConstantForce {
+        body: String,
+        station: Option<[f64; 3]>,
+        force: [f64; 3],
+    },
+    ConstantTorque {
+        body: String,
+        torque: [f64; 3],
+    },
+    MobilityConstantForce {
+        body: String,
+        speed: Option<usize>,
+        force: f64,
+    },
+}
