@@ -40,23 +40,21 @@ pub fn load_scene(path: &Path) -> Result<Scene> {
 
 /// Parses scene text; `file` names it in errors, `default_name` is used when it has no `name`.
 pub fn parse_scene(text: &str, file: &str, default_name: &str) -> Result<Scene> {
-    let raw: SceneFile = toml::from_str(text).map_err(|e| Error::Scene {
-        file: file.to_string(),
-        message: describe_toml_error(text, &e),
+    let raw: SceneFile = toml::from_str(text).map_err(|e| {
+        let (place, message) = describe_toml_error(text, &e);
+        Error::Scene { file: format!("{file}{place}"), message }
     })?;
     build_scene(raw, default_name).map_err(|message| Error::Scene { file: file.to_string(), message })
 }
 
-/// `line:column: message` on one line.
-fn describe_toml_error(text: &str, e: &toml::de::Error) -> String {
+/// The place (`:line:column`, or nothing if unknown) and the one-line message of a TOML error.
+fn describe_toml_error(text: &str, e: &toml::de::Error) -> (String, String) {
     let message = e.message().replace('\n', " ");
-    match e.span() {
-        Some(span) => {
-            let before = &text[..span.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            format!("{line}:{column}: {message}")
-        }
-        None => message,
-    }
+    let place = e.span().map_or(String::new(), |span| {
+        let before = text.get(..span.start).unwrap_or(text);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!(":{line}:{column}")
+    });
+    (place, message)
 }
