@@ -32,7 +32,11 @@ pub fn bench(path: &Path, runs: usize) -> Result<()> {
         stats = sim.stats();
     }
     walls.sort_by(f64::total_cmp);
-    let median = if runs % 2 == 1 { walls[runs / 2] } else { 0.5 * (walls[runs / 2 - 1] + walls[runs / 2]) };
+    let median = if runs % 2 == 1 {
+        walls[runs / 2]
+    } else {
+        0.5 * (walls[runs / 2 - 1] + walls[runs / 2])
+    };
     let stats: ferrobody::integrators::Stats = stats;
     let result = BenchResult {
         scene: scene.name,

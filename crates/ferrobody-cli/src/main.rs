@@ -13,7 +13,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "ferrobody", version, about = "Multibody dynamics with Simbody's contact models")]
+#[command(
+    name = "ferrobody",
+    version,
+    about = "Multibody dynamics with Simbody's contact models"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -60,9 +64,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo { out } => demo::demo(&out),
-        Command::Run { scene, out, duration, accuracy } => {
-            run::run_command(&scene, out, run::Overrides { duration, accuracy })
-        }
+        Command::Run {
+            scene,
+            out,
+            duration,
+            accuracy,
+        } => run::run_command(&scene, out, run::Overrides { duration, accuracy }),
         Command::Bench { scene, runs } => bench::bench(&scene, runs),
         Command::Check { scene } => check::check(&scene),
     };

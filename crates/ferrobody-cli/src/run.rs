@@ -52,7 +52,12 @@ pub fn run_command(path: &Path, out: Option<PathBuf>, overrides: Overrides) -> R
         fmt_energy(summary.initial_energy),
         fmt_energy(summary.final_energy),
     );
-    println!("wrote {}/trajectory.csv ({} rows) and {}/summary.json", out.display(), summary.report_rows, out.display());
+    println!(
+        "wrote {}/trajectory.csv ({} rows) and {}/summary.json",
+        out.display(),
+        summary.report_rows,
+        out.display()
+    );
     Ok(())
 }
 
@@ -62,11 +67,17 @@ pub fn fmt_energy(e: f64) -> String {
 
 fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
     if let Some(d) = o.duration {
-        anyhow::ensure!(d.is_finite() && d > 0.0, "--duration must be positive and finite, got {d}");
+        anyhow::ensure!(
+            d.is_finite() && d > 0.0,
+            "--duration must be positive and finite, got {d}"
+        );
         scene.duration = d;
     }
     if let Some(a) = o.accuracy {
-        anyhow::ensure!(a.is_finite() && a > 0.0, "--accuracy must be positive and finite, got {a}");
+        anyhow::ensure!(
+            a.is_finite() && a > 0.0,
+            "--accuracy must be positive and finite, got {a}"
+        );
         scene.integrator.accuracy = a;
     }
     Ok(())
@@ -75,9 +86,11 @@ fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
 /// Runs the scene, writing `trajectory.csv` as it goes and `summary.json` at the end (also when
 /// the simulation fails, in which case the error is returned after the files are written).
 pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create output folder {}", out.display()))?;
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create output folder {}", out.display()))?;
     let csv_path = out.join("trajectory.csv");
-    let file = File::create(&csv_path).with_context(|| format!("cannot create {}", csv_path.display()))?;
+    let file =
+        File::create(&csv_path).with_context(|| format!("cannot create {}", csv_path.display()))?;
     let mut writer = TrajectoryWriter::new(BufWriter::new(file), &scene.model)?;
     let model = &scene.model;
     let mut energies = (f64::NAN, f64::NAN);
@@ -85,7 +98,8 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
     let start = Instant::now();
     let mut sim = Simulation::new(model, scene.initial_state.clone(), scene.integrator)?;
     let result = sim.run(scene.duration, scene.report_interval, |m, s, d| {
-        let e = ferrobody::algorithms::kinetic_energy(m, d) + ferrobody::algorithms::potential_energy(m, s, d);
+        let e = ferrobody::algorithms::kinetic_energy(m, d)
+            + ferrobody::algorithms::potential_energy(m, s, d);
         if rows == 0 {
             energies.0 = e;
         }
@@ -117,6 +131,12 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
     let json_path = out.join("summary.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&summary)? + "\n")
         .with_context(|| format!("cannot write {}", json_path.display()))?;
-    result.with_context(|| format!("{}: rows up to the failure are in {}", scene.name, csv_path.display()))?;
+    result.with_context(|| {
+        format!(
+            "{}: rows up to the failure are in {}",
+            scene.name,
+            csv_path.display()
+        )
+    })?;
     Ok(summary)
 }

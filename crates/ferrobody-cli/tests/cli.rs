@@ -13,7 +13,8 @@ fn scenes() -> PathBuf {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrobody-cli-test-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("ferrobody-cli-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -23,7 +24,14 @@ fn run_scene_text(name: &str, text: &str, extra: &[&str]) -> (Output, PathBuf) {
     let dir = temp_dir(name);
     let scene = dir.join("scene.toml");
     std::fs::write(&scene, text).unwrap();
-    let out = exe().arg("run").arg(&scene).arg("--out").arg(dir.join("out")).args(extra).output().unwrap();
+    let out = exe()
+        .arg("run")
+        .arg(&scene)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .args(extra)
+        .output()
+        .unwrap();
     (out, dir)
 }
 
@@ -55,44 +63,116 @@ fn assert_clean_error(out: &Output, expect: &str) {
 #[test]
 fn bad_inputs_give_one_clear_error_line() {
     let cases: Vec<(&str, String, &str)> = vec![
-        ("toml_syntax", GOOD.replace("mass = 1.0", "mass = = 1.0"), "scene.toml:10:"),
-        ("unknown_key", GOOD.replace("mass = 1.0", "mass = 1.0\ncolour = \"red\""), "unknown field `colour`"),
-        ("unknown_parent", GOOD.replace("mobilizer = \"pin\"", "parent = \"nobody\"\nmobilizer = \"pin\""), "no body named 'nobody'"),
-        ("negative_mass", GOOD.replace("mass = 1.0", "mass = -1.0"), "mass: must be finite and non-negative"),
-        ("nan_mass", GOOD.replace("mass = 1.0", "mass = nan"), "mass: must be finite"),
+        (
+            "toml_syntax",
+            GOOD.replace("mass = 1.0", "mass = = 1.0"),
+            "scene.toml:10:",
+        ),
+        (
+            "unknown_key",
+            GOOD.replace("mass = 1.0", "mass = 1.0\ncolour = \"red\""),
+            "unknown field `colour`",
+        ),
+        (
+            "unknown_parent",
+            GOOD.replace(
+                "mobilizer = \"pin\"",
+                "parent = \"nobody\"\nmobilizer = \"pin\"",
+            ),
+            "no body named 'nobody'",
+        ),
+        (
+            "negative_mass",
+            GOOD.replace("mass = 1.0", "mass = -1.0"),
+            "mass: must be finite and non-negative",
+        ),
+        (
+            "nan_mass",
+            GOOD.replace("mass = 1.0", "mass = nan"),
+            "mass: must be finite",
+        ),
         ("nan_gravity", GOOD.replace("-9.81", "nan"), "gravity"),
-        ("bad_inertia", GOOD.replace("[0.0, 0.1, 0.1]", "[1.0, 1.0, 3.0]"), "inertia"),
-        ("negative_inertia", GOOD.replace("[0.0, 0.1, 0.1]", "[-1.0, 0.1, 0.1]"), "inertia"),
-        ("unknown_mobilizer", GOOD.replace("\"pin\"", "\"hinge\""), "unknown variant `hinge`"),
-        ("wrong_q_length", GOOD.replace("q = [0.3]", "q = [0.3, 0.1]"), "needs 1 values"),
-        ("missing_duration", GOOD.replace("duration = 0.5", ""), "missing field `duration`"),
-        ("zero_accuracy", GOOD.replace("accuracy = 1e-6", "accuracy = 0.0"), "accuracy"),
+        (
+            "bad_inertia",
+            GOOD.replace("[0.0, 0.1, 0.1]", "[1.0, 1.0, 3.0]"),
+            "inertia",
+        ),
+        (
+            "negative_inertia",
+            GOOD.replace("[0.0, 0.1, 0.1]", "[-1.0, 0.1, 0.1]"),
+            "inertia",
+        ),
+        (
+            "unknown_mobilizer",
+            GOOD.replace("\"pin\"", "\"hinge\""),
+            "unknown variant `hinge`",
+        ),
+        (
+            "wrong_q_length",
+            GOOD.replace("q = [0.3]", "q = [0.3, 0.1]"),
+            "needs 1 values",
+        ),
+        (
+            "missing_duration",
+            GOOD.replace("duration = 0.5", ""),
+            "missing field `duration`",
+        ),
+        (
+            "zero_accuracy",
+            GOOD.replace("accuracy = 1e-6", "accuracy = 0.0"),
+            "accuracy",
+        ),
     ];
     for (name, text, expect) in cases {
         let (out, _) = run_scene_text(name, &text, &[]);
         assert_clean_error(&out, expect);
     }
-    let missing = exe().args(["run", "/definitely/not/here.toml"]).output().unwrap();
+    let missing = exe()
+        .args(["run", "/definitely/not/here.toml"])
+        .output()
+        .unwrap();
     assert_clean_error(&missing, "cannot read the file");
-    let check = exe().args(["check", "/definitely/not/here.toml"]).output().unwrap();
+    let check = exe()
+        .args(["check", "/definitely/not/here.toml"])
+        .output()
+        .unwrap();
     assert_clean_error(&check, "/definitely/not/here.toml");
 }
 
 #[test]
 fn run_writes_trajectory_and_summary() {
     let (out, dir) = run_scene_text("good", GOOD, &[]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let csv = std::fs::read_to_string(dir.join("out/trajectory.csv")).unwrap();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(&header[..4], &["t", "link.px", "link.py", "link.pz"]);
     assert_eq!(&header[14..17], &["ke", "pe", "energy"]);
-    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|v| v.parse().unwrap()).collect()).collect();
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
     assert_eq!(rows.len(), 51, "rows at t = 0, 0.01, ..., 0.5");
     assert_eq!(rows[50][0], 0.5);
     assert!(rows.iter().all(|r| r.len() == header.len()));
-    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap()).unwrap();
-    for key in ["scene", "duration", "integrator", "accuracy", "steps_taken", "steps_failed", "realizations", "wall_time_s", "final_energy", "warnings"] {
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap())
+            .unwrap();
+    for key in [
+        "scene",
+        "duration",
+        "integrator",
+        "accuracy",
+        "steps_taken",
+        "steps_failed",
+        "realizations",
+        "wall_time_s",
+        "final_energy",
+        "warnings",
+    ] {
         assert!(summary.get(key).is_some(), "summary.json lacks {key}");
     }
     assert_eq!(summary["status"], "ok");
@@ -100,9 +180,15 @@ fn run_writes_trajectory_and_summary() {
 
 #[test]
 fn overrides_apply() {
-    let (out, dir) = run_scene_text("override", GOOD, &["--duration", "0.2", "--accuracy", "1e-4"]);
+    let (out, dir) = run_scene_text(
+        "override",
+        GOOD,
+        &["--duration", "0.2", "--accuracy", "1e-4"],
+    );
     assert!(out.status.success());
-    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap())
+            .unwrap();
     assert_eq!(summary["end_time"], 0.2);
     assert_eq!(summary["accuracy"], 1e-4);
 }
@@ -130,8 +216,13 @@ stiffness = 1e12
     let (out, dir) = run_scene_text("blowup", text, &[]);
     assert_clean_error(&out, "non-finite");
     let csv = std::fs::read_to_string(dir.join("out/trajectory.csv")).unwrap();
-    assert!(csv.lines().count() > 2, "rows written before the failure are kept");
-    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap()).unwrap();
+    assert!(
+        csv.lines().count() > 2,
+        "rows written before the failure are kept"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap())
+            .unwrap();
     assert_eq!(summary["status"], "failed");
 }
 
@@ -142,7 +233,14 @@ fn runs_are_byte_identical() {
     let mut files = Vec::new();
     for k in 0..2 {
         let out_dir = dir.join(format!("run{k}"));
-        let out = exe().arg("run").arg(&scene).arg("--out").arg(&out_dir).args(["--duration", "3"]).output().unwrap();
+        let out = exe()
+            .arg("run")
+            .arg(&scene)
+            .arg("--out")
+            .arg(&out_dir)
+            .args(["--duration", "3"])
+            .output()
+            .unwrap();
         assert!(out.status.success());
         files.push(std::fs::read(out_dir.join("trajectory.csv")).unwrap());
     }
@@ -152,14 +250,26 @@ fn runs_are_byte_identical() {
 
 #[test]
 fn bench_prints_one_json_line() {
-    let out = exe().arg("bench").arg(scenes().join("p1_double_pendulum.toml")).args(["--runs", "3"]).output().unwrap();
+    let out = exe()
+        .arg("bench")
+        .arg(scenes().join("p1_double_pendulum.toml"))
+        .args(["--runs", "3"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1);
     let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(v["scene"], "p1_double_pendulum");
     assert_eq!(v["runs"], 3);
-    for key in ["wall_median_s", "wall_min_s", "wall_max_s", "steps_taken", "steps_failed", "realizations"] {
+    for key in [
+        "wall_median_s",
+        "wall_min_s",
+        "wall_max_s",
+        "steps_taken",
+        "steps_failed",
+        "realizations",
+    ] {
         assert!(v.get(key).is_some(), "bench output lacks {key}");
     }
     assert!(v["wall_min_s"].as_f64().unwrap() <= v["wall_median_s"].as_f64().unwrap());
@@ -168,12 +278,21 @@ fn bench_prints_one_json_line() {
 #[test]
 fn check_and_demo_succeed() {
     for name in ["p1_double_pendulum.toml", "p2_free_tumble.toml"] {
-        let out = exe().arg("check").arg(scenes().join(name)).output().unwrap();
+        let out = exe()
+            .arg("check")
+            .arg(scenes().join(name))
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{name}");
         assert!(String::from_utf8_lossy(&out.stdout).contains("is valid"));
     }
     let dir = temp_dir("demo");
-    let out = exe().arg("demo").arg("--out").arg(dir.join("demo")).output().unwrap();
+    let out = exe()
+        .arg("demo")
+        .arg("--out")
+        .arg(dir.join("demo"))
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert!(dir.join("demo/trajectory.csv").exists() && dir.join("demo/summary.json").exists());
 }

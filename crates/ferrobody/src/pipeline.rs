@@ -14,7 +14,12 @@ use crate::scalar::Real;
 use crate::state::State;
 
 /// Realizes `data` from `state` up to `stage`, recomputing every stage from Position on.
-pub fn realize<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>, stage: Stage) -> Result<()> {
+pub fn realize<T: Real>(
+    model: &Model<T>,
+    state: &State<T>,
+    data: &mut Data<T>,
+    stage: Stage,
+) -> Result<()> {
     if stage >= Stage::Position {
         position_kinematics(model, state, data);
     }

@@ -15,7 +15,9 @@ use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
 use crate::integrators::error_norm::{error_norm, relative_scaling};
 use crate::integrators::hermite::{interpolate, Segment};
-use crate::integrators::projection::{normalize_quaternions, project_q, quaternion_norm_error, Projection};
+use crate::integrators::projection::{
+    normalize_quaternions, project_q, quaternion_norm_error, Projection,
+};
 use crate::integrators::rk_merson::{self, MersonWorkspace};
 use crate::integrators::step_control::{adjust_step_size, choose_step_end};
 use crate::integrators::{explicit_euler, rk4, IntegratorKind, IntegratorSettings, Stats};
@@ -53,15 +55,25 @@ pub struct Simulation<'m, T: Real = f64> {
 impl<'m, T: Real> Simulation<'m, T> {
     /// Starts a simulation from `state`: normalizes quaternions, evaluates the initial
     /// derivative, swaps auto-update variables once (Simbody `Integrator::initialize`).
-    pub fn new(model: &'m Model<T>, mut state: State<T>, settings: IntegratorSettings) -> Result<Self> {
+    pub fn new(
+        model: &'m Model<T>,
+        mut state: State<T>,
+        settings: IntegratorSettings,
+    ) -> Result<Self> {
         settings.validate()?;
         check_dimensions(model, &state)?;
         if !state.is_finite() {
-            return Err(Error::Simulation { t: state.t, message: "initial state is not finite".into() });
+            return Err(Error::Simulation {
+                t: state.t,
+                message: "initial state is not finite".into(),
+            });
         }
         normalize_quaternions(state.q.as_mut_slice(), &model.quaternion_starts, None);
         if !state.is_finite() {
-            return Err(Error::Simulation { t: state.t, message: "initial state has a zero or non-finite quaternion".into() });
+            return Err(Error::Simulation {
+                t: state.t,
+                message: "initial state has a zero or non-finite quaternion".into(),
+            });
         }
         let mut data = Data::new(model);
         realize(model, &state, &mut data, Stage::Acceleration)?;
@@ -120,7 +132,10 @@ impl<'m, T: Real> Simulation<'m, T> {
 
     /// Integrator statistics so far.
     pub fn stats(&self) -> Stats {
-        Stats { realizations: self.data.realizations + self.report_data.realizations, ..self.stats }
+        Stats {
+            realizations: self.data.realizations + self.report_data.realizations,
+            ..self.stats
+        }
     }
 
     /// The step size the next attempt will use (s).
@@ -169,8 +184,11 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// Takes one accepted step, never past `t_max`.
     pub fn step(&mut self, t_max: f64) -> Result<()> {
         let t0 = self.state.t;
-        if !(t_max > t0) {
-            return Err(Error::Simulation { t: t0, message: format!("cannot step to t = {t_max}: not after the current time") });
+        if t_max.is_nan() || t_max <= t0 {
+            return Err(Error::Simulation {
+                t: t0,
+                message: format!("cannot step to t = {t_max}: not after the current time"),
+            });
         }
         self.ensure_end_derivative()?;
         self.state.copy_y_to(&mut self.buf.y0);
@@ -189,7 +207,10 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.f_end_valid = false;
         self.stats.steps_taken += 1;
         if !self.state.is_finite() {
-            return Err(Error::Simulation { t: t0, message: "the state became non-finite (NaN or infinity)".into() });
+            return Err(Error::Simulation {
+                t: t0,
+                message: "the state became non-finite (NaN or infinity)".into(),
+            });
         }
         Ok(())
     }
@@ -200,7 +221,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         let tol = self.settings.consistent_constraint_tolerance();
         loop {
             let (t1, limited) = choose_step_end(t0, self.h, t_max);
-            if !(t1 > t0) {
+            if t1.is_nan() || t1 <= t0 {
                 return Err(Error::Simulation {
                     t: t0,
                     message: format!("step size underflow (h = {:e}): the integrator cannot meet accuracy {acc:e}", self.h),
@@ -208,7 +229,14 @@ impl<'m, T: Real> Simulation<'m, T> {
             }
             self.stats.steps_attempted += 1;
             let err = self.merson_attempt(t0, t1, acc, tol);
-            if adjust_step_size(&mut self.h, err, acc, limited, self.settings.min_step, self.settings.max_step) {
+            if adjust_step_size(
+                &mut self.h,
+                err,
+                acc,
+                limited,
+                self.settings.min_step,
+                self.settings.max_step,
+            ) {
                 return Ok(t1);
             }
             self.stats.error_test_failures += 1;
@@ -218,7 +246,8 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// One attempt: integrate, test the error before and after projection; returns the norm
     /// (infinite when the derivative or the projection failed).
     fn merson_attempt(&mut self, t0: f64, t1: f64, acc: f64, tol: f64) -> f64 {
-        let (model, state, data, buf) = (self.model, &mut self.state, &mut self.data, &mut self.buf);
+        let (model, state, data, buf) =
+            (self.model, &mut self.state, &mut self.data, &mut self.buf);
         let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
             state.t = t;
             state.set_y(y);
@@ -246,7 +275,8 @@ impl<'m, T: Real> Simulation<'m, T> {
     fn fixed_step(&mut self, kind: IntegratorKind, t0: f64, t_max: f64) -> Result<f64> {
         let (t1, _) = choose_step_end(t0, self.settings.fixed_step, t_max);
         self.stats.steps_attempted += 1;
-        let (model, state, data, buf) = (self.model, &mut self.state, &mut self.data, &mut self.buf);
+        let (model, state, data, buf) =
+            (self.model, &mut self.state, &mut self.data, &mut self.buf);
         if kind == IntegratorKind::ExplicitEuler {
             explicit_euler::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson);
         } else {
@@ -255,10 +285,18 @@ impl<'m, T: Real> Simulation<'m, T> {
                 state.set_y(y);
                 state_derivative(model, state, data, ydot)
             };
-            rk4::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson, &mut eval)
-                .map_err(|e| Error::Simulation { t: t0, message: e.to_string() })?;
+            rk4::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson, &mut eval).map_err(|e| {
+                Error::Simulation {
+                    t: t0,
+                    message: e.to_string(),
+                }
+            })?;
         }
-        normalize_quaternions(&mut buf.merson.y1[..model.nq()], &model.quaternion_starts, None);
+        normalize_quaternions(
+            &mut buf.merson.y1[..model.nq()],
+            &model.quaternion_starts,
+            None,
+        );
         Ok(t1)
     }
 
@@ -266,7 +304,10 @@ impl<'m, T: Real> Simulation<'m, T> {
     fn ensure_end_derivative(&mut self) -> Result<()> {
         if !self.f_end_valid {
             state_derivative(self.model, &self.state, &mut self.data, &mut self.buf.f_end)
-                .map_err(|e| Error::Simulation { t: self.state.t, message: e.to_string() })?;
+                .map_err(|e| Error::Simulation {
+                    t: self.state.t,
+                    message: e.to_string(),
+                })?;
             self.f_end_valid = true;
         }
         Ok(())
@@ -295,8 +336,16 @@ impl<'m, T: Real> Simulation<'m, T> {
                 normalize_quaternions(self.report_state.q.as_mut_slice(), quats, None);
             }
         }
-        realize(self.model, &self.report_state, &mut self.report_data, Stage::Acceleration)
-            .map_err(|e| Error::Simulation { t, message: e.to_string() })
+        realize(
+            self.model,
+            &self.report_state,
+            &mut self.report_data,
+            Stage::Acceleration,
+        )
+        .map_err(|e| Error::Simulation {
+            t,
+            message: e.to_string(),
+        })
     }
 }
 

@@ -123,7 +123,11 @@ impl<T: Real> State<T> {
 
     /// Whether every continuous variable is finite.
     pub fn is_finite(&self) -> bool {
-        self.q.iter().chain(self.u.iter()).chain(self.z.iter()).all(|x| x.re().is_finite())
+        self.q
+            .iter()
+            .chain(self.u.iter())
+            .chain(self.z.iter())
+            .all(|x| x.re().is_finite())
     }
 
     /// Converts to another scalar type through `f64` (derivative parts dropped).

@@ -23,19 +23,33 @@ fn aba_agrees_with_crba_and_rnea_on_random_trees() {
         let (model, _state, mut data) = realized(seed, 12);
         let udot = data.acc.udot.clone();
         // Inverse dynamics of the forward-dynamics result must vanish.
-        let residual = rnea(&model, &data, &udot);
-        assert!(residual.amax() < 1e-10, "seed {seed}: RNEA(ABA) residual {:e}", residual.amax());
+        let residual = rnea(&model, &mut data, &udot);
+        assert!(
+            residual.amax() < 1e-10,
+            "seed {seed}: RNEA(ABA) residual {:e}",
+            residual.amax()
+        );
         // M u̇ = −bias, with bias = RNEA(u̇ = 0).
-        let bias = rnea(&model, &data, &DVector::zeros(model.nu()));
+        let bias = rnea(&model, &mut data, &DVector::zeros(model.nu()));
         let mut m = DMatrix::zeros(model.nu(), model.nu());
         crba(&model, &mut data, &mut m);
-        let solved = m.clone().cholesky().expect("mass matrix is SPD").solve(&(-&bias));
+        let solved = m
+            .clone()
+            .cholesky()
+            .expect("mass matrix is SPD")
+            .solve(&(-&bias));
         let diff = (&solved - &udot).amax();
-        assert!(diff < 1e-10 * (1.0 + udot.amax()), "seed {seed}: CRBA solve differs by {diff:e}");
+        assert!(
+            diff < 1e-10 * (1.0 + udot.amax()),
+            "seed {seed}: CRBA solve differs by {diff:e}"
+        );
         // RNEA is linear in u̇ with matrix M.
         let probe = DVector::from_fn(model.nu(), |i, _| (i as f64 * 0.37).sin());
-        let lin = rnea(&model, &data, &probe) - &bias;
-        assert!((lin - &m * &probe).amax() < 1e-10, "seed {seed}: RNEA not M-linear");
+        let lin = rnea(&model, &mut data, &probe) - &bias;
+        assert!(
+            (lin - &m * &probe).amax() < 1e-10,
+            "seed {seed}: RNEA not M-linear"
+        );
     }
 }
 
@@ -47,7 +61,10 @@ fn mass_matrix_gives_kinetic_energy() {
         crba(&model, &mut data, &mut m);
         let ke_m = 0.5 * state.u.dot(&(&m * &state.u));
         let ke = kinetic_energy(&model, &data);
-        assert!((ke - ke_m).abs() < 1e-11 * (1.0 + ke), "seed {seed}: {ke} vs {ke_m}");
+        assert!(
+            (ke - ke_m).abs() < 1e-11 * (1.0 + ke),
+            "seed {seed}: {ke} vs {ke_m}"
+        );
         assert!((&m - m.transpose()).amax() < 1e-12);
     }
 }

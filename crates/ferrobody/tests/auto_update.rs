@@ -20,7 +20,10 @@ impl ForceElement<f64> for SampleAndHold {
     fn calc_force(&self, ctx: &ForceContext<'_, f64>, out: &mut ForceAccumulator<'_, f64>) {
         let held = ctx.auto_update(self.var)[0];
         let updated_at = ctx.state.auto_update_time(self.var);
-        self.seen.lock().unwrap().push((ctx.state.t, held, updated_at));
+        self.seen
+            .lock()
+            .unwrap()
+            .push((ctx.state.t, held, updated_at));
         out.set_auto_update(self.var, &[ctx.state.t]);
     }
 }
@@ -29,12 +32,19 @@ impl ForceElement<f64> for SampleAndHold {
 fn auto_update_values_lag_one_step() {
     let mut b = ModelBuilder::<f64>::new();
     let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity());
-    b.add_body(BodyDef::new("mass", BodyId::GROUND, Mobilizer::Slider, mp)).unwrap();
+    b.add_body(BodyDef::new("mass", BodyId::GROUND, Mobilizer::Slider, mp))
+        .unwrap();
     let var = b.add_auto_update_variable("held_time", &[-1.0]);
-    let element = Arc::new(SampleAndHold { var, seen: Mutex::new(Vec::new()) });
+    let element = Arc::new(SampleAndHold {
+        var,
+        seen: Mutex::new(Vec::new()),
+    });
     b.add_custom_force(element.clone());
     let model = b.build().unwrap();
-    let settings = IntegratorSettings { initial_step: Some(0.1), ..IntegratorSettings::rk_merson(1e-3) };
+    let settings = IntegratorSettings {
+        initial_step: Some(0.1),
+        ..IntegratorSettings::rk_merson(1e-3)
+    };
     let mut sim = Simulation::new(&model, model.default_state(), settings).unwrap();
     // Initialization swaps the t = 0 value in (Simbody `Integrator::initialize`).
     assert_eq!(sim.state().auto_update(&model, var), &[0.0]);
@@ -42,7 +52,11 @@ fn auto_update_values_lag_one_step() {
     sim.step(10.0).unwrap();
     let seen = element.seen.lock().unwrap().clone();
     // Evaluations: init (t=0), f0 of step 1 (t=0), 4 stages of step 1, f0 of step 2 (t = t1), ...
-    let t1 = seen.iter().map(|e| e.0).find(|&t| t > 0.0 && (t - 0.1).abs() < 1e-12).unwrap();
+    let t1 = seen
+        .iter()
+        .map(|e| e.0)
+        .find(|&t| t > 0.0 && (t - 0.1).abs() < 1e-12)
+        .unwrap();
     for &(t, held, updated) in &seen {
         if t <= 0.0 {
             continue;

@@ -10,7 +10,14 @@ use std::f64::consts::PI;
 #[test]
 fn free_fall_matches_closed_form() {
     let mut b = ModelBuilder::<f64>::new();
-    let ball = b.add_body(BodyDef::new("ball", BodyId::GROUND, Mobilizer::Free, MassProperties::solid_sphere(1.0, 0.1))).unwrap();
+    let ball = b
+        .add_body(BodyDef::new(
+            "ball",
+            BodyId::GROUND,
+            Mobilizer::Free,
+            MassProperties::solid_sphere(1.0, 0.1),
+        ))
+        .unwrap();
     b.add_gravity(Vector3::new(0.0, -G, 0.0));
     let model = b.build().unwrap();
     let mut s = model.default_state();
@@ -36,7 +43,13 @@ fn zero_crossings(samples: &[(f64, f64)]) -> Vec<f64> {
         .collect()
 }
 
-fn sample(model: &Model<f64>, state: State<f64>, t_end: f64, dt: f64, read: impl Fn(&State<f64>) -> f64) -> Vec<(f64, f64)> {
+fn sample(
+    model: &Model<f64>,
+    state: State<f64>,
+    t_end: f64,
+    dt: f64,
+    read: impl Fn(&State<f64>) -> f64,
+) -> Vec<(f64, f64)> {
     let mut sim = Simulation::new(model, state, IntegratorSettings::rk_merson(1e-10)).unwrap();
     let mut out = Vec::new();
     sim.run(t_end, dt, |_, s, _| {
@@ -53,7 +66,9 @@ fn small_angle_pendulum_period() {
     let l = 1.3;
     let mut b = ModelBuilder::<f64>::new();
     let bob = MassProperties::new(2.0, Vector3::new(0.0, -l, 0.0), Matrix3::zeros());
-    let link = b.add_body(BodyDef::new("bob", BodyId::GROUND, Mobilizer::Pin, bob)).unwrap();
+    let link = b
+        .add_body(BodyDef::new("bob", BodyId::GROUND, Mobilizer::Pin, bob))
+        .unwrap();
     b.add_gravity(Vector3::new(0.0, -G, 0.0));
     let model = b.build().unwrap();
     let theta0 = 0.01;
@@ -65,7 +80,10 @@ fn small_angle_pendulum_period() {
     let expected = 2.0 * PI * (l / G).sqrt() * (1.0 + theta0 * theta0 / 16.0);
     // Next term of the series is O(θ₀⁴) ≈ 1e-8 relative; the sampling interpolation error is
     // below 1e-9 s at dt = 1 ms for this smooth signal.
-    assert!((period - expected).abs() / expected < 1e-7, "period {period}, expected {expected}");
+    assert!(
+        (period - expected).abs() / expected < 1e-7,
+        "period {period}, expected {expected}"
+    );
 }
 
 #[test]
@@ -76,7 +94,9 @@ fn spring_mass_period_slider_and_two_point_spring() {
     for two_point in [false, true] {
         let mut b = ModelBuilder::<f64>::new();
         let mp = MassProperties::new(m, Vector3::zeros(), Matrix3::identity());
-        let body = b.add_body(BodyDef::new("mass", BodyId::GROUND, Mobilizer::Slider, mp)).unwrap();
+        let body = b
+            .add_body(BodyDef::new("mass", BodyId::GROUND, Mobilizer::Slider, mp))
+            .unwrap();
         if two_point {
             b.add_force(Force::TwoPointLinearSpring(TwoPointLinearSpring {
                 body1: BodyId::GROUND,
@@ -87,7 +107,12 @@ fn spring_mass_period_slider_and_two_point_spring() {
                 rest_length: 1.0,
             }));
         } else {
-            b.add_force(Force::MobilityLinearSpring(MobilityLinearSpring { body, coordinate: 0, stiffness: k, q0: 0.0 }));
+            b.add_force(Force::MobilityLinearSpring(MobilityLinearSpring {
+                body,
+                coordinate: 0,
+                stiffness: k,
+                q0: 0.0,
+            }));
         }
         let model = b.build().unwrap();
         let mut s = model.default_state();
@@ -96,7 +121,10 @@ fn spring_mass_period_slider_and_two_point_spring() {
         let c = zero_crossings(&samples);
         let period = (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64;
         let expected = 2.0 * PI * (m / k).sqrt();
-        assert!((period - expected).abs() / expected < 1e-8, "two_point={two_point}: {period} vs {expected}");
+        assert!(
+            (period - expected).abs() / expected < 1e-8,
+            "two_point={two_point}: {period} vs {expected}"
+        );
         // Amplitude is conserved (undamped): max |q| stays 0.2.
         let amp = samples.iter().map(|(_, q)| q.abs()).fold(0.0, f64::max);
         assert!((amp - 0.2).abs() < 1e-6);

@@ -1,5 +1,5 @@
 //! Shared helpers for the integration tests: a seeded random generator and random trees.
-#![allow(dead_code)]
+#![allow(dead_code, missing_docs)]
 
 use ferrobody::forces::{ConstantForce, ConstantTorque, MobilityConstantForce};
 use ferrobody::prelude::*;
@@ -22,7 +22,11 @@ impl Rng {
         lo + (hi - lo) * (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
     pub fn vec3(&mut self, s: f64) -> Vector3<f64> {
-        Vector3::new(self.uniform(-s, s), self.uniform(-s, s), self.uniform(-s, s))
+        Vector3::new(
+            self.uniform(-s, s),
+            self.uniform(-s, s),
+            self.uniform(-s, s),
+        )
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
@@ -30,18 +34,37 @@ impl Rng {
 }
 
 pub fn random_transform(rng: &mut Rng) -> Transform<f64> {
-    let mut x = Transform::from_axis_angle(rng.vec3(1.0) + Vector3::new(0.0, 0.0, 1e-3), rng.uniform(-3.0, 3.0));
+    let mut x = Transform::from_axis_angle(
+        rng.vec3(1.0) + Vector3::new(0.0, 0.0, 1e-3),
+        rng.uniform(-3.0, 3.0),
+    );
     x.p = rng.vec3(0.5);
     x
 }
 
 pub fn random_mass_properties(rng: &mut Rng) -> MassProperties<f64> {
     let mass = rng.uniform(0.5, 3.0);
-    let principal = Vector3::new(rng.uniform(0.1, 1.0), rng.uniform(0.1, 1.0), rng.uniform(0.1, 1.0));
-    let r = Transform::from_axis_angle(rng.vec3(1.0) + Vector3::new(1e-3, 0.0, 0.0), rng.uniform(-3.0, 3.0)).r;
+    let principal = Vector3::new(
+        rng.uniform(0.1, 1.0),
+        rng.uniform(0.1, 1.0),
+        rng.uniform(0.1, 1.0),
+    );
+    let r = Transform::from_axis_angle(
+        rng.vec3(1.0) + Vector3::new(1e-3, 0.0, 0.0),
+        rng.uniform(-3.0, 3.0),
+    )
+    .r;
     // Principal moments satisfying the triangle inequality: sums of two positive numbers.
-    let i = Vector3::new(principal.y + principal.z, principal.x + principal.z, principal.x + principal.y);
-    MassProperties::new(mass, rng.vec3(0.3), r * Matrix3::from_diagonal(&i) * r.transpose())
+    let i = Vector3::new(
+        principal.y + principal.z,
+        principal.x + principal.z,
+        principal.x + principal.y,
+    );
+    MassProperties::new(
+        mass,
+        rng.vec3(0.3),
+        r * Matrix3::from_diagonal(&i) * r.transpose(),
+    )
 }
 
 /// A random tree of `n` bodies cycling through every mobilizer kind, with random frames,
@@ -52,14 +75,30 @@ pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     for i in 0..n {
         let kind = Mobilizer::ALL[i % Mobilizer::ALL.len()];
         let parent = BodyId(rng.below(b.nbodies()));
-        let def = BodyDef::new(&format!("b{i}"), parent, kind, random_mass_properties(&mut rng))
-            .with_x_pf(random_transform(&mut rng))
-            .with_x_bm(random_transform(&mut rng));
+        let def = BodyDef::new(
+            &format!("b{i}"),
+            parent,
+            kind,
+            random_mass_properties(&mut rng),
+        )
+        .with_x_pf(random_transform(&mut rng))
+        .with_x_bm(random_transform(&mut rng));
         let id = b.add_body(def).unwrap();
-        b.add_force(Force::ConstantForce(ConstantForce { body: id, station: rng.vec3(0.3), force: rng.vec3(2.0) }));
-        b.add_force(Force::ConstantTorque(ConstantTorque { body: id, torque: rng.vec3(1.0) }));
+        b.add_force(Force::ConstantForce(ConstantForce {
+            body: id,
+            station: rng.vec3(0.3),
+            force: rng.vec3(2.0),
+        }));
+        b.add_force(Force::ConstantTorque(ConstantTorque {
+            body: id,
+            torque: rng.vec3(1.0),
+        }));
         if kind.nu() > 0 {
-            b.add_force(Force::MobilityConstantForce(MobilityConstantForce { body: id, speed: 0, force: rng.uniform(-1.0, 1.0) }));
+            b.add_force(Force::MobilityConstantForce(MobilityConstantForce {
+                body: id,
+                speed: 0,
+                force: rng.uniform(-1.0, 1.0),
+            }));
         }
     }
     b.add_gravity(Vector3::new(0.0, -9.81, 0.0));

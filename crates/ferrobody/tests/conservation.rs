@@ -14,9 +14,14 @@ fn conservative_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     for i in 0..n {
         let kind = Mobilizer::ALL[(i + seed as usize) % Mobilizer::ALL.len()];
         let parent = BodyId(rng.below(b.nbodies()));
-        let def = BodyDef::new(&format!("b{i}"), parent, kind, random_mass_properties(&mut rng))
-            .with_x_pf(random_transform(&mut rng))
-            .with_x_bm(random_transform(&mut rng));
+        let def = BodyDef::new(
+            &format!("b{i}"),
+            parent,
+            kind,
+            random_mass_properties(&mut rng),
+        )
+        .with_x_pf(random_transform(&mut rng))
+        .with_x_bm(random_transform(&mut rng));
         b.add_body(def).unwrap();
     }
     b.add_gravity(Vector3::new(0.0, -G, 0.0));
@@ -52,6 +57,9 @@ fn random_trees_conserve_energy_under_gravity() {
         // RK-Merson at accuracy 1e-9 keeps the local error per step near 1e-9 relative; over a
         // few hundred steps the drift stays well under 1e-6 relative. A wrong Coriolis term
         // gives drifts of order 1e-1.
-        assert!(drift / scale < 1e-6, "seed {seed}: energy drift {drift:e} of {e0}");
+        assert!(
+            drift / scale < 1e-6,
+            "seed {seed}: energy drift {drift:e} of {e0}"
+        );
     }
 }

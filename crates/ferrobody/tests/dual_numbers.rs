@@ -12,7 +12,8 @@ fn pendulum<T: Real>() -> Model<T> {
         Vector3::new(T::c(0.5), T::c(0.0), T::c(0.0)),
         Matrix3::from_diagonal(&Vector3::new(T::c(0.0), T::c(1.0 / 12.0), T::c(1.0 / 12.0))),
     );
-    b.add_body(BodyDef::new("link", BodyId::GROUND, Mobilizer::Pin, rod)).unwrap();
+    b.add_body(BodyDef::new("link", BodyId::GROUND, Mobilizer::Pin, rod))
+        .unwrap();
     b.add_gravity(Vector3::new(T::c(0.0), T::c(-9.81), T::c(0.0)));
     b.build().unwrap()
 }
@@ -22,10 +23,17 @@ fn one_step<T: Real>(theta0: T) -> (T, T) {
     let model = pendulum::<T>();
     let mut s = model.default_state();
     s.q[0] = theta0;
-    let settings = IntegratorSettings { initial_step: Some(0.01), ..IntegratorSettings::rk_merson(1e-3) };
+    let settings = IntegratorSettings {
+        initial_step: Some(0.01),
+        ..IntegratorSettings::rk_merson(1e-3)
+    };
     let mut sim = Simulation::new(&model, s, settings).unwrap();
     sim.step(f64::INFINITY).unwrap();
-    assert_eq!(sim.state().t, 0.01, "the step was accepted at its initial size");
+    assert_eq!(
+        sim.state().t,
+        0.01,
+        "the step was accepted at its initial size"
+    );
     (sim.state().q[0], sim.state().u[0])
 }
 
@@ -41,8 +49,16 @@ fn merson_step_on_dual_numbers_matches_finite_difference() {
     let (qm, um) = one_step(theta0 - h);
     let (dq_fd, du_fd) = ((qp - qm) / (2.0 * h), (up - um) / (2.0 * h));
     // Central differences with h = 1e-6 are accurate to O(h²) + O(eps/h) ≈ 1e-10.
-    assert!((q.eps - dq_fd).abs() < 1e-6, "dq/dθ0: dual {} vs fd {dq_fd}", q.eps);
-    assert!((u.eps - du_fd).abs() < 1e-6, "du/dθ0: dual {} vs fd {du_fd}", u.eps);
+    assert!(
+        (q.eps - dq_fd).abs() < 1e-6,
+        "dq/dθ0: dual {} vs fd {dq_fd}",
+        q.eps
+    );
+    assert!(
+        (u.eps - du_fd).abs() < 1e-6,
+        "du/dθ0: dual {} vs fd {du_fd}",
+        u.eps
+    );
     // Sanity: over 0.01 s the angle barely changes, so dq/dθ0 ≈ 1.
     assert!((q.eps - 1.0).abs() < 1e-2);
 }

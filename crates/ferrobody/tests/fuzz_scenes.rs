@@ -49,8 +49,22 @@ damping = 0.5
 
 /// Replacement tokens that probe numeric and structural edge cases.
 const TOKENS: [&str; 16] = [
-    "nan", "inf", "-inf", "0", "-1.0", "1e308", "1e-308", "\"pin\"", "\"free\"", "[", "]", "=", "\n", "[[body]]",
-    "\"ground\"", "[1.0, 2.0]",
+    "nan",
+    "inf",
+    "-inf",
+    "0",
+    "-1.0",
+    "1e308",
+    "1e-308",
+    "\"pin\"",
+    "\"free\"",
+    "[",
+    "]",
+    "=",
+    "\n",
+    "[[body]]",
+    "\"ground\"",
+    "[1.0, 2.0]",
 ];
 
 #[derive(Debug, Clone)]
@@ -106,7 +120,9 @@ fn number_spans(s: &str) -> Vec<(usize, usize)> {
     while i < bytes.len() {
         if bytes[i].is_ascii_digit() {
             let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'-') {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'-')
+            {
                 i += 1;
             }
             spans.push((start, i));
@@ -118,8 +134,13 @@ fn number_spans(s: &str) -> Vec<(usize, usize)> {
 
 /// Loads, and if the scene is valid, simulates at most 200 steps and writes the rows.
 fn exercise(text: &str) {
-    let Ok(scene) = parse_scene(text, "fuzz.toml", "fuzz") else { return };
-    let Ok(mut sim) = Simulation::new(&scene.model, scene.initial_state.clone(), scene.integrator) else { return };
+    let Ok(scene) = parse_scene(text, "fuzz.toml", "fuzz") else {
+        return;
+    };
+    let Ok(mut sim) = Simulation::new(&scene.model, scene.initial_state.clone(), scene.integrator)
+    else {
+        return;
+    };
     let mut out = Vec::new();
     let mut writer = TrajectoryWriter::new(&mut out, &scene.model).unwrap();
     let t_end = scene.duration.min(0.05);

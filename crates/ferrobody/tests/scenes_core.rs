@@ -8,7 +8,9 @@ use ferrobody::prelude::*;
 use std::path::Path;
 
 fn scene(name: &str) -> ferrobody::io::Scene {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/scenes")
+        .join(name);
     load_scene(&path).unwrap()
 }
 
@@ -24,7 +26,10 @@ fn p1_double_pendulum_conserves_energy() {
     .unwrap();
     assert_eq!(energies.len(), 1001);
     let e0 = energies[0];
-    let drift = energies.iter().map(|e| (e - e0).abs() / e0.abs()).fold(0.0, f64::max);
+    let drift = energies
+        .iter()
+        .map(|e| (e - e0).abs() / e0.abs())
+        .fold(0.0, f64::max);
     // Acceptance: relative drift <= 1e-7 over 10 s (measured: about 6e-9).
     assert!(drift <= 1e-7, "relative energy drift {drift:e}");
 }
@@ -49,7 +54,10 @@ fn p2_free_tumble_conserves_and_flips() {
         let t = k as f64 * 0.01;
         // Acceptance: 1e-8 relative (measured: about 1e-10 for both).
         assert!((ke - ke0).abs() / ke0 <= 1e-8, "t = {t}: ke {ke} vs {ke0}");
-        assert!((h.angular - h0.angular).norm() / l0 <= 1e-8, "t = {t}: angular momentum drift");
+        assert!(
+            (h.angular - h0.angular).norm() / l0 <= 1e-8,
+            "t = {t}: angular momentum drift"
+        );
         // Straight line at 0.1 m/s along x: linear motion is integrated exactly (round-off only).
         let expected = Vector3::new(0.1 * t, 0.0, 0.0);
         assert!((p - expected).norm() < 1e-9, "t = {t}: origin at {p:?}");
@@ -62,5 +70,8 @@ fn p2_free_tumble_conserves_and_flips() {
         .collect();
     assert!(flips.len() >= 2, "ω_y changed sign at {flips:?}");
     // Euler's equations give sign changes at t ≈ 6.06 s and 17.04 s.
-    assert!((flips[0] - 6.06).abs() < 0.02 && (flips[1] - 17.04).abs() < 0.02, "{flips:?}");
+    assert!(
+        (flips[0] - 6.06).abs() < 0.02 && (flips[1] - 17.04).abs() < 0.02,
+        "{flips:?}"
+    );
 }

@@ -12,9 +12,12 @@
 //! with `z` initialized to `b − F_applied` (gyroscopic minus applied body forces). Base-to-tip:
 //! `A' = Φᵀ A_parent`, `u̇ = ν − Gᵀ A'`, `A = A' + H u̇ + c`.
 
+#![allow(clippy::needless_range_loop)] // several arrays share one index: plain loops read best
+
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
-use crate::math::spatial::{shift_force, shift_inertia, shift_motion};
+use crate::math::small::{mul6v, sub_outer6};
+use crate::math::spatial::{add_shifted_inertia, shift_force, shift_motion};
 use crate::math::SpatialVec;
 use crate::model::Model;
 use crate::scalar::Real;
@@ -34,13 +37,19 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     }
     for i in (1..nb).rev() {
         let body = &model.bodies[i];
-        let (p_plus, z_plus) = articulate_body(body.u_range(), i, data)
-            .ok_or_else(|| Error::Model(format!("articulated inertia of body '{}' is singular", body.name)))?;
+        if !articulate_body(body.u_range(), i, data) {
+            return Err(Error::Model(format!(
+                "articulated inertia of body '{}' is singular",
+                body.name
+            )));
+        }
         let parent = body.parent.0;
         if parent != 0 {
             let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
-            data.aba.p[parent] += shift_inertia(&p_plus, &r);
-            data.aba.z[parent] += shift_force(&z_plus, &r);
+            let (head, tail) = data.aba.p.split_at_mut(i);
+            add_shifted_inertia(&mut head[parent], &tail[0], &r);
+            let z_shifted = shift_force(&data.aba.z[i], &r);
+            data.aba.z[parent] += z_shifted;
         }
     }
     data.acc.a_gb[0] = SpatialVec::zeros();
@@ -60,37 +69,64 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     Ok(())
 }
 
-/// One tip-to-base step for body `i`: returns (P⁺, z⁺), or `None` if D is not positive definite.
-fn articulate_body<T: Real>(
+/// One tip-to-base step for body `i`: replaces `P` and `z` of body i by `P⁺` and `z⁺` in place
+/// and stores `G` and `ν`. Returns false if `D` is not positive definite.
+fn articulate_body<T: Real>(us: std::ops::Range<usize>, i: usize, data: &mut Data<T>) -> bool {
+    let ws = &mut data.aba;
+    let pc = mul6v(&ws.p[i], &data.vel.coriolis[i]);
+    let zpc = ws.z[i] + pc;
+    ws.z[i] = zpc;
+    match us.len() {
+        0 => true,
+        1 => articulate_one(us.start, i, data),
+        n => articulate_many(us, n, i, data),
+    }
+}
+
+/// The common one-degree-of-freedom case: scalar D, rank-one update.
+fn articulate_one<T: Real>(k: usize, i: usize, data: &mut Data<T>) -> bool {
+    let ws = &mut data.aba;
+    let h = &data.pos.h_g[k];
+    let ph = mul6v(&ws.p[i], h);
+    let d = h.dot(&ph);
+    if d.re() <= 0.0 {
+        return false;
+    }
+    let d_inv = T::one() / d;
+    let eps = data.dynamics.mobility_forces[k] - h.dot(&ws.z[i]);
+    let g = ph * d_inv;
+    sub_outer6(&mut ws.p[i], &g, &ph);
+    ws.z[i] += g * eps;
+    ws.g[k] = g;
+    ws.nu[k] = d_inv * eps;
+    true
+}
+
+/// The general case, n = 2..6 degrees of freedom.
+fn articulate_many<T: Real>(
     us: std::ops::Range<usize>,
+    n: usize,
     i: usize,
     data: &mut Data<T>,
-) -> Option<(Matrix6<T>, SpatialVec<T>)> {
-    let n = us.len();
+) -> bool {
     let ws = &mut data.aba;
-    let p = ws.p[i];
-    let pc = p * data.vel.coriolis[i];
-    let mut z_plus = ws.z[i] + pc;
-    if n == 0 {
-        return Some((p, z_plus));
-    }
     let h = &data.pos.h_g[us.clone()];
-    let tau = &data.dynamics.mobility_forces.as_slice()[us.clone()];
-    let mut d = Matrix6::<T>::zeros();
     for a in 0..n {
-        ws.ph[us.start + a] = p * h[a];
+        ws.ph[us.start + a] = mul6v(&ws.p[i], &h[a]);
     }
+    let mut d = Matrix6::<T>::zeros();
     for a in 0..n {
         for b in 0..n {
             d[(a, b)] = h[a].dot(&ws.ph[us.start + b]);
         }
     }
-    let d_inv = invert_spd(&d, n)?;
+    let Some(d_inv) = invert_spd(&d, n) else {
+        return false;
+    };
     let mut eps = [T::zero(); 6];
     for a in 0..n {
-        eps[a] = tau[a] - h[a].dot(&(ws.z[i] + pc));
+        eps[a] = data.dynamics.mobility_forces[us.start + a] - h[a].dot(&ws.z[i]);
     }
-    let mut p_plus = p;
     for a in 0..n {
         let mut g = SpatialVec::zeros();
         let mut nu = T::zero();
@@ -98,13 +134,15 @@ fn articulate_body<T: Real>(
             g += ws.ph[us.start + b] * d_inv[(b, a)];
             nu += d_inv[(a, b)] * eps[b];
         }
-        p_plus -= g * ws.ph[us.start + a].transpose();
-        z_plus += g * eps[a];
         ws.g[us.start + a] = g;
         ws.nu[us.start + a] = nu;
     }
-    ws.d_inv[i] = d_inv;
-    Some((p_plus, z_plus))
+    for a in 0..n {
+        let g = ws.g[us.start + a];
+        sub_outer6(&mut ws.p[i], &g, &ws.ph[us.start + a]);
+        ws.z[i] += g * eps[a];
+    }
+    true
 }
 
 /// Inverse of the top-left n×n block of a symmetric positive-definite matrix (Cholesky).

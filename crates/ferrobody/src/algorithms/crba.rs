@@ -5,10 +5,11 @@
 //! ancestor (and of i itself).
 
 use crate::data::{Data, Stage};
-use crate::math::spatial::{shift_force, shift_inertia};
+use crate::math::small::mul6v;
+use crate::math::spatial::{add_shifted_inertia, shift_force};
 use crate::model::Model;
 use crate::scalar::Real;
-use nalgebra::{DMatrix, Matrix6};
+use nalgebra::DMatrix;
 
 /// Fills `m` (nu × nu) with the mass matrix.
 ///
@@ -17,21 +18,19 @@ pub fn crba<T: Real>(model: &Model<T>, data: &mut Data<T>, m: &mut DMatrix<T>) {
     data.require(Stage::Position);
     let nb = model.nbodies();
     let k = &mut data.aba.p;
-    for i in 1..nb {
-        k[i] = data.pos.m_b[i];
-    }
+    k[1..nb].copy_from_slice(&data.pos.m_b[1..nb]);
     for i in (1..nb).rev() {
         let parent = model.bodies[i].parent.0;
         if parent != 0 {
             let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
-            let shifted: Matrix6<T> = shift_inertia(&k[i], &r);
-            k[parent] += shifted;
+            let (head, tail) = k.split_at_mut(i);
+            add_shifted_inertia(&mut head[parent], &tail[0], &r);
         }
     }
     m.fill(T::zero());
-    for i in 1..nb {
+    for (i, k_i) in k.iter().enumerate().skip(1) {
         for col in model.bodies[i].u_range() {
-            let mut f = k[i] * data.pos.h_g[col];
+            let mut f = mul6v(k_i, &data.pos.h_g[col]);
             let mut j = i;
             while j != 0 {
                 for row in model.bodies[j].u_range() {

@@ -24,5 +24,9 @@ pub fn kinetic_energy<T: Real>(model: &Model<T>, data: &Data<T>) -> T {
 pub fn potential_energy<T: Real>(model: &Model<T>, state: &State<T>, data: &Data<T>) -> T {
     data.require(Stage::Velocity);
     let ctx = ForceContext::new(model, state, data);
-    model.forces.iter().map(|f| f.potential_energy(&ctx)).fold(T::zero(), |a, b| a + b)
+    model
+        .forces
+        .iter()
+        .map(|f| f.potential_energy(&ctx))
+        .fold(T::zero(), |a, b| a + b)
 }

@@ -43,5 +43,7 @@ pub fn station_jacobian<T: Real>(
     body: BodyId,
     p_bs: &Vector3<T>,
 ) -> Matrix3xX<T> {
-    frame_jacobian(model, data, body, p_bs).fixed_rows::<3>(3).into_owned()
+    frame_jacobian(model, data, body, p_bs)
+        .fixed_rows::<3>(3)
+        .into_owned()
 }

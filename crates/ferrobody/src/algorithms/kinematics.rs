@@ -16,6 +16,7 @@
 
 use crate::data::{Data, Stage};
 use crate::math::inertia::{gyroscopic_force, spatial_inertia_in_ground};
+use crate::math::small::mul3v;
 use crate::math::spatial::shift_motion;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
 use crate::model::Model;
@@ -31,22 +32,40 @@ pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
     pos.x_gb[0] = Transform::identity();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
         let x_gp = pos.x_gb[body.parent.0];
-        let x_gf = x_gp * body.x_pf;
+        let x_gf = if body.x_pf_is_translation {
+            Transform {
+                r: x_gp.r,
+                p: x_gp.apply(&body.x_pf.p),
+            }
+        } else {
+            x_gp * body.x_pf
+        };
         let x_gm = x_gf * body.mobilizer.x_fm(&q[body.q_range()]);
-        let x_gb = x_gm * body.x_mb;
-        let (m_b, c) = spatial_inertia_in_ground(&body.mass_properties, &x_gb.r);
+        let x_gb = if body.x_bm_is_identity {
+            x_gm
+        } else {
+            x_gm * body.x_mb
+        };
+        let mp = &body.mass_properties;
+        let c = spatial_inertia_in_ground(
+            &mut pos.m_b[i],
+            mp.mass,
+            &mp.com,
+            &body.inertia_about_origin,
+            &x_gb.r,
+        );
         let mut h_f = [SpatialVec::<T>::zeros(); 6];
-        body.mobilizer.hinge(&q[body.q_range()], &mut h_f[..body.nu()]);
+        body.mobilizer
+            .hinge(&q[body.q_range()], &mut h_f[..body.nu()]);
         let r_mb = x_gb.p - x_gm.p;
         for (k, h) in h_f[..body.nu()].iter().enumerate() {
-            let hw = x_gf.r * angular(h);
-            let hv = x_gf.r * linear(h) + hw.cross(&r_mb);
+            let hw = mul3v(&x_gf.r, &angular(h));
+            let hv = mul3v(&x_gf.r, &linear(h)) + hw.cross(&r_mb);
             pos.h_g[body.u_start + k] = spatial(hw, hv);
         }
         pos.x_gf[i] = x_gf;
         pos.p_gm[i] = x_gm.p;
         pos.x_gb[i] = x_gb;
-        pos.m_b[i] = m_b;
         pos.com_offset[i] = c;
     }
     data.realized = Stage::Position;
@@ -74,12 +93,16 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
         let w_gp = angular(&v_gp);
         let w_rel = angular(&v_rel);
         let v_rel_m = linear(&v_rel) - w_rel.cross(&r_mb);
-        let hdu = body.mobilizer.hdot_u(&q[body.q_range()], &u[body.u_range()]);
+        let hdu = body
+            .mobilizer
+            .hdot_u(&q[body.q_range()], &u[body.u_range()]);
         let r_gf = pos.x_gf[i].r;
-        let alpha_c = w_gp.cross(&w_rel) + r_gf * angular(&hdu);
+        let alpha_c = w_gp.cross(&w_rel) + mul3v(&r_gf, &angular(&hdu));
         let r_pm = p_gm - p_gp;
         let two = T::c(2.0);
-        let a_m = w_gp.cross(&w_gp.cross(&r_pm)) + w_gp.cross(&v_rel_m) * two + r_gf * linear(&hdu);
+        let a_m = w_gp.cross(&w_gp.cross(&r_pm))
+            + w_gp.cross(&v_rel_m) * two
+            + mul3v(&r_gf, &linear(&hdu));
         let w_gb = angular(&v_gb);
         let a_c = a_m + alpha_c.cross(&r_mb) + w_gb.cross(&w_gb.cross(&r_mb));
         vel.coriolis[i] = spatial(alpha_c, a_c);

@@ -21,4 +21,4 @@ pub use energy::{kinetic_energy, potential_energy};
 pub use jacobian::{frame_jacobian, station_jacobian};
 pub use kinematics::{position_kinematics, velocity_kinematics};
 pub use momentum::{momentum_about_ground_origin, Momentum};
-pub use rnea::rnea;
+pub use rnea::{rnea, rnea_into};

@@ -24,5 +24,8 @@ pub fn momentum_about_ground_origin<T: Real>(model: &Model<T>, data: &Data<T>) -
         let h_b = data.pos.m_b[i] * data.vel.v_gb[i];
         h += shift_force(&h_b, &data.pos.x_gb[i].p);
     }
-    Momentum { angular: angular(&h), linear: linear(&h) }
+    Momentum {
+        angular: angular(&h),
+        linear: linear(&h),
+    }
 }

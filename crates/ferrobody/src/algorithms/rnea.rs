@@ -12,14 +12,29 @@ use crate::model::Model;
 use crate::scalar::Real;
 use nalgebra::DVector;
 
-/// Inverse dynamics: the residual generalized force for accelerations `udot`.
+/// Inverse dynamics: the residual generalized force for accelerations `udot`, returned as a new
+/// vector. See [`rnea_into`] for the allocation-free form.
+pub fn rnea<T: Real>(model: &Model<T>, data: &mut Data<T>, udot: &DVector<T>) -> DVector<T> {
+    let mut tau = DVector::zeros(model.nu());
+    rnea_into(model, data, udot, &mut tau);
+    tau
+}
+
+/// Inverse dynamics into `tau` (nu).
 ///
-/// Reads: `data.pos`, `data.vel`, `data.dynamics`. Writes nothing in `data`; returns τ (nu).
-pub fn rnea<T: Real>(model: &Model<T>, data: &Data<T>, udot: &DVector<T>) -> DVector<T> {
+/// Reads: `data.pos`, `data.vel`, `data.dynamics`. Writes: `tau`, and `data.aba.z` /
+/// `data.aba.a` as workspace (body forces and accelerations).
+pub fn rnea_into<T: Real>(
+    model: &Model<T>,
+    data: &mut Data<T>,
+    udot: &DVector<T>,
+    tau: &mut DVector<T>,
+) {
     data.require(Stage::Dynamics);
     let nb = model.nbodies();
-    let mut a = vec![SpatialVec::<T>::zeros(); nb];
-    let mut f = vec![SpatialVec::<T>::zeros(); nb];
+    let mut a = std::mem::take(&mut data.aba.a);
+    let mut f = std::mem::take(&mut data.aba.z);
+    a[0] = SpatialVec::zeros();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
         let parent = body.parent.0;
         let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
@@ -30,7 +45,6 @@ pub fn rnea<T: Real>(model: &Model<T>, data: &Data<T>, udot: &DVector<T>) -> DVe
         a[i] = ai;
         f[i] = data.pos.m_b[i] * ai + data.vel.gyroscopic[i] - data.dynamics.body_forces[i];
     }
-    let mut tau = DVector::zeros(model.nu());
     for i in (1..nb).rev() {
         let body = &model.bodies[i];
         for k in body.u_range() {
@@ -43,5 +57,6 @@ pub fn rnea<T: Real>(model: &Model<T>, data: &Data<T>, udot: &DVector<T>) -> DVe
             f[parent] += fp;
         }
     }
-    tau
+    data.aba.a = a;
+    data.aba.z = f;
 }

@@ -73,8 +73,8 @@ pub struct AbaWorkspace<T: Real> {
     pub nu: Vec<T>,
     /// `P H` columns (nu).
     pub ph: Vec<SpatialVec<T>>,
-    /// `D⁻¹` per body, top-left nu×nu block used (nbodies).
-    pub d_inv: Vec<Matrix6<T>>,
+    /// Body accelerations used as workspace by inverse dynamics (nbodies).
+    pub a: Vec<SpatialVec<T>>,
 }
 
 /// All computed quantities for one state, grouped by stage.
@@ -115,20 +115,28 @@ impl<T: Real> Data<T> {
                 com_offset: vec![Vector3::zeros(); nb],
                 h_g: vec![SpatialVec::zeros(); nu],
             },
-            vel: VelocityCache { v_gb: sv(), coriolis: sv(), gyroscopic: sv(), qdot: DVector::zeros(nq) },
+            vel: VelocityCache {
+                v_gb: sv(),
+                coriolis: sv(),
+                gyroscopic: sv(),
+                qdot: DVector::zeros(nq),
+            },
             dynamics: DynamicsCache {
                 body_forces: sv(),
                 mobility_forces: DVector::zeros(nu),
                 zdot: DVector::zeros(nz),
             },
-            acc: AccelerationCache { udot: DVector::zeros(nu), a_gb: sv() },
+            acc: AccelerationCache {
+                udot: DVector::zeros(nu),
+                a_gb: sv(),
+            },
             aba: AbaWorkspace {
                 p: vec![Matrix6::zeros(); nb],
                 z: sv(),
                 g: vec![SpatialVec::zeros(); nu],
                 nu: vec![T::zero(); nu],
                 ph: vec![SpatialVec::zeros(); nu],
-                d_inv: vec![Matrix6::zeros(); nb],
+                a: sv(),
             },
             auto_update_cache: model.auto_update.defaults.clone(),
             auto_update_valid: vec![false; model.auto_update.len()],
@@ -156,6 +164,10 @@ impl<T: Real> Data<T> {
     /// Debug check that a stage has been realized before its results are read.
     #[inline(always)]
     pub(crate) fn require(&self, stage: Stage) {
-        debug_assert!(self.realized >= stage, "Data read at {stage:?} but realized only to {:?}", self.realized);
+        debug_assert!(
+            self.realized >= stage,
+            "Data read at {stage:?} but realized only to {:?}",
+            self.realized
+        );
     }
 }

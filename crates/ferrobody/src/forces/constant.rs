@@ -46,7 +46,11 @@ fn cast3<T: Real, U: Real>(v: &Vector3<T>) -> Vector3<U> {
 
 impl<T: Real> ConstantForce<T> {
     pub(crate) fn cast<U: Real>(&self) -> ConstantForce<U> {
-        ConstantForce { body: self.body, station: cast3(&self.station), force: cast3(&self.force) }
+        ConstantForce {
+            body: self.body,
+            station: cast3(&self.station),
+            force: cast3(&self.force),
+        }
     }
 }
 
@@ -62,7 +66,10 @@ impl<T: Real> ForceElement<T> for ConstantForce<T> {
 
 impl<T: Real> ConstantTorque<T> {
     pub(crate) fn cast<U: Real>(&self) -> ConstantTorque<U> {
-        ConstantTorque { body: self.body, torque: cast3(&self.torque) }
+        ConstantTorque {
+            body: self.body,
+            torque: cast3(&self.torque),
+        }
     }
 }
 
@@ -83,7 +90,11 @@ impl<T: Real> MobilityConstantForce<T> {
     }
 
     pub(crate) fn cast<U: Real>(&self) -> MobilityConstantForce<U> {
-        MobilityConstantForce { body: self.body, speed: self.speed, force: U::c(self.force.re()) }
+        MobilityConstantForce {
+            body: self.body,
+            speed: self.speed,
+            force: U::c(self.force.re()),
+        }
     }
 }
 

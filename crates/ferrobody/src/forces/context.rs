@@ -97,7 +97,15 @@ impl<'a, T: Real> ForceAccumulator<'a, T> {
         auto_update_valid: &'a mut [bool],
         zdot: &'a mut [T],
     ) -> Self {
-        Self { model, x_gb, body_forces, mobility_forces, auto_update_cache, auto_update_valid, zdot }
+        Self {
+            model,
+            x_gb,
+            body_forces,
+            mobility_forces,
+            auto_update_cache,
+            auto_update_valid,
+            zdot,
+        }
     }
 
     /// Adds force `f_g` (in Ground, N) at station `p_bs` (body frame) of body `b`.
@@ -149,13 +157,21 @@ pub(crate) fn check_body<T: Real>(bodies: &[Body<T>], b: BodyId) -> Result<(), S
 }
 
 /// Checks that a body exists and its mobilizer has a u number `k`.
-pub(crate) fn check_mobility<T: Real>(bodies: &[Body<T>], b: BodyId, k: usize, nq: bool) -> Result<(), String> {
+pub(crate) fn check_mobility<T: Real>(
+    bodies: &[Body<T>],
+    b: BodyId,
+    k: usize,
+    nq: bool,
+) -> Result<(), String> {
     check_body(bodies, b)?;
     let body = &bodies[b.0];
     let n = if nq { body.nq() } else { body.nu() };
     if k >= n {
         let what = if nq { "coordinate" } else { "speed" };
-        return Err(format!("body '{}' ({} mobilizer) has no {what} number {k}", body.name, body.mobilizer));
+        return Err(format!(
+            "body '{}' ({} mobilizer) has no {what} number {k}",
+            body.name, body.mobilizer
+        ));
     }
     Ok(())
 }
@@ -164,7 +180,11 @@ pub(crate) fn check_mobility<T: Real>(bodies: &[Body<T>], b: BodyId, k: usize, n
 pub(crate) fn check_param<T: Real>(name: &str, v: T, non_negative: bool) -> Result<(), String> {
     let x = v.re();
     if !x.is_finite() || (non_negative && x < 0.0) {
-        let need = if non_negative { "finite and non-negative" } else { "finite" };
+        let need = if non_negative {
+            "finite and non-negative"
+        } else {
+            "finite"
+        };
         return Err(format!("{name} must be {need}, got {x}"));
     }
     Ok(())

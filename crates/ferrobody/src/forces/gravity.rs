@@ -16,7 +16,9 @@ pub struct Gravity<T: Real> {
 
 impl<T: Real> Gravity<T> {
     pub(crate) fn cast<U: Real>(&self) -> Gravity<U> {
-        Gravity { g: self.g.map(|x| U::c(x.re())) }
+        Gravity {
+            g: self.g.map(|x| U::c(x.re())),
+        }
     }
 }
 

@@ -61,7 +61,11 @@ impl<T: Real> ForceElement<T> for MobilityLinearSpring<T> {
 
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
         let q = ctx.body_q(self.body)[self.coordinate];
-        out.add_mobility_force(self.body, self.coordinate, -(self.stiffness * (q - self.q0)));
+        out.add_mobility_force(
+            self.body,
+            self.coordinate,
+            -(self.stiffness * (q - self.q0)),
+        );
     }
 
     fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {
@@ -77,7 +81,11 @@ impl<T: Real> MobilityLinearDamper<T> {
     }
 
     pub(crate) fn cast<U: Real>(&self) -> MobilityLinearDamper<U> {
-        MobilityLinearDamper { body: self.body, speed: self.speed, damping: U::c(self.damping.re()) }
+        MobilityLinearDamper {
+            body: self.body,
+            speed: self.speed,
+            damping: U::c(self.damping.re()),
+        }
     }
 }
 

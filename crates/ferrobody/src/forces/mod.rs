@@ -149,7 +149,9 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
     let mut au_valid = std::mem::take(&mut data.auto_update_valid);
     let mut zdot = std::mem::take(&mut data.dynamics.zdot);
     zdot.fill(T::zero());
-    body_forces.iter_mut().for_each(|f| *f = SpatialVec::zeros());
+    body_forces
+        .iter_mut()
+        .for_each(|f| *f = SpatialVec::zeros());
     mobility.fill(T::zero());
     {
         let ctx = ForceContext::new(model, state, data);
@@ -213,5 +215,9 @@ pub fn element_contribution<T: Real>(
         );
         force.calc_force(&ctx, &mut out);
     }
-    ElementContribution { body_forces, mobility_forces: mobility, potential_energy: force.potential_energy(&ctx) }
+    ElementContribution {
+        body_forces,
+        mobility_forces: mobility,
+        potential_energy: force.potential_energy(&ctx),
+    }
 }

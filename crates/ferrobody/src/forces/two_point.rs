@@ -92,7 +92,8 @@ impl<T: Real> ForceElement<T> for TwoPointLinearSpring<T> {
     }
 
     fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {
-        let d = ctx.station_position(self.body2, &self.p2) - ctx.station_position(self.body1, &self.p1);
+        let d =
+            ctx.station_position(self.body2, &self.p2) - ctx.station_position(self.body1, &self.p1);
         let stretch = d.norm() - self.rest_length;
         self.stiffness * stretch * stretch * T::c(0.5)
     }

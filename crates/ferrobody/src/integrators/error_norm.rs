@@ -43,7 +43,12 @@ pub fn error_norm<T: Real>(
         }
     }
     let rms = |sum: f64, n: usize| if n == 0 { 0.0 } else { (sum / n as f64).sqrt() };
-    let weighted = |e: &[T], w: &[f64]| e.iter().zip(w).map(|(e, w)| (e.re() * w).powi(2)).sum::<f64>();
+    let weighted = |e: &[T], w: &[f64]| {
+        e.iter()
+            .zip(w)
+            .map(|(e, w)| (e.re() * w).powi(2))
+            .sum::<f64>()
+    };
     let nz = yerr.len() - nq - nu;
     let q_norm = rms(sum_q, nq);
     let u_norm = rms(weighted(&yerr[nq..nq + nu], u_scale), nu);

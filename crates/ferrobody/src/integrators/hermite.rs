@@ -26,7 +26,14 @@ pub struct Segment<'a, T: Real> {
 
 /// Interpolates at time `t` in `[t0, t1]` into `out`.
 pub fn interpolate<T: Real>(seg: &Segment<'_, T>, t: f64, out: &mut [T]) {
-    let Segment { t0, y0, f0, t1, y1, f1 } = *seg;
+    let Segment {
+        t0,
+        y0,
+        f0,
+        t1,
+        y1,
+        f1,
+    } = *seg;
     let h = t1 - t0;
     let d = (t - t0) / h;
     let cy1 = d * d * (3.0 - 2.0 * d);
@@ -49,7 +56,14 @@ mod tests {
         let y = |t: f64| 1.0 + 2.0 * t - t * t + 0.5 * t * t * t;
         let f = |t: f64| 2.0 - 2.0 * t + 1.5 * t * t;
         let mut out = [0.0];
-        let seg = Segment { t0: 0.2, y0: &[y(0.2)], f0: &[f(0.2)], t1: 0.7, y1: &[y(0.7)], f1: &[f(0.7)] };
+        let seg = Segment {
+            t0: 0.2,
+            y0: &[y(0.2)],
+            f0: &[f(0.2)],
+            t1: 0.7,
+            y1: &[y(0.7)],
+            f1: &[f(0.7)],
+        };
         interpolate(&seg, 0.45, &mut out);
         assert!((out[0] - y(0.45)).abs() < 1e-14);
     }

@@ -82,7 +82,11 @@ impl IntegratorSettings {
 
     /// A fixed-step method with step `h` (s).
     pub fn fixed(kind: IntegratorKind, h: f64) -> Self {
-        Self { kind, fixed_step: h, ..Self::rk_merson(1e-3) }
+        Self {
+            kind,
+            fixed_step: h,
+            ..Self::rk_merson(1e-3)
+        }
     }
 
     /// The constraint tolerance in use (accuracy/10 unless set).
@@ -96,7 +100,9 @@ impl IntegratorSettings {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(Error::Model(format!("integrator {name} must be positive and finite, got {v}")))
+                Err(Error::Model(format!(
+                    "integrator {name} must be positive and finite, got {v}"
+                )))
             }
         };
         positive("accuracy", self.accuracy)?;
@@ -113,7 +119,9 @@ impl IntegratorSettings {
         }
         if let (Some(lo), Some(hi)) = (self.min_step, self.max_step) {
             if lo > hi {
-                return Err(Error::Model(format!("integrator minimum step {lo} exceeds maximum step {hi}")));
+                return Err(Error::Model(format!(
+                    "integrator minimum step {lo} exceeds maximum step {hi}"
+                )));
             }
         }
         Ok(())

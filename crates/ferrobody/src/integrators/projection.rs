@@ -28,12 +28,17 @@ pub fn quaternion_norm_error<T: Real>(q: &[T], starts: &[usize]) -> f64 {
 /// error estimate its component along the normalized quaternion.
 pub fn normalize_quaternions<T: Real>(q: &mut [T], starts: &[usize], mut q_err: Option<&mut [T]>) {
     for &s in starts {
-        let n = (0..4).map(|k| q[s + k] * q[s + k]).fold(T::zero(), |a, b| a + b).sqrt();
+        let n = (0..4)
+            .map(|k| q[s + k] * q[s + k])
+            .fold(T::zero(), |a, b| a + b)
+            .sqrt();
         for k in 0..4 {
             q[s + k] /= n;
         }
         if let Some(err) = q_err.as_deref_mut() {
-            let along = (0..4).map(|k| err[s + k] * q[s + k]).fold(T::zero(), |a, b| a + b);
+            let along = (0..4)
+                .map(|k| err[s + k] * q[s + k])
+                .fold(T::zero(), |a, b| a + b);
             for k in 0..4 {
                 err[s + k] -= along * q[s + k];
             }

@@ -33,7 +33,13 @@ impl<T: Real> MersonWorkspace<T> {
     /// Workspace for `ny` state variables.
     pub fn new(ny: usize) -> Self {
         let z = || vec![T::zero(); ny];
-        Self { f: [z(), z(), z(), z()], y_stage: z(), y_pred: z(), y1: z(), y_err: z() }
+        Self {
+            f: [z(), z(), z(), z()],
+            y_stage: z(),
+            y_pred: z(),
+            y1: z(),
+            y_err: z(),
+        }
     }
 }
 

@@ -43,7 +43,11 @@ pub fn adjust_step_size(
         new = old;
     }
     if new < old {
-        new = if err <= accuracy { old } else { new.min(0.9 * old) };
+        new = if err <= accuracy {
+            old
+        } else {
+            new.min(0.9 * old)
+        };
     }
     new = new.min(5.0 * old).max(0.1 * old);
     if let Some(lo) = min_step {

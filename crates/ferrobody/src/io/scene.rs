@@ -32,9 +32,14 @@ pub struct Scene {
 /// Reads and builds a scene file.
 pub fn load_scene(path: &Path) -> Result<Scene> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Scene { file: file.clone(), message: format!("cannot read the file: {e}") })?;
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
+        file: file.clone(),
+        message: format!("cannot read the file: {e}"),
+    })?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     parse_scene(&text, &file, &stem)
 }
 
@@ -42,9 +47,15 @@ pub fn load_scene(path: &Path) -> Result<Scene> {
 pub fn parse_scene(text: &str, file: &str, default_name: &str) -> Result<Scene> {
     let raw: SceneFile = toml::from_str(text).map_err(|e| {
         let (place, message) = describe_toml_error(text, &e);
-        Error::Scene { file: format!("{file}{place}"), message }
+        Error::Scene {
+            file: format!("{file}{place}"),
+            message,
+        }
     })?;
-    build_scene(raw, default_name).map_err(|message| Error::Scene { file: file.to_string(), message })
+    build_scene(raw, default_name).map_err(|message| Error::Scene {
+        file: file.to_string(),
+        message,
+    })
 }
 
 /// The place (`:line:column`, or nothing if unknown) and the one-line message of a TOML error.

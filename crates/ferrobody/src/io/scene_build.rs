@@ -3,8 +3,8 @@
 use super::scene::Scene;
 use super::scene_types::{BodySection, ForceSection, FrameSection, IntegratorSection, SceneFile};
 use crate::forces::{
-    ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper, MobilityLinearSpring,
-    TwoPointLinearDamper, TwoPointLinearSpring,
+    ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper,
+    MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
 };
 use crate::ids::BodyId;
 use crate::integrators::IntegratorSettings;
@@ -32,10 +32,14 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
     let model = b.build().map_err(|e| e.to_string())?;
     let mut state = model.default_state();
     for (i, body) in raw.bodies.iter().enumerate() {
-        set_initial(&model, &mut state, i + 1, body).map_err(|m| format!("body[{i}] '{}'.{m}", body.name))?;
+        set_initial(&model, &mut state, i + 1, body)
+            .map_err(|m| format!("body[{i}] '{}'.{m}", body.name))?;
     }
     let duration = positive("simulation.duration", raw.simulation.duration)?;
-    let report_interval = positive("simulation.report_interval", raw.simulation.report_interval.unwrap_or(0.01))?;
+    let report_interval = positive(
+        "simulation.report_interval",
+        raw.simulation.report_interval.unwrap_or(0.01),
+    )?;
     if duration / report_interval > MAX_REPORT_ROWS {
         return Err(format!(
             "simulation.report_interval: {report_interval} s over {duration} s would write more than {MAX_REPORT_ROWS:e} rows"
@@ -80,12 +84,19 @@ fn integrator_settings(s: Option<&IntegratorSection>) -> Res<IntegratorSettings>
         out.max_step = s.max_step;
         out.fixed_step = s.fixed_step.unwrap_or(out.fixed_step);
     }
-    out.validate().map_err(|e| format!("integrator: {}", e.to_string().trim_start_matches("model: ")))?;
+    out.validate().map_err(|e| {
+        format!(
+            "integrator: {}",
+            e.to_string().trim_start_matches("model: ")
+        )
+    })?;
     Ok(out)
 }
 
 fn frame(f: Option<&FrameSection>, key: &str) -> Res<Transform<f64>> {
-    let Some(f) = f else { return Ok(Transform::identity()) };
+    let Some(f) = f else {
+        return Ok(Transform::identity());
+    };
     let mut x = Transform::identity();
     if let Some(r) = &f.rotation {
         let axis = finite3(r.axis).map_err(|m| format!(".{key}.rotation.axis: {m}"))?;
@@ -95,7 +106,11 @@ fn frame(f: Option<&FrameSection>, key: &str) -> Res<Transform<f64>> {
         let angle = match (r.angle, r.angle_deg) {
             (Some(a), None) => a,
             (None, Some(d)) => d.to_radians(),
-            _ => return Err(format!(".{key}.rotation: give exactly one of `angle` (rad) and `angle_deg`")),
+            _ => {
+                return Err(format!(
+                    ".{key}.rotation: give exactly one of `angle` (rad) and `angle_deg`"
+                ))
+            }
         };
         if !angle.is_finite() {
             return Err(format!(".{key}.rotation: angle must be finite"));
@@ -109,22 +124,33 @@ fn frame(f: Option<&FrameSection>, key: &str) -> Res<Transform<f64>> {
 }
 
 fn inertia(v: Option<&Vec<f64>>) -> Res<Matrix3<f64>> {
-    let Some(v) = v else { return Ok(Matrix3::zeros()) };
+    let Some(v) = v else {
+        return Ok(Matrix3::zeros());
+    };
     if !v.iter().all(|x| x.is_finite()) {
         return Err(".inertia: every entry must be finite".into());
     }
     match v.len() {
         3 => Ok(Matrix3::from_diagonal(&Vector3::new(v[0], v[1], v[2]))),
-        6 => Ok(Matrix3::new(v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2])),
-        n => Err(format!(".inertia: give 3 (Ixx, Iyy, Izz) or 6 (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) numbers, got {n}")),
+        6 => Ok(Matrix3::new(
+            v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2],
+        )),
+        n => Err(format!(
+            ".inertia: give 3 (Ixx, Iyy, Izz) or 6 (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) numbers, got {n}"
+        )),
     }
 }
 
 fn add_body(b: &mut ModelBuilder<f64>, s: &BodySection) -> Res<()> {
     let parent_name = s.parent.as_deref().unwrap_or("ground");
-    let parent = b.body_id(parent_name).ok_or_else(|| format!(".parent: no body named '{parent_name}' before this one"))?;
+    let parent = b
+        .body_id(parent_name)
+        .ok_or_else(|| format!(".parent: no body named '{parent_name}' before this one"))?;
     if !s.mass.is_finite() || s.mass < 0.0 {
-        return Err(format!(".mass: must be finite and non-negative, got {}", s.mass));
+        return Err(format!(
+            ".mass: must be finite and non-negative, got {}",
+            s.mass
+        ));
     }
     let com = finite3(s.com.unwrap_or([0.0; 3])).map_err(|m| format!(".com: {m}"))?;
     let mp = MassProperties::new(s.mass, com, inertia(s.inertia.as_ref())?);
@@ -133,19 +159,33 @@ fn add_body(b: &mut ModelBuilder<f64>, s: &BodySection) -> Res<()> {
         .with_x_bm(frame(s.outboard.as_ref(), "outboard")?);
     b.add_body(def).map(|_| ()).map_err(|e| {
         let m = e.to_string();
-        let reason = m.strip_prefix(&format!("model: body '{}': ", s.name)).unwrap_or(&m);
-        let key = if reason.contains("inertia") || reason.contains("principal") { ".inertia" } else { "" };
+        let reason = m
+            .strip_prefix(&format!("model: body '{}': ", s.name))
+            .unwrap_or(&m);
+        let key = if reason.contains("inertia") || reason.contains("principal") {
+            ".inertia"
+        } else {
+            ""
+        };
         format!("{key}: {reason}")
     })
 }
 
-fn set_initial(model: &crate::model::Model<f64>, state: &mut crate::state::State<f64>, i: usize, s: &BodySection) -> Res<()> {
+fn set_initial(
+    model: &crate::model::Model<f64>,
+    state: &mut crate::state::State<f64>,
+    i: usize,
+    s: &BodySection,
+) -> Res<()> {
     let id = BodyId(i);
     let kind = model.body(id).mobilizer;
     for (key, values, n) in [("q", &s.q, kind.nq()), ("u", &s.u, kind.nu())] {
         if let Some(v) = values {
             if v.len() != n {
-                return Err(format!("{key}: the {kind} mobilizer needs {n} values, got {}", v.len()));
+                return Err(format!(
+                    "{key}: the {kind} mobilizer needs {n} values, got {}",
+                    v.len()
+                ));
             }
             if !v.iter().all(|x| x.is_finite()) {
                 return Err(format!("{key}: every value must be finite"));
@@ -167,7 +207,8 @@ fn set_initial(model: &crate::model::Model<f64>, state: &mut crate::state::State
 }
 
 fn body_ref(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<BodyId> {
-    b.body_id(name).ok_or_else(|| format!("{key}: no body named '{name}'"))
+    b.body_id(name)
+        .ok_or_else(|| format!("{key}: no body named '{name}'"))
 }
 
 fn station(key: &str, v: Option<[f64; 3]>) -> Res<Vector3<f64>> {
@@ -176,41 +217,59 @@ fn station(key: &str, v: Option<[f64; 3]>) -> Res<Vector3<f64>> {
 
 fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
     Ok(match f {
-        ForceSection::TwoPointLinearSpring { body1, station1, body2, station2, stiffness, rest_length } => {
-            Force::TwoPointLinearSpring(TwoPointLinearSpring {
-                body1: body_ref(b, "body1", body1)?,
-                p1: station("station1", *station1)?,
-                body2: body_ref(b, "body2", body2)?,
-                p2: station("station2", *station2)?,
-                stiffness: *stiffness,
-                rest_length: *rest_length,
-            })
-        }
-        ForceSection::TwoPointLinearDamper { body1, station1, body2, station2, damping } => {
-            Force::TwoPointLinearDamper(TwoPointLinearDamper {
-                body1: body_ref(b, "body1", body1)?,
-                p1: station("station1", *station1)?,
-                body2: body_ref(b, "body2", body2)?,
-                p2: station("station2", *station2)?,
-                damping: *damping,
-            })
-        }
-        ForceSection::MobilityLinearSpring { body, coordinate, stiffness, q0 } => {
-            Force::MobilityLinearSpring(MobilityLinearSpring {
-                body: body_ref(b, "body", body)?,
-                coordinate: coordinate.unwrap_or(0),
-                stiffness: *stiffness,
-                q0: q0.unwrap_or(0.0),
-            })
-        }
-        ForceSection::MobilityLinearDamper { body, speed, damping } => {
-            Force::MobilityLinearDamper(MobilityLinearDamper {
-                body: body_ref(b, "body", body)?,
-                speed: speed.unwrap_or(0),
-                damping: *damping,
-            })
-        }
-        ForceSection::ConstantForce { body, station: s, force } => Force::ConstantForce(ConstantForce {
+        ForceSection::TwoPointLinearSpring {
+            body1,
+            station1,
+            body2,
+            station2,
+            stiffness,
+            rest_length,
+        } => Force::TwoPointLinearSpring(TwoPointLinearSpring {
+            body1: body_ref(b, "body1", body1)?,
+            p1: station("station1", *station1)?,
+            body2: body_ref(b, "body2", body2)?,
+            p2: station("station2", *station2)?,
+            stiffness: *stiffness,
+            rest_length: *rest_length,
+        }),
+        ForceSection::TwoPointLinearDamper {
+            body1,
+            station1,
+            body2,
+            station2,
+            damping,
+        } => Force::TwoPointLinearDamper(TwoPointLinearDamper {
+            body1: body_ref(b, "body1", body1)?,
+            p1: station("station1", *station1)?,
+            body2: body_ref(b, "body2", body2)?,
+            p2: station("station2", *station2)?,
+            damping: *damping,
+        }),
+        ForceSection::MobilityLinearSpring {
+            body,
+            coordinate,
+            stiffness,
+            q0,
+        } => Force::MobilityLinearSpring(MobilityLinearSpring {
+            body: body_ref(b, "body", body)?,
+            coordinate: coordinate.unwrap_or(0),
+            stiffness: *stiffness,
+            q0: q0.unwrap_or(0.0),
+        }),
+        ForceSection::MobilityLinearDamper {
+            body,
+            speed,
+            damping,
+        } => Force::MobilityLinearDamper(MobilityLinearDamper {
+            body: body_ref(b, "body", body)?,
+            speed: speed.unwrap_or(0),
+            damping: *damping,
+        }),
+        ForceSection::ConstantForce {
+            body,
+            station: s,
+            force,
+        } => Force::ConstantForce(ConstantForce {
             body: body_ref(b, "body", body)?,
             station: station("station", *s)?,
             force: finite3(*force).map_err(|m| format!("force: {m}"))?,

@@ -30,7 +30,9 @@ impl<W: Write> TrajectoryWriter<W> {
     pub fn new(mut out: W, model: &Model<f64>) -> Result<Self> {
         let mut cols = vec!["t".to_string()];
         for b in &model.bodies()[1..] {
-            for c in ["px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"] {
+            for c in [
+                "px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz",
+            ] {
                 cols.push(format!("{}.{c}", b.name));
             }
         }
@@ -40,11 +42,19 @@ impl<W: Write> TrajectoryWriter<W> {
             cols.extend((0..b.nu()).map(|k| format!("{}.u{k}", b.name)));
         }
         writeln!(out, "{}", cols.join(",")).map_err(io_err)?;
-        Ok(Self { out, line: String::new() })
+        Ok(Self {
+            out,
+            line: String::new(),
+        })
     }
 
     /// Writes the row of a state realized to Velocity or later.
-    pub fn write_row(&mut self, model: &Model<f64>, state: &State<f64>, data: &Data<f64>) -> Result<()> {
+    pub fn write_row(
+        &mut self,
+        model: &Model<f64>,
+        state: &State<f64>,
+        data: &Data<f64>,
+    ) -> Result<()> {
         use std::fmt::Write as _;
         let line = &mut self.line;
         line.clear();

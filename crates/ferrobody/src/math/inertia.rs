@@ -11,6 +11,7 @@
 //! where `A_B = [α; a_B]` is the classical acceleration of B's origin and `b_B` the gyroscopic
 //! (velocity-dependent) force (Simbody theory manual, Sherman et al. 2011, §5).
 
+use crate::math::small::{mul3, mul3_bt, mul3v};
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 
@@ -28,7 +29,11 @@ pub struct MassProperties<T: Real = f64> {
 impl<T: Real> MassProperties<T> {
     /// Mass properties from mass, centre of mass and central inertia.
     pub fn new(mass: T, com: Vector3<T>, inertia_com: Matrix3<T>) -> Self {
-        Self { mass, com, inertia_com }
+        Self {
+            mass,
+            com,
+            inertia_com,
+        }
     }
 
     /// A massless body (only valid for bodies welded to, or without, children that need mass).
@@ -52,24 +57,48 @@ impl<T: Real> MassProperties<T> {
     }
 }
 
-/// Spatial inertia about body origin B in Ground, given the body rotation `r_gb`.
-///
-/// Returns the 6×6 matrix `M_B` of the module docs and the COM offset `c` in Ground.
+impl<T: Real> MassProperties<T> {
+    /// Inertia about the body origin, in the body frame: `I_B = I_C − m [c]×[c]×`.
+    pub fn inertia_about_origin(&self) -> Matrix3<T> {
+        let cx = self.com.cross_matrix();
+        self.inertia_com - cx * cx * self.mass
+    }
+}
+
+/// Writes the spatial inertia about body origin B in Ground into `m`, given the body rotation
+/// `r_gb`, the mass, the COM `com` and inertia `i_b_body` about the origin (both in the body
+/// frame). Returns the COM offset `c` in Ground.
+#[inline]
 pub fn spatial_inertia_in_ground<T: Real>(
-    mp: &MassProperties<T>,
+    m: &mut Matrix6<T>,
+    mass: T,
+    com: &Vector3<T>,
+    i_b_body: &Matrix3<T>,
     r_gb: &Matrix3<T>,
-) -> (Matrix6<T>, Vector3<T>) {
-    let c = r_gb * mp.com;
-    let i_c = r_gb * mp.inertia_com * r_gb.transpose();
-    let cx = c.cross_matrix();
-    let mcx = cx * mp.mass;
-    let i_b = i_c - mcx * cx;
-    let mut m = Matrix6::zeros();
-    m.fixed_view_mut::<3, 3>(0, 0).copy_from(&i_b);
-    m.fixed_view_mut::<3, 3>(0, 3).copy_from(&mcx);
-    m.fixed_view_mut::<3, 3>(3, 0).copy_from(&(-mcx));
-    m.fixed_view_mut::<3, 3>(3, 3).copy_from(&Matrix3::from_diagonal_element(mp.mass));
-    (m, c)
+) -> Vector3<T> {
+    let c = mul3v(r_gb, com);
+    let i_b = mul3_bt(&mul3(r_gb, i_b_body), r_gb);
+    let mc = c * mass;
+    let zero = T::zero();
+    for i in 0..3 {
+        for j in 0..3 {
+            m[(i, j)] = i_b[(i, j)];
+            m[(3 + i, 3 + j)] = if i == j { mass } else { zero };
+        }
+    }
+    // m [c]× in the upper right, its transpose −m [c]× in the lower left.
+    let mcx = [
+        [zero, -mc.z, mc.y],
+        [mc.z, zero, -mc.x],
+        [-mc.y, mc.x, zero],
+    ];
+    for i in 0..3 {
+        for j in 0..3 {
+            m[(i, 3 + j)] = mcx[i][j];
+            m[(3 + i, j)] = -mcx[i][j];
+        }
+    }
+    c
 }
 
 /// Gyroscopic force `b_B = [w × I_B w ; m w × (w × c)]` for spatial inertia `m_b` about B.
@@ -79,8 +108,8 @@ pub fn gyroscopic_force<T: Real>(
     c: &Vector3<T>,
     w: &Vector3<T>,
 ) -> Vector6<T> {
-    let i_b = m_b.fixed_view::<3, 3>(0, 0);
-    let moment = w.cross(&(i_b * w));
+    let i_b = Matrix3::from_fn(|i, j| m_b[(i, j)]);
+    let moment = w.cross(&mul3v(&i_b, w));
     let force = w.cross(&w.cross(c)) * mass;
     Vector6::new(moment.x, moment.y, moment.z, force.x, force.y, force.z)
 }
@@ -121,7 +150,14 @@ mod tests {
     fn momentum_about_origin_matches_point_mass_formula() {
         // A point mass at c moving with the body: h_B = m c × (v + w × c).
         let mp = MassProperties::new(2.0, Vector3::new(0.3, 0.0, 0.0), Matrix3::zeros());
-        let (m, c) = spatial_inertia_in_ground(&mp, &Matrix3::identity());
+        let mut m = Matrix6::zeros();
+        let c = spatial_inertia_in_ground(
+            &mut m,
+            mp.mass,
+            &mp.com,
+            &mp.inertia_about_origin(),
+            &Matrix3::identity(),
+        );
         let w = Vector3::new(0.0, 0.0, 1.5);
         let v = Vector3::new(0.1, 0.2, 0.0);
         let h = m * Vector6::new(w.x, w.y, w.z, v.x, v.y, v.z);

@@ -8,6 +8,7 @@
 
 pub mod inertia;
 pub mod quaternion;
+pub mod small;
 pub mod spatial;
 pub mod transform;
 

@@ -12,7 +12,9 @@ use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 /// Rotation matrix of the (possibly unnormalized) quaternion `q = [w, x, y, z]`.
 pub fn rotation_from_quaternion<T: Real>(q: &[T]) -> Matrix3<T> {
     let quat = Quaternion::new(q[0], q[1], q[2], q[3]);
-    UnitQuaternion::from_quaternion(quat).to_rotation_matrix().into_inner()
+    UnitQuaternion::from_quaternion(quat)
+        .to_rotation_matrix()
+        .into_inner()
 }
 
 /// `q̇ = ½ (0, w) ⊗ q` for angular velocity `w` expressed in the parent frame.

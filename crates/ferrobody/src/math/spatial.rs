@@ -55,25 +55,41 @@ pub fn cross_matrix<T: Real>(r: &Vector3<T>) -> Matrix3<T> {
     r.cross_matrix()
 }
 
-/// Shifts a 6×6 (articulated or composite) inertia about point B to point P:
-/// `Φ P Φᵀ` with `Φ = [[I, [r]×], [0, I]]` and `r = r_pb = p_B − p_P`.
+/// Shifts a symmetric 6×6 (articulated or composite) inertia about point B to point P and adds
+/// it to `target`: `target += Φ P Φᵀ` with `Φ = [[I, [r]×], [0, I]]` and `r = r_pb = p_B − p_P`.
 ///
-/// Written block-wise so that it costs a few 3×3 products instead of two 6×6 products.
+/// With `P = [[A, B], [Bᵀ, D]]` (A, D symmetric) and `R = [r]×` (so `Rᵀ = −R`):
+/// `B' = B + R D`, `A' = A + R Bᵀ − B' R`, `D' = D`. Every product with R is a cross product:
+/// column j of `R X` is `r × x_j`, and row i of `X R` is `−(r × row_i(X))ᵀ`. Nine cross
+/// products, no 6×6 product.
+pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, r_pb: &Vector3<T>) {
+    let r = r_pb;
+    // Columns of B' = B + R D.
+    let b_new: [Vector3<T>; 3] = std::array::from_fn(|j| {
+        let b_j = Vector3::new(p[(0, 3 + j)], p[(1, 3 + j)], p[(2, 3 + j)]);
+        let d_j = Vector3::new(p[(3, 3 + j)], p[(4, 3 + j)], p[(5, 3 + j)]);
+        b_j + r.cross(&d_j)
+    });
+    // Columns of R Bᵀ: r × (row j of B).
+    let rbt: [Vector3<T>; 3] =
+        std::array::from_fn(|j| r.cross(&Vector3::new(p[(j, 3)], p[(j, 4)], p[(j, 5)])));
+    // Rows of B' R: −(r × row i of B').
+    let bnr: [Vector3<T>; 3] =
+        std::array::from_fn(|i| -r.cross(&Vector3::new(b_new[0][i], b_new[1][i], b_new[2][i])));
+    for i in 0..3 {
+        for j in 0..3 {
+            target[(i, j)] += p[(i, j)] + rbt[j][i] - bnr[i][j];
+            target[(i, 3 + j)] += b_new[j][i];
+            target[(3 + j, i)] += b_new[j][i];
+            target[(3 + i, 3 + j)] += p[(3 + i, 3 + j)];
+        }
+    }
+}
+
+/// `Φ P Φᵀ` for a symmetric inertia P (see [`add_shifted_inertia`]).
 pub fn shift_inertia<T: Real>(p: &Matrix6<T>, r_pb: &Vector3<T>) -> Matrix6<T> {
-    let rx = cross_matrix(r_pb);
-    let a = p.fixed_view::<3, 3>(0, 0).into_owned();
-    let b = p.fixed_view::<3, 3>(0, 3).into_owned();
-    let cc = p.fixed_view::<3, 3>(3, 0).into_owned();
-    let d = p.fixed_view::<3, 3>(3, 3).into_owned();
-    // Φ P = [[A + R C, B + R D], [C, D]];  (Φ P) Φᵀ = [[A + R C + (B + R D) Rᵀ, B + R D], [C + D Rᵀ, D]]
-    let b_new = b + rx * d;
-    let a_new = a + rx * cc - b_new * rx;
-    let c_new = cc - d * rx;
     let mut out = Matrix6::zeros();
-    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&a_new);
-    out.fixed_view_mut::<3, 3>(0, 3).copy_from(&b_new);
-    out.fixed_view_mut::<3, 3>(3, 0).copy_from(&c_new);
-    out.fixed_view_mut::<3, 3>(3, 3).copy_from(&d);
+    add_shifted_inertia(&mut out, p, r_pb);
     out
 }
 
@@ -83,11 +99,13 @@ mod tests {
 
     #[test]
     fn shift_inertia_matches_dense_product() {
-        let p = Matrix6::from_fn(|i, j| ((i * 7 + j * 3) % 5) as f64 + if i == j { 10.0 } else { 0.0 });
+        let p =
+            Matrix6::from_fn(|i, j| ((i * 7 + j * 3) % 5) as f64 + if i == j { 10.0 } else { 0.0 });
         let p = p + p.transpose();
         let r = Vector3::new(0.3, -1.2, 0.7);
         let mut phi = Matrix6::identity();
-        phi.fixed_view_mut::<3, 3>(0, 3).copy_from(&r.cross_matrix());
+        phi.fixed_view_mut::<3, 3>(0, 3)
+            .copy_from(&r.cross_matrix());
         let dense = phi * p * phi.transpose();
         assert!((shift_inertia(&p, &r) - dense).norm() < 1e-12);
     }

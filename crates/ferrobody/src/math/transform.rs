@@ -3,6 +3,7 @@
 //! `x_ab` maps coordinates of a point in frame B to frame A: `p_A = r_ab · p_B + p_ab`.
 //! Composition follows the monograms: `x_ac = x_ab * x_bc`.
 
+use crate::math::small::{mul3, mul3v};
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
 use std::ops::Mul;
@@ -25,17 +26,26 @@ impl<T: Real> Default for Transform<T> {
 impl<T: Real> Transform<T> {
     /// The identity transform.
     pub fn identity() -> Self {
-        Self { r: Matrix3::identity(), p: Vector3::zeros() }
+        Self {
+            r: Matrix3::identity(),
+            p: Vector3::zeros(),
+        }
     }
 
     /// A pure translation.
     pub fn from_translation(p: Vector3<T>) -> Self {
-        Self { r: Matrix3::identity(), p }
+        Self {
+            r: Matrix3::identity(),
+            p,
+        }
     }
 
     /// A pure rotation.
     pub fn from_rotation(r: Matrix3<T>) -> Self {
-        Self { r, p: Vector3::zeros() }
+        Self {
+            r,
+            p: Vector3::zeros(),
+        }
     }
 
     /// A rotation by `angle` (radians) about `axis` (need not be unit length, must be non-zero).
@@ -47,34 +57,48 @@ impl<T: Real> Transform<T> {
     /// The inverse transform `x_ba` of `x_ab`.
     pub fn inverse(&self) -> Self {
         let rt = self.r.transpose();
-        Self { r: rt, p: -(rt * self.p) }
+        Self {
+            r: rt,
+            p: -(rt * self.p),
+        }
     }
 
     /// Maps a point given in B to A.
     #[inline(always)]
     pub fn apply(&self, p_b: &Vector3<T>) -> Vector3<T> {
-        self.r * p_b + self.p
+        mul3v(&self.r, p_b) + self.p
     }
 
     /// Converts this transform to another scalar type through `f64` (derivative parts dropped).
     pub fn cast<U: Real>(&self) -> Transform<U> {
-        Transform { r: self.r.map(|x| U::c(x.re())), p: self.p.map(|x| U::c(x.re())) }
+        Transform {
+            r: self.r.map(|x| U::c(x.re())),
+            p: self.p.map(|x| U::c(x.re())),
+        }
     }
 }
 
+#[allow(clippy::suspicious_arithmetic_impl)] // composition adds the rotated translation
 impl<T: Real> Mul for Transform<T> {
     type Output = Transform<T>;
     #[inline(always)]
     fn mul(self, rhs: Transform<T>) -> Transform<T> {
-        Transform { r: self.r * rhs.r, p: self.r * rhs.p + self.p }
+        Transform {
+            r: mul3(&self.r, &rhs.r),
+            p: mul3v(&self.r, &rhs.p) + self.p,
+        }
     }
 }
 
+#[allow(clippy::suspicious_arithmetic_impl)]
 impl<T: Real> Mul for &Transform<T> {
     type Output = Transform<T>;
     #[inline(always)]
     fn mul(self, rhs: &Transform<T>) -> Transform<T> {
-        Transform { r: self.r * rhs.r, p: self.r * rhs.p + self.p }
+        Transform {
+            r: mul3(&self.r, &rhs.r),
+            p: mul3v(&self.r, &rhs.p) + self.p,
+        }
     }
 }
 

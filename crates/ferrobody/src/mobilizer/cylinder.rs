@@ -5,7 +5,7 @@ use crate::scalar::Real;
 use nalgebra::Vector3;
 
 pub(super) fn x_fm<T: Real>(q: &[T]) -> Transform<T> {
-    let mut x = Transform::from_axis_angle(Vector3::z(), q[0]);
+    let mut x = Transform::from_rotation(super::pin::rotation_z(q[0]));
     x.p = Vector3::new(T::zero(), T::zero(), q[1]);
     x
 }

@@ -6,7 +6,10 @@ use crate::scalar::Real;
 use nalgebra::Vector3;
 
 pub(super) fn x_fm<T: Real>(q: &[T]) -> Transform<T> {
-    Transform { r: rotation_from_quaternion(&q[..4]), p: Vector3::new(q[4], q[5], q[6]) }
+    Transform {
+        r: rotation_from_quaternion(&q[..4]),
+        p: Vector3::new(q[4], q[5], q[6]),
+    }
 }
 
 pub(super) fn hinge<T: Real>(h: &mut [SpatialVec<T>]) {

@@ -9,5 +9,12 @@ pub(super) fn x_fm<T: Real>(q: &[T]) -> Transform<T> {
 }
 
 pub(super) fn hinge<T: Real>(h: &mut [SpatialVec<T>]) {
-    h[0] = SpatialVec::new(T::zero(), T::zero(), T::zero(), T::one(), T::zero(), T::zero());
+    h[0] = SpatialVec::new(
+        T::zero(),
+        T::zero(),
+        T::zero(),
+        T::one(),
+        T::zero(),
+        T::zero(),
+    );
 }

@@ -40,7 +40,10 @@ fn hinge_matches_finite_difference_of_pose() {
         m.hinge(&q, &mut h);
         let v: SpatialVec<f64> = h.iter().zip(&u).map(|(c, ui)| c * *ui).sum();
         let fd = fd_velocity(m, &q, &u);
-        assert!((v - fd).norm() < 1e-8, "{m}: H u = {v:?}, finite difference {fd:?}");
+        assert!(
+            (v - fd).norm() < 1e-8,
+            "{m}: H u = {v:?}, finite difference {fd:?}"
+        );
     }
 }
 
@@ -59,7 +62,10 @@ fn hdot_u_matches_finite_difference_of_hinge() {
         let eps = 1e-6;
         let fd = (hv(eps) - hv(-eps)) / (2.0 * eps);
         let an = m.hdot_u(&q, &u);
-        assert!((an - fd).norm() < 1e-8, "{m}: Ḣu = {an:?}, finite difference {fd:?}");
+        assert!(
+            (an - fd).norm() < 1e-8,
+            "{m}: Ḣu = {an:?}, finite difference {fd:?}"
+        );
     }
 }
 
@@ -85,7 +91,10 @@ fn counts_are_consistent() {
         let mut q = vec![9.0; m.nq()];
         m.default_q(&mut q);
         let x = m.x_fm(&q);
-        assert!((x.r - Matrix3::identity()).norm() < 1e-15 && x.p.norm() < 1e-15, "{m}");
+        assert!(
+            (x.r - Matrix3::identity()).norm() < 1e-15 && x.p.norm() < 1e-15,
+            "{m}"
+        );
         assert!(m.nu() <= m.nq());
     }
 }

@@ -70,6 +70,12 @@ pub struct Body<T: Real = f64> {
     pub x_mb: Transform<T>,
     /// Mass properties in the body frame.
     pub mass_properties: MassProperties<T>,
+    /// Inertia about the body origin in the body frame (cached from the mass properties).
+    pub inertia_about_origin: nalgebra::Matrix3<T>,
+    /// Whether `x_pf` has no rotation (cached; lets kinematics skip a 3×3 product).
+    pub x_pf_is_translation: bool,
+    /// Whether `x_bm` is the identity (cached; lets kinematics skip a composition).
+    pub x_bm_is_identity: bool,
     /// First index of this body's q in the state.
     pub q_start: usize,
     /// First index of this body's u in the state.
@@ -77,6 +83,35 @@ pub struct Body<T: Real = f64> {
 }
 
 impl<T: Real> Body<T> {
+    /// A body from its definition and its offsets in q and u.
+    pub(crate) fn new(def: BodyDef<T>, q_start: usize, u_start: usize) -> Self {
+        let mut body = Body {
+            name: def.name,
+            parent: def.parent,
+            mobilizer: def.mobilizer,
+            x_pf: def.x_pf,
+            x_bm: def.x_bm,
+            x_mb: Transform::identity(),
+            mass_properties: def.mass_properties,
+            inertia_about_origin: nalgebra::Matrix3::zeros(),
+            x_pf_is_translation: false,
+            x_bm_is_identity: false,
+            q_start,
+            u_start,
+        };
+        body.refresh_cache();
+        body
+    }
+
+    /// Recomputes the cached fields (after the frames or mass properties are set).
+    pub(crate) fn refresh_cache(&mut self) {
+        let id = nalgebra::Matrix3::identity();
+        self.x_mb = self.x_bm.inverse();
+        self.inertia_about_origin = self.mass_properties.inertia_about_origin();
+        self.x_pf_is_translation = self.x_pf.r == id;
+        self.x_bm_is_identity = self.x_bm.r == id && self.x_bm.p == nalgebra::Vector3::zeros();
+    }
+
     /// Number of generalized coordinates of this body's mobilizer.
     #[inline(always)]
     pub fn nq(&self) -> usize {

@@ -39,17 +39,16 @@ impl<T: Real> Default for ModelBuilder<T> {
 impl<T: Real> ModelBuilder<T> {
     /// A builder holding only Ground (named "ground").
     pub fn new() -> Self {
-        let ground = Body {
-            name: "ground".to_string(),
-            parent: BodyId::GROUND,
-            mobilizer: Mobilizer::Weld,
-            x_pf: Transform::identity(),
-            x_bm: Transform::identity(),
-            x_mb: Transform::identity(),
-            mass_properties: MassProperties::zero(),
-            q_start: 0,
-            u_start: 0,
-        };
+        let ground = Body::new(
+            BodyDef::new(
+                "ground",
+                BodyId::GROUND,
+                Mobilizer::Weld,
+                MassProperties::zero(),
+            ),
+            0,
+            0,
+        );
         Self {
             bodies: vec![ground],
             forces: Vec::new(),
@@ -77,20 +76,11 @@ impl<T: Real> ModelBuilder<T> {
     /// Adds a body after validating its definition; returns its id.
     pub fn add_body(&mut self, def: BodyDef<T>) -> Result<BodyId> {
         validate_body(&def, &self.bodies)?;
-        let (q_start, u_start) = self.bodies.last().map_or((0, 0), |b| {
-            (b.q_start + b.nq(), b.u_start + b.nu())
-        });
-        self.bodies.push(Body {
-            x_mb: def.x_bm.inverse(),
-            name: def.name,
-            parent: def.parent,
-            mobilizer: def.mobilizer,
-            x_pf: def.x_pf,
-            x_bm: def.x_bm,
-            mass_properties: def.mass_properties,
-            q_start,
-            u_start,
-        });
+        let (q_start, u_start) = self
+            .bodies
+            .last()
+            .map_or((0, 0), |b| (b.q_start + b.nq(), b.u_start + b.nu()));
+        self.bodies.push(Body::new(def, q_start, u_start));
         Ok(BodyId(self.bodies.len() - 1))
     }
 
@@ -131,7 +121,8 @@ impl<T: Real> ModelBuilder<T> {
     pub fn build(self) -> Result<Model<T>> {
         check_mass_of_subtrees(&self.bodies)?;
         for (i, f) in self.forces.iter().enumerate() {
-            f.validate(&self.bodies).map_err(|m| Error::Model(format!("force {i}: {m}")))?;
+            f.validate(&self.bodies)
+                .map_err(|m| Error::Model(format!("force {i}: {m}")))?;
         }
         let last = self.bodies.last().expect("ground is always present");
         let (nq, nu) = (last.q_start + last.nq(), last.u_start + last.nu());
@@ -176,8 +167,11 @@ fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
     if !mp.com.iter().all(|x| x.re().is_finite()) {
         return fail("centre of mass has a non-finite component".into());
     }
-    check_inertia(&mp.inertia_com.map(|x| x.re())).or_else(|m| fail(m))?;
-    for (name, x) in [("inboard frame x_pf", &def.x_pf), ("outboard frame x_bm", &def.x_bm)] {
+    check_inertia(&mp.inertia_com.map(|x| x.re())).or_else(fail)?;
+    for (name, x) in [
+        ("inboard frame x_pf", &def.x_pf),
+        ("outboard frame x_bm", &def.x_bm),
+    ] {
         check_transform(x).or_else(|m| fail(format!("{name}: {m}")))?;
     }
     Ok(())
@@ -185,7 +179,11 @@ fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
 
 fn check_transform<T: Real>(x: &Transform<T>) -> std::result::Result<(), String> {
     let r = x.r.map(|v| v.re());
-    if !r.iter().chain(x.p.map(|v| v.re()).iter()).all(|v| v.is_finite()) {
+    if !r
+        .iter()
+        .chain(x.p.map(|v| v.re()).iter())
+        .all(|v| v.is_finite())
+    {
         return Err("non-finite entry".into());
     }
     if (r.transpose() * r - nalgebra::Matrix3::identity()).norm() > 1e-9 || r.determinant() < 0.0 {
@@ -198,7 +196,10 @@ fn check_transform<T: Real>(x: &Transform<T>) -> std::result::Result<(), String>
 fn check_mass_of_subtrees<T: Real>(bodies: &[Body<T>]) -> Result<()> {
     let mut has_mass: Vec<bool> = bodies
         .iter()
-        .map(|b| b.mass_properties.mass.re() > 0.0 || b.mass_properties.inertia_com.iter().any(|x| x.re() > 0.0))
+        .map(|b| {
+            b.mass_properties.mass.re() > 0.0
+                || b.mass_properties.inertia_com.iter().any(|x| x.re() > 0.0)
+        })
         .collect();
     for i in (1..bodies.len()).rev() {
         if !has_mass[i] && bodies[i].nu() > 0 {

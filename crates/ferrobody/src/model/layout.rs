@@ -24,7 +24,10 @@ pub struct SlotLayout<T: Real> {
 
 impl<T: Real> Default for SlotLayout<T> {
     fn default() -> Self {
-        Self { slots: Vec::new(), defaults: Vec::new() }
+        Self {
+            slots: Vec::new(),
+            defaults: Vec::new(),
+        }
     }
 }
 
@@ -32,7 +35,11 @@ impl<T: Real> SlotLayout<T> {
     /// Appends a variable with the given default values; returns its index.
     pub fn push(&mut self, name: &str, defaults: &[T]) -> usize {
         let start = self.defaults.len();
-        self.slots.push(VarSlot { name: name.to_string(), start, len: defaults.len() });
+        self.slots.push(VarSlot {
+            name: name.to_string(),
+            start,
+            len: defaults.len(),
+        });
         self.defaults.extend_from_slice(defaults);
         self.slots.len() - 1
     }

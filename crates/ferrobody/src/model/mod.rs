@@ -98,7 +98,11 @@ impl<T: Real> Model<T> {
     ///
     /// Fails if the model holds a user-written force element, which cannot be converted.
     pub fn cast<U: Real>(&self) -> crate::Result<Model<U>> {
-        let forces = self.forces.iter().map(|f| f.cast::<U>()).collect::<crate::Result<_>>()?;
+        let forces = self
+            .forces
+            .iter()
+            .map(|f| f.cast::<U>())
+            .collect::<crate::Result<_>>()?;
         Ok(Model {
             bodies: self.bodies.iter().map(cast_body).collect(),
             forces,
@@ -118,15 +122,13 @@ fn cast_vec<T: Real, U: Real>(v: &[T]) -> Vec<U> {
 }
 
 fn cast_body<T: Real, U: Real>(b: &Body<T>) -> Body<U> {
-    Body {
+    let def = BodyDef {
         name: b.name.clone(),
         parent: b.parent,
         mobilizer: b.mobilizer,
         x_pf: b.x_pf.cast(),
         x_bm: b.x_bm.cast(),
-        x_mb: b.x_mb.cast(),
         mass_properties: b.mass_properties.cast(),
-        q_start: b.q_start,
-        u_start: b.u_start,
-    }
+    };
+    Body::new(def, b.q_start, b.u_start)
 }
