@@ -32,7 +32,7 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     data.require(Stage::Dynamics);
     let nb = model.nbodies();
     for i in 1..nb {
-        data.aba.p[i] = data.pos.m_b[i];
+        data.pos.inertia[i].write_matrix(&mut data.aba.p[i]);
         data.aba.z[i] = data.vel.gyroscopic[i] - data.dynamics.body_forces[i];
     }
     for i in (1..nb).rev() {
@@ -53,10 +53,16 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
         }
     }
     data.acc.a_gb[0] = SpatialVec::zeros();
+    let mut a_prev = SpatialVec::zeros();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
         let parent = body.parent.0;
         let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
-        let a_par = shift_motion(&data.acc.a_gb[parent], &r);
+        let a_gp = if parent == i - 1 {
+            a_prev
+        } else {
+            data.acc.a_gb[parent]
+        };
+        let a_par = shift_motion(&a_gp, &r);
         let mut a = a_par + data.vel.coriolis[i];
         for k in body.u_range() {
             let udot = data.aba.nu[k] - data.aba.g[k].dot(&a_par);
@@ -64,6 +70,7 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
             a += data.pos.h_g[k] * udot;
         }
         data.acc.a_gb[i] = a;
+        a_prev = a;
     }
     data.realized = Stage::Acceleration;
     Ok(())

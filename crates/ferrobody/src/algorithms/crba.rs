@@ -18,7 +18,9 @@ pub fn crba<T: Real>(model: &Model<T>, data: &mut Data<T>, m: &mut DMatrix<T>) {
     data.require(Stage::Position);
     let nb = model.nbodies();
     let k = &mut data.aba.p;
-    k[1..nb].copy_from_slice(&data.pos.m_b[1..nb]);
+    for (k_i, inertia) in k[1..nb].iter_mut().zip(&data.pos.inertia[1..nb]) {
+        inertia.write_matrix(k_i);
+    }
     for i in (1..nb).rev() {
         let parent = model.bodies[i].parent.0;
         if parent != 0 {

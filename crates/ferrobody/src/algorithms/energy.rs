@@ -15,7 +15,7 @@ pub fn kinetic_energy<T: Real>(model: &Model<T>, data: &Data<T>) -> T {
     let mut ke = T::zero();
     for i in 1..model.nbodies() {
         let v = &data.vel.v_gb[i];
-        ke += v.dot(&(data.pos.m_b[i] * v));
+        ke += v.dot(&data.pos.inertia[i].mul(v));
     }
     ke * T::c(0.5)
 }

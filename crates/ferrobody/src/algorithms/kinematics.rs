@@ -15,13 +15,15 @@
 //! with `w_rel = R_GF w_FM` and `v_rel = R_GF v_FM` (Jain 2011, §5.1).
 
 use crate::data::{Data, Stage};
-use crate::math::inertia::{gyroscopic_force, spatial_inertia_in_ground};
+use crate::math::inertia::RigidInertia;
 use crate::math::small::mul3v;
 use crate::math::spatial::shift_motion;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
+use crate::mobilizer::{HingeAxis, Mobilizer};
 use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::State;
+use nalgebra::{Matrix3, Vector3};
 
 /// Computes body poses, mobilizer frames, spatial inertias and hinge columns in Ground.
 ///
@@ -30,8 +32,15 @@ pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
     let q = state.q.as_slice();
     let pos = &mut data.pos;
     pos.x_gb[0] = Transform::identity();
+    // The previous body's pose stays in registers: in a chain it is the parent, and reading it
+    // back from memory right after storing it stalls on store-to-load forwarding.
+    let mut x_prev = Transform::identity();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
-        let x_gp = pos.x_gb[body.parent.0];
+        let x_gp = if body.parent.0 == i - 1 {
+            x_prev
+        } else {
+            pos.x_gb[body.parent.0]
+        };
         let x_gf = if body.x_pf_is_translation {
             Transform {
                 r: x_gp.r,
@@ -40,35 +49,60 @@ pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
         } else {
             x_gp * body.x_pf
         };
-        let x_gm = x_gf * body.mobilizer.x_fm(&q[body.q_range()]);
+        let x_gm = body.mobilizer.compose(&x_gf, &q[body.q_range()]);
         let x_gb = if body.x_bm_is_identity {
             x_gm
         } else {
             x_gm * body.x_mb
         };
         let mp = &body.mass_properties;
-        let c = spatial_inertia_in_ground(
-            &mut pos.m_b[i],
-            mp.mass,
-            &mp.com,
-            &body.inertia_about_origin,
-            &x_gb.r,
-        );
-        let mut h_f = [SpatialVec::<T>::zeros(); 6];
-        body.mobilizer
-            .hinge(&q[body.q_range()], &mut h_f[..body.nu()]);
+        pos.inertia[i] =
+            RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
         let r_mb = x_gb.p - x_gm.p;
-        for (k, h) in h_f[..body.nu()].iter().enumerate() {
-            let hw = mul3v(&x_gf.r, &angular(h));
-            let hv = mul3v(&x_gf.r, &linear(h)) + hw.cross(&r_mb);
-            pos.h_g[body.u_start + k] = spatial(hw, hv);
-        }
+        hinge_in_ground(
+            body.mobilizer,
+            &q[body.q_range()],
+            &x_gf.r,
+            &r_mb,
+            &mut pos.h_g[body.u_range()],
+        );
         pos.x_gf[i] = x_gf;
         pos.p_gm[i] = x_gm.p;
         pos.x_gb[i] = x_gb;
-        pos.com_offset[i] = c;
+        x_prev = x_gb;
     }
     data.realized = Stage::Position;
+}
+
+/// Hinge columns in Ground at the body origin: `[R_GF hw ; R_GF hv + (R_GF hw) × r_mb]`.
+/// Unit-axis columns are read straight out of `R_GF`.
+#[inline]
+fn hinge_in_ground<T: Real>(
+    mobilizer: Mobilizer,
+    q: &[T],
+    r_gf: &Matrix3<T>,
+    r_mb: &Vector3<T>,
+    h_g: &mut [SpatialVec<T>],
+) {
+    if let Some(axes) = mobilizer.hinge_axes() {
+        for (h, axis) in h_g.iter_mut().zip(axes) {
+            *h = match *axis {
+                HingeAxis::Rotation(k) => {
+                    let hw = r_gf.column(k).into_owned();
+                    spatial(hw, hw.cross(r_mb))
+                }
+                HingeAxis::Translation(k) => spatial(Vector3::zeros(), r_gf.column(k).into_owned()),
+            };
+        }
+        return;
+    }
+    let mut h_f = [SpatialVec::<T>::zeros(); 6];
+    mobilizer.hinge(q, &mut h_f[..h_g.len()]);
+    for (h, hf) in h_g.iter_mut().zip(&h_f) {
+        let hw = mul3v(r_gf, &angular(hf));
+        let hv = mul3v(r_gf, &linear(hf)) + hw.cross(r_mb);
+        *h = spatial(hw, hv);
+    }
 }
 
 /// Computes body velocities, Coriolis accelerations, gyroscopic forces and q̇.
@@ -79,10 +113,11 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
     let (q, u) = (state.q.as_slice(), state.u.as_slice());
     let (pos, vel) = (&data.pos, &mut data.vel);
     vel.v_gb[0] = SpatialVec::zeros();
+    let mut v_prev = SpatialVec::zeros();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
         let p = body.parent.0;
         let (p_gp, p_gb, p_gm) = (pos.x_gb[p].p, pos.x_gb[i].p, pos.p_gm[i]);
-        let v_gp = vel.v_gb[p];
+        let v_gp = if p == i - 1 { v_prev } else { vel.v_gb[p] };
         let mut v_rel = SpatialVec::zeros();
         for k in body.u_range() {
             v_rel += pos.h_g[k] * u[k];
@@ -106,9 +141,9 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
         let w_gb = angular(&v_gb);
         let a_c = a_m + alpha_c.cross(&r_mb) + w_gb.cross(&w_gb.cross(&r_mb));
         vel.coriolis[i] = spatial(alpha_c, a_c);
-        let mass = body.mass_properties.mass;
-        vel.gyroscopic[i] = gyroscopic_force(&pos.m_b[i], mass, &pos.com_offset[i], &w_gb);
+        vel.gyroscopic[i] = pos.inertia[i].gyroscopic_force(&w_gb);
         vel.v_gb[i] = v_gb;
+        v_prev = v_gb;
         body.mobilizer.qdot(
             &q[body.q_range()],
             &u[body.u_range()],

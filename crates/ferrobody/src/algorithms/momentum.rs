@@ -21,7 +21,7 @@ pub fn momentum_about_ground_origin<T: Real>(model: &Model<T>, data: &Data<T>) -
     data.require(Stage::Velocity);
     let mut h = crate::math::SpatialVec::zeros();
     for i in 1..model.nbodies() {
-        let h_b = data.pos.m_b[i] * data.vel.v_gb[i];
+        let h_b = data.pos.inertia[i].mul(&data.vel.v_gb[i]);
         h += shift_force(&h_b, &data.pos.x_gb[i].p);
     }
     Momentum {

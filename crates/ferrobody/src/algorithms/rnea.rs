@@ -43,7 +43,7 @@ pub fn rnea_into<T: Real>(
             ai += data.pos.h_g[k] * udot[k];
         }
         a[i] = ai;
-        f[i] = data.pos.m_b[i] * ai + data.vel.gyroscopic[i] - data.dynamics.body_forces[i];
+        f[i] = data.pos.inertia[i].mul(&ai) + data.vel.gyroscopic[i] - data.dynamics.body_forces[i];
     }
     for i in (1..nb).rev() {
         let body = &model.bodies[i];

@@ -5,6 +5,7 @@ mod stage;
 
 pub use stage::Stage;
 
+use crate::math::inertia::RigidInertia;
 use crate::math::{SpatialVec, Transform};
 use crate::model::Model;
 use crate::scalar::Real;
@@ -19,10 +20,9 @@ pub struct PositionCache<T: Real> {
     pub x_gf: Vec<Transform<T>>,
     /// Origin of each mobilizer's outboard frame M in Ground, `p_gm` (nbodies).
     pub p_gm: Vec<Vector3<T>>,
-    /// Spatial inertia of each body about its origin, in Ground (nbodies).
-    pub m_b: Vec<Matrix6<T>>,
-    /// Centre-of-mass offset from the body origin, in Ground, `p_bc` (nbodies).
-    pub com_offset: Vec<Vector3<T>>,
+    /// Spatial inertia of each body about its origin, in Ground; its `c` is the COM offset
+    /// `p_bc` in Ground (nbodies).
+    pub inertia: Vec<RigidInertia<T>>,
     /// Hinge matrix columns in Ground, at the body origin: `V_GB = Φᵀ V_GP + Σ h_k u_k` (nu).
     pub h_g: Vec<SpatialVec<T>>,
 }
@@ -111,8 +111,7 @@ impl<T: Real> Data<T> {
                 x_gb: vec![Transform::identity(); nb],
                 x_gf: vec![Transform::identity(); nb],
                 p_gm: vec![Vector3::zeros(); nb],
-                m_b: vec![Matrix6::zeros(); nb],
-                com_offset: vec![Vector3::zeros(); nb],
+                inertia: vec![RigidInertia::zero(); nb],
                 h_g: vec![SpatialVec::zeros(); nu],
             },
             vel: VelocityCache {

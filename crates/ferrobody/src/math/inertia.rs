@@ -65,53 +65,85 @@ impl<T: Real> MassProperties<T> {
     }
 }
 
-/// Writes the spatial inertia about body origin B in Ground into `m`, given the body rotation
-/// `r_gb`, the mass, the COM `com` and inertia `i_b_body` about the origin (both in the body
-/// frame). Returns the COM offset `c` in Ground.
-#[inline]
-pub fn spatial_inertia_in_ground<T: Real>(
-    m: &mut Matrix6<T>,
-    mass: T,
-    com: &Vector3<T>,
-    i_b_body: &Matrix3<T>,
-    r_gb: &Matrix3<T>,
-) -> Vector3<T> {
-    let c = mul3v(r_gb, com);
-    let i_b = mul3_bt(&mul3(r_gb, i_b_body), r_gb);
-    let mc = c * mass;
-    let zero = T::zero();
-    for i in 0..3 {
-        for j in 0..3 {
-            m[(i, j)] = i_b[(i, j)];
-            m[(3 + i, 3 + j)] = if i == j { mass } else { zero };
-        }
-    }
-    // m [c]× in the upper right, its transpose −m [c]× in the lower left.
-    let mcx = [
-        [zero, -mc.z, mc.y],
-        [mc.z, zero, -mc.x],
-        [-mc.y, mc.x, zero],
-    ];
-    for i in 0..3 {
-        for j in 0..3 {
-            m[(i, 3 + j)] = mcx[i][j];
-            m[(3 + i, j)] = -mcx[i][j];
-        }
-    }
-    c
+/// A rigid body's spatial inertia about its origin B, expressed in Ground, stored compactly:
+/// mass `m`, COM offset `c = p_BC` and rotational inertia `I_B` about B (all in Ground).
+/// As a 6×6 matrix it is `[[I_B, m[c]×], [−m[c]×, m 1]]` (module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RigidInertia<T: Real> {
+    /// Mass (kg).
+    pub mass: T,
+    /// COM offset from the body origin, in Ground (m).
+    pub c: Vector3<T>,
+    /// Inertia about the body origin, in Ground (kg·m²).
+    pub i_b: Matrix3<T>,
 }
 
-/// Gyroscopic force `b_B = [w × I_B w ; m w × (w × c)]` for spatial inertia `m_b` about B.
-pub fn gyroscopic_force<T: Real>(
-    m_b: &Matrix6<T>,
-    mass: T,
-    c: &Vector3<T>,
-    w: &Vector3<T>,
-) -> Vector6<T> {
-    let i_b = Matrix3::from_fn(|i, j| m_b[(i, j)]);
-    let moment = w.cross(&mul3v(&i_b, w));
-    let force = w.cross(&w.cross(c)) * mass;
-    Vector6::new(moment.x, moment.y, moment.z, force.x, force.y, force.z)
+impl<T: Real> RigidInertia<T> {
+    /// Zero inertia.
+    pub fn zero() -> Self {
+        Self {
+            mass: T::zero(),
+            c: Vector3::zeros(),
+            i_b: Matrix3::zeros(),
+        }
+    }
+
+    /// Re-expresses body-frame mass properties in Ground, given the rotation `r_gb`, the COM
+    /// `com` and the inertia `i_b_body` about the origin (both in the body frame).
+    #[inline]
+    pub fn in_ground(mass: T, com: &Vector3<T>, i_b_body: &Matrix3<T>, r_gb: &Matrix3<T>) -> Self {
+        Self {
+            mass,
+            c: mul3v(r_gb, com),
+            i_b: mul3_bt(&mul3(r_gb, i_b_body), r_gb),
+        }
+    }
+
+    /// `M_B V`: momentum `[I_B w + m c × v ; m v − m c × w]` of spatial velocity `V = [w; v]`.
+    #[inline(always)]
+    pub fn mul(&self, v: &Vector6<T>) -> Vector6<T> {
+        let w = Vector3::new(v[0], v[1], v[2]);
+        let lin = Vector3::new(v[3], v[4], v[5]);
+        let mc = self.c * self.mass;
+        let ang = mul3v(&self.i_b, &w) + mc.cross(&lin);
+        let f = lin * self.mass - mc.cross(&w);
+        Vector6::new(ang.x, ang.y, ang.z, f.x, f.y, f.z)
+    }
+
+    /// Gyroscopic force `b_B = [w × I_B w ; m w × (w × c)]` at angular velocity `w`.
+    #[inline(always)]
+    pub fn gyroscopic_force(&self, w: &Vector3<T>) -> Vector6<T> {
+        let moment = w.cross(&mul3v(&self.i_b, w));
+        let force = w.cross(&w.cross(&self.c)) * self.mass;
+        Vector6::new(moment.x, moment.y, moment.z, force.x, force.y, force.z)
+    }
+
+    /// Writes the 6×6 matrix form into `m`.
+    #[inline]
+    pub fn write_matrix(&self, m: &mut Matrix6<T>) {
+        let mc = self.c * self.mass;
+        let zero = T::zero();
+        let mcx = [
+            [zero, -mc.z, mc.y],
+            [mc.z, zero, -mc.x],
+            [-mc.y, mc.x, zero],
+        ];
+        for j in 0..3 {
+            for i in 0..3 {
+                m[(i, j)] = self.i_b[(i, j)];
+                m[(3 + i, j)] = -mcx[i][j];
+                m[(i, 3 + j)] = mcx[i][j];
+                m[(3 + i, 3 + j)] = if i == j { self.mass } else { zero };
+            }
+        }
+    }
+
+    /// The 6×6 matrix form.
+    pub fn to_matrix(&self) -> Matrix6<T> {
+        let mut m = Matrix6::zeros();
+        self.write_matrix(&mut m);
+        m
+    }
 }
 
 /// Checks that a central inertia is physically valid: symmetric, positive semi-definite and
@@ -145,22 +177,20 @@ pub fn check_inertia(i: &Matrix3<f64>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Transform;
 
     #[test]
     fn momentum_about_origin_matches_point_mass_formula() {
         // A point mass at c moving with the body: h_B = m c × (v + w × c).
         let mp = MassProperties::new(2.0, Vector3::new(0.3, 0.0, 0.0), Matrix3::zeros());
-        let mut m = Matrix6::zeros();
-        let c = spatial_inertia_in_ground(
-            &mut m,
-            mp.mass,
-            &mp.com,
-            &mp.inertia_about_origin(),
-            &Matrix3::identity(),
-        );
+        let r_gb = Transform::from_axis_angle(Vector3::new(1.0, 2.0, 3.0), 0.4).r;
+        let inertia = RigidInertia::in_ground(mp.mass, &mp.com, &mp.inertia_about_origin(), &r_gb);
+        let c = inertia.c;
         let w = Vector3::new(0.0, 0.0, 1.5);
         let v = Vector3::new(0.1, 0.2, 0.0);
-        let h = m * Vector6::new(w.x, w.y, w.z, v.x, v.y, v.z);
+        let vel = Vector6::new(w.x, w.y, w.z, v.x, v.y, v.z);
+        let h = inertia.mul(&vel);
+        assert!((inertia.to_matrix() * vel - h).norm() < 1e-14);
         let expected = c.cross(&(v + w.cross(&c))) * 2.0;
         assert!((h.fixed_rows::<3>(0) - expected).norm() < 1e-14);
     }

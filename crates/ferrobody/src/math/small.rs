@@ -7,13 +7,37 @@ use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 /// `a · b` for 3×3 matrices.
 #[inline(always)]
 pub fn mul3<T: Real>(a: &Matrix3<T>, b: &Matrix3<T>) -> Matrix3<T> {
-    Matrix3::from_fn(|i, j| a[(i, 0)] * b[(0, j)] + a[(i, 1)] * b[(1, j)] + a[(i, 2)] * b[(2, j)])
+    let e =
+        |i: usize, j: usize| a[(i, 0)] * b[(0, j)] + a[(i, 1)] * b[(1, j)] + a[(i, 2)] * b[(2, j)];
+    Matrix3::new(
+        e(0, 0),
+        e(0, 1),
+        e(0, 2),
+        e(1, 0),
+        e(1, 1),
+        e(1, 2),
+        e(2, 0),
+        e(2, 1),
+        e(2, 2),
+    )
 }
 
 /// `a · bᵀ` for 3×3 matrices.
 #[inline(always)]
 pub fn mul3_bt<T: Real>(a: &Matrix3<T>, b: &Matrix3<T>) -> Matrix3<T> {
-    Matrix3::from_fn(|i, j| a[(i, 0)] * b[(j, 0)] + a[(i, 1)] * b[(j, 1)] + a[(i, 2)] * b[(j, 2)])
+    let e =
+        |i: usize, j: usize| a[(i, 0)] * b[(j, 0)] + a[(i, 1)] * b[(j, 1)] + a[(i, 2)] * b[(j, 2)];
+    Matrix3::new(
+        e(0, 0),
+        e(0, 1),
+        e(0, 2),
+        e(1, 0),
+        e(1, 1),
+        e(1, 2),
+        e(2, 0),
+        e(2, 1),
+        e(2, 2),
+    )
 }
 
 /// `a · v` for a 3×3 matrix.
@@ -29,14 +53,26 @@ pub fn mul3v<T: Real>(a: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
 /// `m · v` for a 6×6 matrix.
 #[inline(always)]
 pub fn mul6v<T: Real>(m: &Matrix6<T>, v: &Vector6<T>) -> Vector6<T> {
-    Vector6::from_fn(|i, _| {
-        m[(i, 0)] * v[0]
-            + m[(i, 1)] * v[1]
-            + m[(i, 2)] * v[2]
-            + m[(i, 3)] * v[3]
-            + m[(i, 4)] * v[4]
-            + m[(i, 5)] * v[5]
-    })
+    // Six scaled columns (column-major storage), which vectorizes without shuffles.
+    let col = |j: usize| {
+        let s = v[j];
+        [
+            m[(0, j)] * s,
+            m[(1, j)] * s,
+            m[(2, j)] * s,
+            m[(3, j)] * s,
+            m[(4, j)] * s,
+            m[(5, j)] * s,
+        ]
+    };
+    let mut acc = col(0);
+    for j in 1..6 {
+        let c = col(j);
+        for i in 0..6 {
+            acc[i] += c[i];
+        }
+    }
+    Vector6::new(acc[0], acc[1], acc[2], acc[3], acc[4], acc[5])
 }
 
 /// `m −= a bᵀ` for 6-vectors (a rank-one update).

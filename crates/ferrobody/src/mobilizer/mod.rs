@@ -64,7 +64,53 @@ pub enum Mobilizer {
     Free,
 }
 
+/// A hinge-matrix column that is a unit axis of F: rotation about, or translation along, F's
+/// axis `k` (0 = x, 1 = y, 2 = z).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HingeAxis {
+    /// Rotation about axis k.
+    Rotation(usize),
+    /// Translation along axis k.
+    Translation(usize),
+}
+
 impl Mobilizer {
+    /// The hinge columns of kinds whose hinge matrix is constant and made of unit axes of F
+    /// (all but Universal and Gimbal, whose columns depend on q). Lets kinematics take the
+    /// Ground-frame columns straight from `R_GF` and skip `Ḣu`, which is zero for these kinds.
+    pub const fn hinge_axes(self) -> Option<&'static [HingeAxis]> {
+        use HingeAxis::{Rotation as R, Translation as T};
+        match self {
+            Mobilizer::Weld => Some(&[]),
+            Mobilizer::Pin => Some(&[R(2)]),
+            Mobilizer::Slider => Some(&[T(0)]),
+            Mobilizer::Cylinder => Some(&[R(2), T(2)]),
+            Mobilizer::Planar => Some(&[R(2), T(0), T(1)]),
+            Mobilizer::Ball => Some(&[R(0), R(1), R(2)]),
+            Mobilizer::Translation => Some(&[T(0), T(1), T(2)]),
+            Mobilizer::Free => Some(&[R(0), R(1), R(2), T(0), T(1), T(2)]),
+            Mobilizer::Universal | Mobilizer::Gimbal => None,
+        }
+    }
+
+    /// `x_gm = x_gf · x_fm(q)`, with the cheap forms of the common kinds (a rotation about z
+    /// mixes two columns; a slide along x moves the origin along one column).
+    #[inline]
+    pub fn compose<T: Real>(self, x_gf: &Transform<T>, q: &[T]) -> Transform<T> {
+        match self {
+            Mobilizer::Weld => *x_gf,
+            Mobilizer::Pin => rotate_about_z(x_gf, q[0]),
+            Mobilizer::Slider => {
+                let r = &x_gf.r;
+                Transform {
+                    r: *r,
+                    p: x_gf.p + r.column(0) * q[0],
+                }
+            }
+            _ => x_gf * &self.x_fm(q),
+        }
+    }
+
     /// Every kind, in declaration order.
     pub const ALL: [Mobilizer; 10] = [
         Mobilizer::Weld,
@@ -187,6 +233,17 @@ impl Mobilizer {
             _ => qdot.copy_from_slice(u),
         }
     }
+}
+
+/// `x · Rz(angle)`: columns `c x₀ + s x₁`, `−s x₀ + c x₁`, `x₂`; origin unchanged.
+#[inline(always)]
+fn rotate_about_z<T: Real>(x: &Transform<T>, angle: T) -> Transform<T> {
+    let (s, c) = angle.sin_cos();
+    let (c0, c1) = (x.r.column(0).into_owned(), x.r.column(1).into_owned());
+    let mut r = x.r;
+    r.set_column(0, &(c0 * c + c1 * s));
+    r.set_column(1, &(c1 * c - c0 * s));
+    Transform { r, p: x.p }
 }
 
 impl std::fmt::Display for Mobilizer {

@@ -1,0 +1,48 @@
+//! Runs forward dynamics of an n-body Pin chain many times: a fixed workload for profilers
+//! (`valgrind --tool=callgrind`, `perf record`), whose instruction counts are repeatable where
+//! wall-clock timings on a shared machine are not.
+//!
+//! `cargo run --release -p ferrobody --example profile_chain -- 32 100000`
+
+use ferrobody::prelude::*;
+use std::hint::black_box;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(32);
+    let iterations: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let mut b = ModelBuilder::<f64>::new();
+    let rod = MassProperties::new(
+        1.0,
+        Vector3::new(0.25, 0.0, 0.0),
+        Matrix3::from_diagonal(&Vector3::new(1e-4, 1.0 / 48.0, 1.0 / 48.0)),
+    );
+    let mut parent = BodyId::GROUND;
+    for i in 0..n {
+        let x_pf = if i == 0 {
+            Transform::identity()
+        } else {
+            Transform::from_translation(Vector3::new(0.5, 0.0, 0.0))
+        };
+        let def = BodyDef::new(&format!("link{i}"), parent, Mobilizer::Pin, rod).with_x_pf(x_pf);
+        parent = b.add_body(def).expect("valid body");
+    }
+    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
+    let model = b.build().expect("valid model");
+    let mut state = model.default_state();
+    for i in 0..n {
+        state.q[i] = 0.1 * (i as f64).sin();
+        state.u[i] = 0.2 * (i as f64).cos();
+    }
+    let mut data = Data::new(&model);
+    let start = std::time::Instant::now();
+    for _ in 0..iterations {
+        realize(&model, black_box(&state), &mut data, Stage::Acceleration).expect("realizes");
+    }
+    let per = start.elapsed().as_secs_f64() / iterations as f64;
+    println!(
+        "{n}-body chain: forward dynamics {:.3} µs per call; udot[0] = {}",
+        per * 1e6,
+        data.acc.udot[0]
+    );
+}
