@@ -36,6 +36,36 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
+impl Summary {
+    /// The summary of a run that could not start.
+    fn failed_at_start(scene: &Scene, error: &str) -> Self {
+        Summary {
+            scene: scene.name.clone(),
+            description: scene.description.clone(),
+            status: "failed",
+            error: Some(error.to_string()),
+            duration: scene.duration,
+            end_time: scene.initial_state.t,
+            integrator: scene.integrator.kind.name(),
+            accuracy: scene.integrator.accuracy,
+            steps_taken: 0,
+            steps_failed: 0,
+            realizations: 0,
+            wall_time_s: 0.0,
+            report_rows: 0,
+            initial_energy: f64::NAN,
+            final_energy: f64::NAN,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+fn write_summary(out: &Path, summary: &Summary) -> Result<()> {
+    let json_path = out.join("summary.json");
+    std::fs::write(&json_path, serde_json::to_string_pretty(summary)? + "\n")
+        .with_context(|| format!("cannot write {}", json_path.display()))
+}
+
 pub fn run_command(path: &Path, out: Option<PathBuf>, overrides: Overrides) -> Result<()> {
     let mut scene = load_scene(path)?;
     apply_overrides(&mut scene, &overrides)?;
@@ -72,6 +102,8 @@ fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
             "--duration must be positive and finite, got {d}"
         );
         scene.duration = d;
+        ferrobody::io::check_report_rows(scene.duration, scene.report_interval)
+            .map_err(|m| anyhow::anyhow!("--duration: {m}"))?;
     }
     if let Some(a) = o.accuracy {
         anyhow::ensure!(
@@ -96,7 +128,14 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
     let mut energies = (f64::NAN, f64::NAN);
     let mut rows = 0u64;
     let start = Instant::now();
-    let mut sim = Simulation::new(model, scene.initial_state.clone(), scene.integrator)?;
+    let mut sim = match Simulation::new(model, scene.initial_state.clone(), scene.integrator) {
+        Ok(sim) => sim,
+        Err(e) => {
+            let summary = Summary::failed_at_start(scene, &e.to_string());
+            write_summary(out, &summary)?;
+            return Err(e).with_context(|| format!("{}: cannot start the simulation", scene.name));
+        }
+    };
     let result = sim.run(scene.duration, scene.report_interval, |m, s, d| {
         let e = ferrobody::algorithms::kinetic_energy(m, d)
             + ferrobody::algorithms::potential_energy(m, s, d);
@@ -128,9 +167,7 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
         final_energy: energies.1,
         warnings: Vec::new(),
     };
-    let json_path = out.join("summary.json");
-    std::fs::write(&json_path, serde_json::to_string_pretty(&summary)? + "\n")
-        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    write_summary(out, &summary)?;
     result.with_context(|| {
         format!(
             "{}: rows up to the failure are in {}",

@@ -227,6 +227,21 @@ stiffness = 1e12
 }
 
 #[test]
+fn a_run_that_cannot_start_still_writes_its_summary() {
+    // A pin about z whose body has no inertia about z: its articulated inertia is singular.
+    let text = GOOD
+        .replace("com = [0.5, 0.0, 0.0]", "com = [0.0, 0.0, 0.0]")
+        .replace("[0.0, 0.1, 0.1]", "[0.1, 0.1, 0.0]");
+    let (out, dir) = run_scene_text("singular", &text, &[]);
+    assert_clean_error(&out, "singular");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["status"], "failed");
+    assert!(summary["error"].as_str().unwrap().contains("singular"));
+}
+
+#[test]
 fn runs_are_byte_identical() {
     let dir = temp_dir("determinism");
     let scene = scenes().join("p2_free_tumble.toml");

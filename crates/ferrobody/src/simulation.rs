@@ -49,6 +49,7 @@ pub struct Simulation<'m, T: Real = f64> {
     t_prev: f64,
     h: f64,
     f_end_valid: bool,
+    interpolation_valid: bool,
     stats: Stats,
 }
 
@@ -102,6 +103,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             },
             h: h0,
             f_end_valid: false,
+            interpolation_valid: false,
             stats: Stats::default(),
         })
     }
@@ -115,6 +117,7 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// Invalidates cached derivatives.
     pub fn state_mut(&mut self) -> &mut State<T> {
         self.f_end_valid = false;
+        self.interpolation_valid = false;
         self.data.invalidate(Stage::Position);
         &mut self.state
     }
@@ -164,11 +167,15 @@ impl<'m, T: Real> Simulation<'m, T> {
         on_report(self.model, &self.report_state, &self.report_data)?;
         let mut k = 1u64;
         loop {
-            let t_report = if report_interval > 0.0 {
+            let mut t_report = if report_interval > 0.0 {
                 (t_start + k as f64 * report_interval).min(final_time)
             } else {
                 final_time
             };
+            // A report time a rounding error short of the end is the end (no near-duplicate row).
+            if final_time - t_report <= 1e-9 * report_interval {
+                t_report = final_time;
+            }
             while self.state.t < t_report {
                 self.step(final_time)?;
             }
@@ -205,6 +212,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.state.t = t1;
         self.state.set_y(&self.buf.merson.y1);
         self.f_end_valid = false;
+        self.interpolation_valid = true;
         self.stats.steps_taken += 1;
         if !self.state.is_finite() {
             return Err(Error::Simulation {
@@ -318,6 +326,14 @@ impl<'m, T: Real> Simulation<'m, T> {
     fn report_at(&mut self, t: f64) -> Result<()> {
         self.report_state.clone_from(&self.state);
         if t < self.state.t {
+            if !self.interpolation_valid {
+                return Err(Error::Simulation {
+                    t: self.state.t,
+                    message: format!(
+                        "cannot report at t = {t}: the state was changed after the last step"
+                    ),
+                });
+            }
             self.ensure_end_derivative()?;
             let seg = Segment {
                 t0: self.t_prev,

@@ -71,3 +71,47 @@ fn auto_update_values_lag_one_step() {
     }
     assert_eq!(sim.state().auto_update(&model, var), &[t1]);
 }
+
+/// Sets its auto-update variable only in the Merson stages inside a step (never at a step's
+/// start or end), so no value may ever be swapped in: a cache entry is valid only for the
+/// realization that computed it.
+struct StageOnlyUpdater {
+    var: AutoUpdateVarId,
+}
+
+impl ForceElement<f64> for StageOnlyUpdater {
+    fn name(&self) -> &str {
+        "stage_only_updater"
+    }
+    fn calc_force(&self, ctx: &ForceContext<'_, f64>, out: &mut ForceAccumulator<'_, f64>) {
+        let ticks = (ctx.state.t / 0.3).round();
+        if (ctx.state.t - ticks * 0.3).abs() > 1e-9 {
+            out.set_auto_update(self.var, &[ctx.state.t]);
+        }
+    }
+}
+
+#[test]
+fn values_computed_inside_a_step_are_never_swapped_in() {
+    let mut b = ModelBuilder::<f64>::new();
+    let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity());
+    b.add_body(BodyDef::new("mass", BodyId::GROUND, Mobilizer::Slider, mp))
+        .unwrap();
+    let var = b.add_auto_update_variable("stage_value", &[-1.0]);
+    b.add_custom_force(Arc::new(StageOnlyUpdater { var }));
+    let model = b.build().unwrap();
+    let settings = IntegratorSettings {
+        initial_step: Some(0.3),
+        max_step: Some(0.3),
+        ..IntegratorSettings::rk_merson(1e-3)
+    };
+    let mut sim = Simulation::new(&model, model.default_state(), settings).unwrap();
+    for _ in 0..4 {
+        sim.step(10.0).unwrap();
+    }
+    assert!(
+        (sim.state().t - 1.2).abs() < 1e-12,
+        "steps of exactly 0.3 s"
+    );
+    assert_eq!(sim.state().auto_update(&model, var), &[-1.0]);
+}

@@ -105,14 +105,16 @@ fn spring_mass_period_slider_and_two_point_spring() {
                 p2: Vector3::zeros(),
                 stiffness: k,
                 rest_length: 1.0,
-            }));
+            }))
+            .unwrap();
         } else {
             b.add_force(Force::MobilityLinearSpring(MobilityLinearSpring {
                 body,
                 coordinate: 0,
                 stiffness: k,
                 q0: 0.0,
-            }));
+            }))
+            .unwrap();
         }
         let model = b.build().unwrap();
         let mut s = model.default_state();
@@ -129,4 +131,29 @@ fn spring_mass_period_slider_and_two_point_spring() {
         let amp = samples.iter().map(|(_, q)| q.abs()).fold(0.0, f64::max);
         assert!((amp - 0.2).abs() < 1e-6);
     }
+}
+
+#[test]
+fn report_times_end_exactly_at_the_final_time() {
+    // 5/3 s reported every 1/3 s: rows at k/3 for k = 0..5, and no near-duplicate last row
+    // from rounding (5 · (1/3) is a few ulp away from 5/3).
+    let mut b = ModelBuilder::<f64>::new();
+    let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity());
+    b.add_body(BodyDef::new("mass", BodyId::GROUND, Mobilizer::Slider, mp))
+        .unwrap();
+    let model = b.build().unwrap();
+    let mut sim = Simulation::new(
+        &model,
+        model.default_state(),
+        IntegratorSettings::rk_merson(1e-6),
+    )
+    .unwrap();
+    let mut times = Vec::new();
+    sim.run(5.0 / 3.0, 1.0 / 3.0, |_, s, _| {
+        times.push(s.t);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(times.len(), 6, "{times:?}");
+    assert_eq!(*times.last().unwrap(), 5.0 / 3.0);
 }

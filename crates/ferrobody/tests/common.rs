@@ -88,17 +88,20 @@ pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
             body: id,
             station: rng.vec3(0.3),
             force: rng.vec3(2.0),
-        }));
+        }))
+        .unwrap();
         b.add_force(Force::ConstantTorque(ConstantTorque {
             body: id,
             torque: rng.vec3(1.0),
-        }));
+        }))
+        .unwrap();
         if kind.nu() > 0 {
             b.add_force(Force::MobilityConstantForce(MobilityConstantForce {
                 body: id,
                 speed: 0,
                 force: rng.uniform(-1.0, 1.0),
-            }));
+            }))
+            .unwrap();
         }
     }
     b.add_gravity(Vector3::new(0.0, -9.81, 0.0));

@@ -1,15 +1,15 @@
 //! Forward kinematics: body poses (Position stage) and velocities (Velocity stage).
 //!
 //! Poses: `x_gb = x_gp · x_pf · x_fm(q) · x_mb`. Velocities:
-//! `V_GB = Φᵀ(r_pb) V_GP + Σ_k h_k u_k`, where the hinge columns `h_k` in Ground at B are
-//! `[R_GF hw_k ; R_GF hv_k + (R_GF hw_k) × r_mb]` for the mobilizer's columns `[hw; hv]` in F.
+//! `V_GB = Φᵀ(p_pb) V_GP + Σ_k h_k u_k`, where the hinge columns `h_k` in Ground at B are
+//! `[R_GF hw_k ; R_GF hv_k + (R_GF hw_k) × p_mb]` for the mobilizer's columns `[hw; hv]` in F.
 //!
 //! The velocity-dependent acceleration of B relative to a parent at rest (the Coriolis term
 //! `c_B`) follows from differentiating the velocity recursion with `u̇ = 0`, `A_GP = 0`:
 //!
 //! ```text
 //! α_c = w_GP × w_rel + R_GF (Ḣu)_w
-//! a_c = w_GP × (w_GP × r_pm) + 2 w_GP × v_rel + R_GF (Ḣu)_v + α_c × r_mb + w_GB × (w_GB × r_mb)
+//! a_c = w_GP × (w_GP × p_pm) + 2 w_GP × v_rel + R_GF (Ḣu)_v + α_c × p_mb + w_GB × (w_GB × p_mb)
 //! ```
 //!
 //! with `w_rel = R_GF w_FM` and `v_rel = R_GF v_FM` (Jain 2011, §5.1).
@@ -58,12 +58,12 @@ pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
         let mp = &body.mass_properties;
         pos.inertia[i] =
             RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
-        let r_mb = x_gb.p - x_gm.p;
+        let p_mb = x_gb.p - x_gm.p;
         hinge_in_ground(
             body.mobilizer,
             &q[body.q_range()],
             &x_gf.r,
-            &r_mb,
+            &p_mb,
             &mut pos.h_g[body.u_range()],
         );
         pos.x_gf[i] = x_gf;
@@ -74,14 +74,14 @@ pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
     data.realized = Stage::Position;
 }
 
-/// Hinge columns in Ground at the body origin: `[R_GF hw ; R_GF hv + (R_GF hw) × r_mb]`.
+/// Hinge columns in Ground at the body origin: `[R_GF hw ; R_GF hv + (R_GF hw) × p_mb]`.
 /// Unit-axis columns are read straight out of `R_GF`.
 #[inline]
 fn hinge_in_ground<T: Real>(
     mobilizer: Mobilizer,
     q: &[T],
     r_gf: &Matrix3<T>,
-    r_mb: &Vector3<T>,
+    p_mb: &Vector3<T>,
     h_g: &mut [SpatialVec<T>],
 ) {
     if let Some(axes) = mobilizer.hinge_axes() {
@@ -89,7 +89,7 @@ fn hinge_in_ground<T: Real>(
             *h = match *axis {
                 HingeAxis::Rotation(k) => {
                     let hw = r_gf.column(k).into_owned();
-                    spatial(hw, hw.cross(r_mb))
+                    spatial(hw, hw.cross(p_mb))
                 }
                 HingeAxis::Translation(k) => spatial(Vector3::zeros(), r_gf.column(k).into_owned()),
             };
@@ -100,7 +100,7 @@ fn hinge_in_ground<T: Real>(
     mobilizer.hinge(q, &mut h_f[..h_g.len()]);
     for (h, hf) in h_g.iter_mut().zip(&h_f) {
         let hw = mul3v(r_gf, &angular(hf));
-        let hv = mul3v(r_gf, &linear(hf)) + hw.cross(r_mb);
+        let hv = mul3v(r_gf, &linear(hf)) + hw.cross(p_mb);
         *h = spatial(hw, hv);
     }
 }
@@ -124,22 +124,22 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
         }
         let v_gb = shift_motion(&v_gp, &(p_gb - p_gp)) + v_rel;
         // Coriolis acceleration of B given a parent at rest and u̇ = 0.
-        let r_mb = p_gb - p_gm;
+        let p_mb = p_gb - p_gm;
         let w_gp = angular(&v_gp);
         let w_rel = angular(&v_rel);
-        let v_rel_m = linear(&v_rel) - w_rel.cross(&r_mb);
+        let v_rel_m = linear(&v_rel) - w_rel.cross(&p_mb);
         let hdu = body
             .mobilizer
             .hdot_u(&q[body.q_range()], &u[body.u_range()]);
         let r_gf = pos.x_gf[i].r;
         let alpha_c = w_gp.cross(&w_rel) + mul3v(&r_gf, &angular(&hdu));
-        let r_pm = p_gm - p_gp;
+        let p_pm = p_gm - p_gp;
         let two = T::c(2.0);
-        let a_m = w_gp.cross(&w_gp.cross(&r_pm))
+        let a_m = w_gp.cross(&w_gp.cross(&p_pm))
             + w_gp.cross(&v_rel_m) * two
             + mul3v(&r_gf, &linear(&hdu));
         let w_gb = angular(&v_gb);
-        let a_c = a_m + alpha_c.cross(&r_mb) + w_gb.cross(&w_gb.cross(&r_mb));
+        let a_c = a_m + alpha_c.cross(&p_mb) + w_gb.cross(&w_gb.cross(&p_mb));
         vel.coriolis[i] = spatial(alpha_c, a_c);
         vel.gyroscopic[i] = pos.inertia[i].gyroscopic_force(&w_gb);
         vel.v_gb[i] = v_gb;

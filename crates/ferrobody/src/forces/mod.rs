@@ -149,6 +149,10 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
     let mut au_valid = std::mem::take(&mut data.auto_update_valid);
     let mut zdot = std::mem::take(&mut data.dynamics.zdot);
     zdot.fill(T::zero());
+    // An auto-update cache entry is valid only if computed in this realization (Simbody
+    // invalidates it with its stage), so a value from an earlier stage evaluation is never
+    // swapped in.
+    au_valid.fill(false);
     body_forces
         .iter_mut()
         .for_each(|f| *f = SpatialVec::zeros());

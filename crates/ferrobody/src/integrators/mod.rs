@@ -106,12 +106,12 @@ impl IntegratorSettings {
             }
         };
         positive("accuracy", self.accuracy)?;
-        positive("fixed step", self.fixed_step)?;
+        positive("fixed_step", self.fixed_step)?;
         for (name, v) in [
-            ("constraint tolerance", self.constraint_tolerance),
-            ("initial step", self.initial_step),
-            ("minimum step", self.min_step),
-            ("maximum step", self.max_step),
+            ("constraint_tolerance", self.constraint_tolerance),
+            ("initial_step", self.initial_step),
+            ("min_step", self.min_step),
+            ("max_step", self.max_step),
         ] {
             if let Some(v) = v {
                 positive(name, v)?;
@@ -120,7 +120,7 @@ impl IntegratorSettings {
         if let (Some(lo), Some(hi)) = (self.min_step, self.max_step) {
             if lo > hi {
                 return Err(Error::Model(format!(
-                    "integrator minimum step {lo} exceeds maximum step {hi}"
+                    "integrator min_step {lo} exceeds max_step {hi}"
                 )));
             }
         }

@@ -11,4 +11,5 @@ mod scene_types;
 pub mod trajectory;
 
 pub use scene::{load_scene, parse_scene, Scene};
+pub use scene_build::check_report_rows;
 pub use trajectory::{format_number, TrajectoryWriter};

@@ -17,6 +17,22 @@ type Res<T> = std::result::Result<T, String>;
 /// More report rows than this is a mistake in the scene, not a request (it would fill the disk).
 const MAX_REPORT_ROWS: f64 = 1e8;
 
+/// Refuses runs that would write more than [`MAX_REPORT_ROWS`] report rows.
+pub fn check_report_rows(duration: f64, report_interval: f64) -> Res<()> {
+    if duration / report_interval > MAX_REPORT_ROWS {
+        return Err(format!(
+            "simulation.report_interval: {report_interval} s over {duration} s would write more than {MAX_REPORT_ROWS:e} rows"
+        ));
+    }
+    Ok(())
+}
+
+/// The reason of a model error, without the `model: ` prefix.
+fn model_reason(e: &crate::error::Error) -> String {
+    let m = e.to_string();
+    m.strip_prefix("model: ").unwrap_or(&m).to_string()
+}
+
 pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
     let mut b = ModelBuilder::<f64>::new();
     for (i, body) in raw.bodies.iter().enumerate() {
@@ -27,9 +43,10 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
     }
     for (i, f) in raw.forces.iter().enumerate() {
         let force = build_force(&b, f).map_err(|m| format!("force[{i}].{m}"))?;
-        b.add_force(force);
+        b.add_force(force)
+            .map_err(|e| format!("force[{i}]: {}", model_reason(&e)))?;
     }
-    let model = b.build().map_err(|e| e.to_string())?;
+    let model = b.build().map_err(|e| model_reason(&e))?;
     let mut state = model.default_state();
     for (i, body) in raw.bodies.iter().enumerate() {
         set_initial(&model, &mut state, i + 1, body)
@@ -40,11 +57,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         "simulation.report_interval",
         raw.simulation.report_interval.unwrap_or(0.01),
     )?;
-    if duration / report_interval > MAX_REPORT_ROWS {
-        return Err(format!(
-            "simulation.report_interval: {report_interval} s over {duration} s would write more than {MAX_REPORT_ROWS:e} rows"
-        ));
-    }
+    check_report_rows(duration, report_interval)?;
     let integrator = integrator_settings(raw.integrator.as_ref())?;
     Ok(Scene {
         name: raw.name.unwrap_or_else(|| default_name.to_string()),
@@ -85,9 +98,10 @@ fn integrator_settings(s: Option<&IntegratorSection>) -> Res<IntegratorSettings>
         out.fixed_step = s.fixed_step.unwrap_or(out.fixed_step);
     }
     out.validate().map_err(|e| {
+        let reason = model_reason(&e);
         format!(
-            "integrator: {}",
-            e.to_string().trim_start_matches("model: ")
+            "integrator.{}",
+            reason.strip_prefix("integrator ").unwrap_or(&reason)
         )
     })?;
     Ok(out)
@@ -158,10 +172,11 @@ fn add_body(b: &mut ModelBuilder<f64>, s: &BodySection) -> Res<()> {
         .with_x_pf(frame(s.inboard.as_ref(), "inboard")?)
         .with_x_bm(frame(s.outboard.as_ref(), "outboard")?);
     b.add_body(def).map(|_| ()).map_err(|e| {
-        let m = e.to_string();
-        let reason = m
-            .strip_prefix(&format!("model: body '{}': ", s.name))
-            .unwrap_or(&m);
+        let reason = model_reason(&e);
+        let reason = reason
+            .strip_prefix(&format!("body '{}': ", s.name))
+            .unwrap_or(&reason)
+            .to_string();
         let key = if reason.contains("inertia") || reason.contains("principal") {
             ".inertia"
         } else {

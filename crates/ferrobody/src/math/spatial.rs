@@ -34,19 +34,19 @@ pub fn linear<T: Real>(s: &SpatialVec<T>) -> Vector3<T> {
 }
 
 /// Moves a force `[m; f]` acting at a point B to an equivalent one at point P, where
-/// `r_pb = p_B − p_P`: `m_P = m_B + r_pb × f`.
+/// `p_pb = p_B − p_P`: `m_P = m_B + p_pb × f`.
 #[inline(always)]
-pub fn shift_force<T: Real>(f_b: &SpatialVec<T>, r_pb: &Vector3<T>) -> SpatialVec<T> {
+pub fn shift_force<T: Real>(f_b: &SpatialVec<T>, p_pb: &Vector3<T>) -> SpatialVec<T> {
     let f = linear(f_b);
-    spatial(angular(f_b) + r_pb.cross(&f), f)
+    spatial(angular(f_b) + p_pb.cross(&f), f)
 }
 
 /// Moves a rigid-body velocity or (velocity-independent part of an) acceleration from point P
-/// to point B of the same body, where `r_pb = p_B − p_P`: `v_B = v_P + w × r_pb`.
+/// to point B of the same body, where `p_pb = p_B − p_P`: `v_B = v_P + w × p_pb`.
 #[inline(always)]
-pub fn shift_motion<T: Real>(v_p: &SpatialVec<T>, r_pb: &Vector3<T>) -> SpatialVec<T> {
+pub fn shift_motion<T: Real>(v_p: &SpatialVec<T>, p_pb: &Vector3<T>) -> SpatialVec<T> {
     let w = angular(v_p);
-    spatial(w, linear(v_p) + w.cross(r_pb))
+    spatial(w, linear(v_p) + w.cross(p_pb))
 }
 
 /// The cross-product matrix `[r]×`, with `[r]× x = r × x`.
@@ -56,14 +56,14 @@ pub fn cross_matrix<T: Real>(r: &Vector3<T>) -> Matrix3<T> {
 }
 
 /// Shifts a symmetric 6×6 (articulated or composite) inertia about point B to point P and adds
-/// it to `target`: `target += Φ P Φᵀ` with `Φ = [[I, [r]×], [0, I]]` and `r = r_pb = p_B − p_P`.
+/// it to `target`: `target += Φ P Φᵀ` with `Φ = [[I, [r]×], [0, I]]` and `r = p_pb = p_B − p_P`.
 ///
 /// With `P = [[A, B], [Bᵀ, D]]` (A, D symmetric) and `R = [r]×` (so `Rᵀ = −R`):
 /// `B' = B + R D`, `A' = A + R Bᵀ − B' R`, `D' = D`. Every product with R is a cross product:
 /// column j of `R X` is `r × x_j`, and row i of `X R` is `−(r × row_i(X))ᵀ`. Nine cross
 /// products, no 6×6 product.
-pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, r_pb: &Vector3<T>) {
-    let r = r_pb;
+pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, p_pb: &Vector3<T>) {
+    let r = p_pb;
     // Columns of B' = B + R D.
     let b_new: [Vector3<T>; 3] = std::array::from_fn(|j| {
         let b_j = Vector3::new(p[(0, 3 + j)], p[(1, 3 + j)], p[(2, 3 + j)]);
@@ -87,9 +87,9 @@ pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, r_p
 }
 
 /// `Φ P Φᵀ` for a symmetric inertia P (see [`add_shifted_inertia`]).
-pub fn shift_inertia<T: Real>(p: &Matrix6<T>, r_pb: &Vector3<T>) -> Matrix6<T> {
+pub fn shift_inertia<T: Real>(p: &Matrix6<T>, p_pb: &Vector3<T>) -> Matrix6<T> {
     let mut out = Matrix6::zeros();
-    add_shifted_inertia(&mut out, p, r_pb);
+    add_shifted_inertia(&mut out, p, p_pb);
     out
 }
 
@@ -115,9 +115,9 @@ mod tests {
         // Power is independent of the point: f_P · v_P = f_B · v_B.
         let f_b = Vector6::<f64>::new(0.1, 0.2, -0.3, 1.0, -2.0, 0.5);
         let v_p = Vector6::new(0.4, -0.1, 0.2, 0.3, 0.8, -1.1);
-        let r_pb = Vector3::new(0.5, 0.25, -0.75);
-        let power_p = shift_force(&f_b, &r_pb).dot(&v_p);
-        let power_b = f_b.dot(&shift_motion(&v_p, &r_pb));
+        let p_pb = Vector3::new(0.5, 0.25, -0.75);
+        let power_p = shift_force(&f_b, &p_pb).dot(&v_p);
+        let power_b = f_b.dot(&shift_motion(&v_p, &p_pb));
         assert!((power_p - power_b).abs() < 1e-14);
     }
 }

@@ -86,18 +86,26 @@ impl<T: Real> ModelBuilder<T> {
 
     /// Adds uniform gravity `g` (m/s², in Ground).
     pub fn add_gravity(&mut self, g: nalgebra::Vector3<T>) -> ForceId {
-        self.add_force(Force::Gravity(crate::forces::Gravity { g }))
+        self.push_force(Force::Gravity(crate::forces::Gravity { g }))
     }
 
-    /// Adds a built-in force element (its bodies must exist).
-    pub fn add_force(&mut self, force: Force<T>) -> ForceId {
-        self.forces.push(force);
-        ForceId(self.forces.len() - 1)
+    /// Adds a built-in force element after checking its bodies (which must already exist),
+    /// coordinates and parameters.
+    pub fn add_force(&mut self, force: Force<T>) -> Result<ForceId> {
+        force
+            .validate(&self.bodies)
+            .map_err(|m| Error::Model(format!("{}: {m}", force.name())))?;
+        Ok(self.push_force(force))
     }
 
     /// Adds a user-written force element.
     pub fn add_custom_force(&mut self, element: Arc<dyn ForceElement<T>>) -> ForceId {
-        self.add_force(Force::Custom(element))
+        self.push_force(Force::Custom(element))
+    }
+
+    fn push_force(&mut self, force: Force<T>) -> ForceId {
+        self.forces.push(force);
+        ForceId(self.forces.len() - 1)
     }
 
     /// Allocates a continuous auxiliary state variable `z` with an initial value.
@@ -120,10 +128,6 @@ impl<T: Real> ModelBuilder<T> {
     /// Validates the whole model and builds it.
     pub fn build(self) -> Result<Model<T>> {
         check_mass_of_subtrees(&self.bodies)?;
-        for (i, f) in self.forces.iter().enumerate() {
-            f.validate(&self.bodies)
-                .map_err(|m| Error::Model(format!("force {i}: {m}")))?;
-        }
         let last = self.bodies.last().expect("ground is always present");
         let (nq, nu) = (last.q_start + last.nq(), last.u_start + last.nu());
         let mut default_q = vec![T::zero(); nq];
