@@ -29,5 +29,5 @@ pub enum Error {
     Io(String),
 }
 
-/// Result with the library's [`Error`].
+/// Result with the library's [`Error`](enum@Error).
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -46,6 +46,11 @@ pub mod scalar;
 pub mod simulation;
 pub mod state;
 
+/// The README's examples, compiled and run as doctests so that they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 pub use data::{Data, Stage};
 pub use error::{Error, Result};
 pub use ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};

@@ -17,7 +17,7 @@ type Res<T> = std::result::Result<T, String>;
 /// More report rows than this is a mistake in the scene, not a request (it would fill the disk).
 const MAX_REPORT_ROWS: f64 = 1e8;
 
-/// Refuses runs that would write more than [`MAX_REPORT_ROWS`] report rows.
+/// Refuses runs that would write more than 1e8 report rows.
 pub fn check_report_rows(duration: f64, report_interval: f64) -> Res<()> {
     if duration / report_interval > MAX_REPORT_ROWS {
         return Err(format!(

@@ -3,7 +3,7 @@
 //! A [`Model`] holds the bodies in tree order (every parent before its children; body 0 is
 //! Ground), the force elements, and the layout of the state (q, u, z, discrete and auto-update
 //! discrete variables). It is built once by [`ModelBuilder`] and never changes during a
-//! simulation; what changes lives in [`State`](crate::State), and what is computed from the state
+//! simulation; what changes lives in [`State`], and what is computed from the state
 //! lives in [`Data`](crate::Data) (Pinocchio's Model/Data split).
 
 mod body;
