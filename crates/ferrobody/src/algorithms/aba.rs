@@ -16,7 +16,7 @@
 
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
-use crate::math::small::{mul6v, sub_outer6};
+use crate::math::small::{mul6v, mul6v_pair, sub_outer6};
 use crate::math::spatial::{add_shifted_inertia, shift_force, shift_motion};
 use crate::math::SpatialVec;
 use crate::model::Model;
@@ -79,13 +79,15 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
 /// One tip-to-base step for body `i`: replaces `P` and `z` of body i by `P⁺` and `z⁺` in place
 /// and stores `G` and `ν`. Returns false if `D` is not positive definite.
 fn articulate_body<T: Real>(us: std::ops::Range<usize>, i: usize, data: &mut Data<T>) -> bool {
+    if us.len() == 1 {
+        return articulate_one(us.start, i, data);
+    }
     let ws = &mut data.aba;
     let pc = mul6v(&ws.p[i], &data.vel.coriolis[i]);
     let zpc = ws.z[i] + pc;
     ws.z[i] = zpc;
     match us.len() {
         0 => true,
-        1 => articulate_one(us.start, i, data),
         n => articulate_many(us, n, i, data),
     }
 }
@@ -94,16 +96,18 @@ fn articulate_body<T: Real>(us: std::ops::Range<usize>, i: usize, data: &mut Dat
 fn articulate_one<T: Real>(k: usize, i: usize, data: &mut Data<T>) -> bool {
     let ws = &mut data.aba;
     let h = &data.pos.h_g[k];
-    let ph = mul6v(&ws.p[i], h);
+    // z + P c and P h in one pass over P.
+    let (pc, ph) = mul6v_pair(&ws.p[i], &data.vel.coriolis[i], h);
+    let z = ws.z[i] + pc;
     let d = h.dot(&ph);
     if d.re() <= 0.0 {
         return false;
     }
     let d_inv = T::one() / d;
-    let eps = data.dynamics.mobility_forces[k] - h.dot(&ws.z[i]);
+    let eps = data.dynamics.mobility_forces[k] - h.dot(&z);
     let g = ph * d_inv;
     sub_outer6(&mut ws.p[i], &g, &ph);
-    ws.z[i] += g * eps;
+    ws.z[i] = z + g * eps;
     ws.g[k] = g;
     ws.nu[k] = d_inv * eps;
     true

@@ -113,6 +113,11 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
     let (q, u) = (state.q.as_slice(), state.u.as_slice());
     let (pos, vel) = (&data.pos, &mut data.vel);
     vel.v_gb[0] = SpatialVec::zeros();
+    // Without quaternions every mobilizer has q̇ = u, and q and u line up: one copy does it.
+    let qdot_is_u = model.quaternion_starts.is_empty();
+    if qdot_is_u {
+        vel.qdot.copy_from(&state.u);
+    }
     let mut v_prev = SpatialVec::zeros();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
         let p = body.parent.0;
@@ -144,11 +149,13 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
         vel.gyroscopic[i] = pos.inertia[i].gyroscopic_force(&w_gb);
         vel.v_gb[i] = v_gb;
         v_prev = v_gb;
-        body.mobilizer.qdot(
-            &q[body.q_range()],
-            &u[body.u_range()],
-            &mut vel.qdot.as_mut_slice()[body.q_range()],
-        );
+        if !qdot_is_u {
+            body.mobilizer.qdot(
+                &q[body.q_range()],
+                &u[body.u_range()],
+                &mut vel.qdot.as_mut_slice()[body.q_range()],
+            );
+        }
     }
     data.realized = Stage::Velocity;
 }

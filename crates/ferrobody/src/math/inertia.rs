@@ -11,7 +11,7 @@
 //! where `A_B = [α; a_B]` is the classical acceleration of B's origin and `b_B` the gyroscopic
 //! (velocity-dependent) force (Simbody theory manual, Sherman et al. 2011, §5).
 
-use crate::math::small::{mul3, mul3_bt, mul3v};
+use crate::math::small::{mul3v, rotate_symmetric};
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 
@@ -95,7 +95,7 @@ impl<T: Real> RigidInertia<T> {
         Self {
             mass,
             c: mul3v(r_gb, com),
-            i_b: mul3_bt(&mul3(r_gb, i_b_body), r_gb),
+            i_b: rotate_symmetric(r_gb, i_b_body),
         }
     }
 
@@ -122,20 +122,47 @@ impl<T: Real> RigidInertia<T> {
     #[inline]
     pub fn write_matrix(&self, m: &mut Matrix6<T>) {
         let mc = self.c * self.mass;
-        let zero = T::zero();
-        let mcx = [
-            [zero, -mc.z, mc.y],
-            [mc.z, zero, -mc.x],
-            [-mc.y, mc.x, zero],
-        ];
-        for j in 0..3 {
-            for i in 0..3 {
-                m[(i, j)] = self.i_b[(i, j)];
-                m[(3 + i, j)] = -mcx[i][j];
-                m[(i, 3 + j)] = mcx[i][j];
-                m[(3 + i, 3 + j)] = if i == j { self.mass } else { zero };
-            }
-        }
+        let (o, ms) = (T::zero(), self.mass);
+        let i = &self.i_b;
+        // Column-major: the columns of [[I_B, m[c]×], [−m[c]×, m 1]].
+        m.as_mut_slice().copy_from_slice(&[
+            i[(0, 0)],
+            i[(1, 0)],
+            i[(2, 0)],
+            o,
+            -mc.z,
+            mc.y,
+            i[(0, 1)],
+            i[(1, 1)],
+            i[(2, 1)],
+            mc.z,
+            o,
+            -mc.x,
+            i[(0, 2)],
+            i[(1, 2)],
+            i[(2, 2)],
+            -mc.y,
+            mc.x,
+            o,
+            o,
+            mc.z,
+            -mc.y,
+            ms,
+            o,
+            o,
+            -mc.z,
+            o,
+            mc.x,
+            o,
+            ms,
+            o,
+            mc.y,
+            -mc.x,
+            o,
+            o,
+            o,
+            ms,
+        ]);
     }
 
     /// The 6×6 matrix form.

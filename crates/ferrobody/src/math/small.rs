@@ -22,24 +22,6 @@ pub fn mul3<T: Real>(a: &Matrix3<T>, b: &Matrix3<T>) -> Matrix3<T> {
     )
 }
 
-/// `a · bᵀ` for 3×3 matrices.
-#[inline(always)]
-pub fn mul3_bt<T: Real>(a: &Matrix3<T>, b: &Matrix3<T>) -> Matrix3<T> {
-    let e =
-        |i: usize, j: usize| a[(i, 0)] * b[(j, 0)] + a[(i, 1)] * b[(j, 1)] + a[(i, 2)] * b[(j, 2)];
-    Matrix3::new(
-        e(0, 0),
-        e(0, 1),
-        e(0, 2),
-        e(1, 0),
-        e(1, 1),
-        e(1, 2),
-        e(2, 0),
-        e(2, 1),
-        e(2, 2),
-    )
-}
-
 /// `a · v` for a 3×3 matrix.
 #[inline(always)]
 pub fn mul3v<T: Real>(a: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
@@ -53,34 +35,51 @@ pub fn mul3v<T: Real>(a: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
 /// `m · v` for a 6×6 matrix.
 #[inline(always)]
 pub fn mul6v<T: Real>(m: &Matrix6<T>, v: &Vector6<T>) -> Vector6<T> {
-    // Six scaled columns (column-major storage), which vectorizes without shuffles.
-    let col = |j: usize| {
-        let s = v[j];
-        [
-            m[(0, j)] * s,
-            m[(1, j)] * s,
-            m[(2, j)] * s,
-            m[(3, j)] * s,
-            m[(4, j)] * s,
-            m[(5, j)] * s,
-        ]
-    };
-    let mut acc = col(0);
-    for j in 1..6 {
-        let c = col(j);
-        for i in 0..6 {
-            acc[i] += c[i];
+    // Six scaled columns of the column-major storage: contiguous, so it vectorizes.
+    let mut acc = [T::zero(); 6];
+    for (col, &s) in m.as_slice().chunks_exact(6).zip(v.iter()) {
+        for (a, &x) in acc.iter_mut().zip(col) {
+            *a += x * s;
         }
     }
-    Vector6::new(acc[0], acc[1], acc[2], acc[3], acc[4], acc[5])
+    Vector6::from(acc)
+}
+
+/// `(m · a, m · b)` for a 6×6 matrix, reading `m` once.
+#[inline(always)]
+pub fn mul6v_pair<T: Real>(
+    m: &Matrix6<T>,
+    a: &Vector6<T>,
+    b: &Vector6<T>,
+) -> (Vector6<T>, Vector6<T>) {
+    let mut ma = [T::zero(); 6];
+    let mut mb = [T::zero(); 6];
+    for ((col, &sa), &sb) in m.as_slice().chunks_exact(6).zip(a.iter()).zip(b.iter()) {
+        for ((x, y), &c) in ma.iter_mut().zip(mb.iter_mut()).zip(col) {
+            *x += c * sa;
+            *y += c * sb;
+        }
+    }
+    (Vector6::from(ma), Vector6::from(mb))
+}
+
+/// `r · s · rᵀ` for a symmetric `s` (six distinct entries computed, then mirrored).
+#[inline(always)]
+pub fn rotate_symmetric<T: Real>(r: &Matrix3<T>, s: &Matrix3<T>) -> Matrix3<T> {
+    let rs = mul3(r, s);
+    let e = |i: usize, j: usize| {
+        rs[(i, 0)] * r[(j, 0)] + rs[(i, 1)] * r[(j, 1)] + rs[(i, 2)] * r[(j, 2)]
+    };
+    let (a, b, c, d, f, g) = (e(0, 0), e(0, 1), e(0, 2), e(1, 1), e(1, 2), e(2, 2));
+    Matrix3::new(a, b, c, b, d, f, c, f, g)
 }
 
 /// `m −= a bᵀ` for 6-vectors (a rank-one update).
 #[inline(always)]
 pub fn sub_outer6<T: Real>(m: &mut Matrix6<T>, a: &Vector6<T>, b: &Vector6<T>) {
-    for j in 0..6 {
-        for i in 0..6 {
-            m[(i, j)] -= a[i] * b[j];
+    for (col, &bj) in m.as_mut_slice().chunks_exact_mut(6).zip(b.iter()) {
+        for (x, &ai) in col.iter_mut().zip(a.iter()) {
+            *x -= ai * bj;
         }
     }
 }
@@ -95,11 +94,15 @@ mod tests {
         let b = Matrix3::new(0.3, -2.0, 1.0, 1.0, 1.5, -2.0, 2.0, 0.0, 1.0);
         let v = Vector3::new(0.1, 0.2, -0.3);
         assert!((mul3(&a, &b) - a * b).norm() < 1e-14);
-        assert!((mul3_bt(&a, &b) - a * b.transpose()).norm() < 1e-14);
         assert!((mul3v(&a, &v) - a * v).norm() < 1e-14);
+        let sym = a + a.transpose();
+        assert!((rotate_symmetric(&b, &sym) - b * sym * b.transpose()).norm() < 1e-12);
         let m = Matrix6::from_fn(|i, j| (i * 6 + j) as f64 * 0.1 - 1.0);
         let w = Vector6::new(1.0, -1.0, 0.5, 2.0, 0.0, 3.0);
         assert!((mul6v(&m, &w) - m * w).norm() < 1e-12);
+        let w2 = Vector6::new(0.3, 0.1, -0.5, 1.0, 2.0, -1.0);
+        let (mw, mw2) = mul6v_pair(&m, &w, &w2);
+        assert!((mw - m * w).norm() < 1e-12 && (mw2 - m * w2).norm() < 1e-12);
         let mut m2 = m;
         sub_outer6(&mut m2, &w, &v.push(1.0).push(2.0).push(3.0));
         assert!((m2 - (m - w * v.push(1.0).push(2.0).push(3.0).transpose())).norm() < 1e-12);

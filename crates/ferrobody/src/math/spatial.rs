@@ -62,26 +62,28 @@ pub fn cross_matrix<T: Real>(r: &Vector3<T>) -> Matrix3<T> {
 /// `B' = B + R D`, `A' = A + R Bᵀ − B' R`, `D' = D`. Every product with R is a cross product:
 /// column j of `R X` is `r × x_j`, and row i of `X R` is `−(r × row_i(X))ᵀ`. Nine cross
 /// products, no 6×6 product.
-pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, p_pb: &Vector3<T>) {
-    let r = p_pb;
+pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, r_pb: &Vector3<T>) {
+    // Column-major storage: entry (i, j) is at 6 j + i.
+    let (s, t) = (p.as_slice(), target.as_mut_slice());
+    let r = r_pb;
+    let at = |i: usize, j: usize| s[6 * j + i];
     // Columns of B' = B + R D.
     let b_new: [Vector3<T>; 3] = std::array::from_fn(|j| {
-        let b_j = Vector3::new(p[(0, 3 + j)], p[(1, 3 + j)], p[(2, 3 + j)]);
-        let d_j = Vector3::new(p[(3, 3 + j)], p[(4, 3 + j)], p[(5, 3 + j)]);
-        b_j + r.cross(&d_j)
+        let c = 6 * (3 + j);
+        Vector3::new(s[c], s[c + 1], s[c + 2])
+            + r.cross(&Vector3::new(s[c + 3], s[c + 4], s[c + 5]))
     });
-    // Columns of R Bᵀ: r × (row j of B).
+    // Columns of R Bᵀ: r × (row j of B); rows of B' R: −(r × row i of B').
     let rbt: [Vector3<T>; 3] =
-        std::array::from_fn(|j| r.cross(&Vector3::new(p[(j, 3)], p[(j, 4)], p[(j, 5)])));
-    // Rows of B' R: −(r × row i of B').
+        std::array::from_fn(|j| r.cross(&Vector3::new(at(j, 3), at(j, 4), at(j, 5))));
     let bnr: [Vector3<T>; 3] =
         std::array::from_fn(|i| -r.cross(&Vector3::new(b_new[0][i], b_new[1][i], b_new[2][i])));
-    for i in 0..3 {
-        for j in 0..3 {
-            target[(i, j)] += p[(i, j)] + rbt[j][i] - bnr[i][j];
-            target[(i, 3 + j)] += b_new[j][i];
-            target[(3 + j, i)] += b_new[j][i];
-            target[(3 + i, 3 + j)] += p[(3 + i, 3 + j)];
+    for j in 0..3 {
+        for i in 0..3 {
+            t[6 * j + i] += s[6 * j + i] + rbt[j][i] - bnr[i][j];
+            t[6 * (3 + j) + i] += b_new[j][i];
+            t[6 * i + 3 + j] += b_new[j][i];
+            t[6 * (3 + j) + 3 + i] += s[6 * (3 + j) + 3 + i];
         }
     }
 }
