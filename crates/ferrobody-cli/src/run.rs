@@ -1,7 +1,7 @@
 //! `ferrobody run`: simulate a scene, streaming `trajectory.csv`, then write `summary.json`.
 
 use anyhow::{Context, Result};
-use ferrobody::io::{load_scene, Scene, TrajectoryWriter};
+use ferrobody::io::{load_scene, ContactsWriter, Scene, TrajectoryWriter};
 use ferrobody::Simulation;
 use serde::Serialize;
 use std::fs::File;
@@ -124,6 +124,14 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
     let file =
         File::create(&csv_path).with_context(|| format!("cannot create {}", csv_path.display()))?;
     let mut writer = TrajectoryWriter::new(BufWriter::new(file), &scene.model)?;
+    let mut contacts = if scene.model.has_contact() {
+        let path = out.join("contacts.csv");
+        let file =
+            File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+        Some(ContactsWriter::new(BufWriter::new(file))?)
+    } else {
+        None
+    };
     let model = &scene.model;
     let mut energies = (f64::NAN, f64::NAN);
     let mut rows = 0u64;
@@ -144,10 +152,16 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
         }
         energies.1 = e;
         rows += 1;
+        if let Some(c) = contacts.as_mut() {
+            c.write_rows(m, s, d)?;
+        }
         writer.write_row(m, s, d)
     });
     let wall = start.elapsed().as_secs_f64();
     writer.flush()?;
+    if let Some(c) = contacts.as_mut() {
+        c.flush()?;
+    }
     let stats = sim.stats();
     let summary = Summary {
         scene: scene.name.clone(),

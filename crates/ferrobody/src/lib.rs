@@ -31,9 +31,11 @@
 #![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod algorithms;
+pub mod contact;
 pub mod data;
 pub mod error;
 pub mod forces;
+pub mod geometry;
 pub mod ids;
 pub mod integrators;
 pub mod io;

@@ -16,12 +16,13 @@
 
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
+use crate::math::small::mul3v;
 use crate::math::small::{mul6v, mul6v_pair, sub_outer6};
 use crate::math::spatial::{add_shifted_inertia, shift_force, shift_motion};
 use crate::math::SpatialVec;
 use crate::model::Model;
 use crate::scalar::Real;
-use nalgebra::Matrix6;
+use nalgebra::{Matrix6, Vector3, Vector6};
 
 /// Computes u̇ and body accelerations.
 ///
@@ -32,12 +33,18 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     data.require(Stage::Dynamics);
     let nb = model.nbodies();
     for i in 1..nb {
-        data.pos.inertia[i].write_matrix(&mut data.aba.p[i]);
+        if !model.bodies[i].rigid_free_on_ground {
+            data.pos.inertia[i].write_matrix(&mut data.aba.p[i]);
+        }
         data.aba.z[i] = data.vel.gyroscopic[i] - data.dynamics.body_forces[i];
     }
     for i in (1..nb).rev() {
         let body = &model.bodies[i];
-        if !articulate_body(body.u_range(), i, data) {
+        if body.rigid_free_on_ground {
+            solve_rigid_free_body(body, i, data);
+            continue;
+        }
+        if !articulate_body(body.u_range(), i, data, body.hinge_is_identity) {
             return Err(Error::Model(format!(
                 "articulated inertia of body '{}' is singular",
                 body.name
@@ -78,7 +85,15 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
 
 /// One tip-to-base step for body `i`: replaces `P` and `z` of body i by `P⁺` and `z⁺` in place
 /// and stores `G` and `ν`. Returns false if `D` is not positive definite.
-fn articulate_body<T: Real>(us: std::ops::Range<usize>, i: usize, data: &mut Data<T>) -> bool {
+fn articulate_body<T: Real>(
+    us: std::ops::Range<usize>,
+    i: usize,
+    data: &mut Data<T>,
+    free_on_ground: bool,
+) -> bool {
+    if free_on_ground {
+        return articulate_free_on_ground(us.start, i, data);
+    }
     if us.len() == 1 {
         return articulate_one(us.start, i, data);
     }
@@ -90,6 +105,96 @@ fn articulate_body<T: Real>(us: std::ops::Range<usize>, i: usize, data: &mut Dat
         0 => true,
         n => articulate_many(us, n, i, data),
     }
+}
+
+/// A rigid Free leaf body on Ground: with `ε = τ − z` (moment `ε_m`, force `ε_f`) the
+/// Newton–Euler equations `M_B [α; a] = ε` give `I_C α = ε_m − c × ε_f` and
+/// `a = ε_f/m + c × α`, solved with the cached inverse central inertia (`I_C⁻¹` in Ground is
+/// `R I_C,body⁻¹ Rᵀ`). Its Coriolis term is zero (no parent motion, M at the body origin).
+fn solve_rigid_free_body<T: Real>(body: &crate::model::Body<T>, i: usize, data: &mut Data<T>) {
+    let k = body.u_start;
+    let ws = &mut data.aba;
+    let tau = &data.dynamics.mobility_forces.as_slice()[k..k + 6];
+    let z = &ws.z[i];
+    let eps_m = Vector3::new(tau[0] - z[0], tau[1] - z[1], tau[2] - z[2]);
+    let eps_f = Vector3::new(tau[3] - z[3], tau[4] - z[4], tau[5] - z[5]);
+    let inertia = &data.pos.inertia[i];
+    let r = &data.pos.x_gb[i].r;
+    let rhs = r.tr_mul(&(eps_m - inertia.c.cross(&eps_f)));
+    let alpha = mul3v(
+        r,
+        &mul3v(
+            &body.inverse_inertia_com,
+            &Vector3::new(rhs[0], rhs[1], rhs[2]),
+        ),
+    );
+    let a = eps_f / inertia.mass + inertia.c.cross(&alpha);
+    for (r, v) in [alpha.x, alpha.y, alpha.z, a.x, a.y, a.z]
+        .into_iter()
+        .enumerate()
+    {
+        ws.nu[k + r] = v;
+        ws.g[k + r] = SpatialVec::zeros();
+    }
+}
+
+/// A Free body on Ground with identity frames: `H = 1`, so `D = P` and `P⁺ = 0` (a six-dof
+/// joint passes nothing to its parent), and with the parent at rest `u̇ = ν = P⁻¹ ε` — one
+/// Cholesky solve instead of the general inverse. `G` is zero here: `A' = 0` makes it unused.
+fn articulate_free_on_ground<T: Real>(k: usize, i: usize, data: &mut Data<T>) -> bool {
+    let ws = &mut data.aba;
+    let z = ws.z[i] + mul6v(&ws.p[i], &data.vel.coriolis[i]);
+    let tau = &data.dynamics.mobility_forces.as_slice()[k..k + 6];
+    let eps = Vector6::from_fn(|r, _| tau[r] - z[r]);
+    let Some(nu) = cholesky_solve6(&ws.p[i], &eps) else {
+        return false;
+    };
+    for r in 0..6 {
+        ws.nu[k + r] = nu[r];
+        ws.g[k + r] = SpatialVec::zeros();
+    }
+    true
+}
+
+/// Solves `m x = b` for a symmetric positive-definite 6×6 `m` (Cholesky); `None` if a pivot
+/// is not positive.
+fn cholesky_solve6<T: Real>(m: &Matrix6<T>, b: &Vector6<T>) -> Option<Vector6<T>> {
+    let mut l = [[T::zero(); 6]; 6];
+    for j in 0..6 {
+        let mut s = m[(j, j)];
+        for k in 0..j {
+            s -= l[j][k] * l[j][k];
+        }
+        if s.re() <= 0.0 {
+            return None;
+        }
+        let d = s.sqrt();
+        l[j][j] = d;
+        for i in j + 1..6 {
+            let mut s = m[(i, j)];
+            for k in 0..j {
+                s -= l[i][k] * l[j][k];
+            }
+            l[i][j] = s / d;
+        }
+    }
+    let mut y = [T::zero(); 6];
+    for i in 0..6 {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= l[i][k] * y[k];
+        }
+        y[i] = s / l[i][i];
+    }
+    let mut x = Vector6::zeros();
+    for i in (0..6).rev() {
+        let mut s = y[i];
+        for k in i + 1..6 {
+            s -= l[k][i] * x[k];
+        }
+        x[i] = s / l[i][i];
+    }
+    Some(x)
 }
 
 /// The common one-degree-of-freedom case: scalar D, rank-one update.

@@ -97,6 +97,8 @@ pub struct Data<T: Real = f64> {
     pub auto_update_valid: Vec<bool>,
     /// Number of times the Dynamics stage was realized (force evaluations).
     pub realizations: u64,
+    /// Reusable buffers of contact evaluation (surface poses, broad-phase pairs).
+    pub contact_scratch: crate::contact::hunt_crossley::ContactScratch<T>,
 }
 
 impl<T: Real> Data<T> {
@@ -140,6 +142,7 @@ impl<T: Real> Data<T> {
             auto_update_cache: model.auto_update.defaults.clone(),
             auto_update_valid: vec![false; model.auto_update.len()],
             realizations: 0,
+            contact_scratch: Default::default(),
         }
     }
 

@@ -1,5 +1,6 @@
 //! What a force element can read (`ForceContext`) and where it writes (`ForceAccumulator`).
 
+use crate::contact::hunt_crossley::ContactScratch;
 use crate::data::Data;
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ZId};
 use crate::math::spatial::shift_motion;
@@ -78,41 +79,39 @@ impl<'a, T: Real> ForceContext<'a, T> {
 
 /// Where force elements write their forces and auto-update values.
 pub struct ForceAccumulator<'a, T: Real> {
-    model: &'a Model<T>,
-    x_gb: &'a [Transform<T>],
-    body_forces: &'a mut [SpatialVec<T>],
-    mobility_forces: &'a mut [T],
-    auto_update_cache: &'a mut [T],
-    auto_update_valid: &'a mut [bool],
-    zdot: &'a mut [T],
+    pub(crate) model: &'a Model<T>,
+    pub(crate) x_gb: &'a [Transform<T>],
+    pub(crate) body_forces: &'a mut [SpatialVec<T>],
+    pub(crate) mobility_forces: &'a mut [T],
+    pub(crate) auto_update_cache: &'a mut [T],
+    pub(crate) auto_update_valid: &'a mut [bool],
+    pub(crate) zdot: &'a mut [T],
+    pub(crate) contact_scratch: &'a mut ContactScratch<T>,
 }
 
 impl<'a, T: Real> ForceAccumulator<'a, T> {
-    pub(crate) fn new(
-        model: &'a Model<T>,
-        x_gb: &'a [Transform<T>],
-        body_forces: &'a mut [SpatialVec<T>],
-        mobility_forces: &'a mut [T],
-        auto_update_cache: &'a mut [T],
-        auto_update_valid: &'a mut [bool],
-        zdot: &'a mut [T],
-    ) -> Self {
-        Self {
-            model,
-            x_gb,
-            body_forces,
-            mobility_forces,
-            auto_update_cache,
-            auto_update_valid,
-            zdot,
-        }
-    }
-
     /// Adds force `f_g` (in Ground, N) at station `p_bs` (body frame) of body `b`.
     #[inline(always)]
     pub fn add_station_force(&mut self, b: BodyId, p_bs: &Vector3<T>, f_g: &Vector3<T>) {
         let r = self.x_gb[b.0].r * p_bs;
         self.body_forces[b.0] += spatial(r.cross(f_g), *f_g);
+    }
+
+    /// Adds force `f_g` (in Ground, N) at the Ground point `p_g` to body `b`.
+    #[inline(always)]
+    pub fn add_force_at_point(&mut self, b: BodyId, p_g: &Vector3<T>, f_g: &Vector3<T>) {
+        let r = p_g - self.x_gb[b.0].p;
+        self.body_forces[b.0] += spatial(r.cross(f_g), *f_g);
+    }
+
+    /// Borrows the reusable contact buffers (give them back with `put_contact_scratch`).
+    pub fn take_contact_scratch(&mut self) -> ContactScratch<T> {
+        std::mem::take(self.contact_scratch)
+    }
+
+    /// Returns the contact buffers taken with `take_contact_scratch`.
+    pub fn put_contact_scratch(&mut self, scratch: ContactScratch<T>) {
+        *self.contact_scratch = scratch;
     }
 
     /// Adds a torque `m_g` (in Ground, N·m) to body `b`.

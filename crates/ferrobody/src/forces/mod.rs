@@ -66,6 +66,8 @@ pub enum Force<T: Real = f64> {
     ConstantTorque(ConstantTorque<T>),
     /// Constant generalized force on one generalized speed.
     MobilityConstantForce(MobilityConstantForce<T>),
+    /// Hertz/Hunt–Crossley compliant contact between the surfaces of one contact set.
+    HuntCrossley(crate::contact::HuntCrossleyForce<T>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -81,6 +83,7 @@ macro_rules! dispatch {
             Force::ConstantForce($f) => $body,
             Force::ConstantTorque($f) => $body,
             Force::MobilityConstantForce($f) => $body,
+            Force::HuntCrossley($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -114,6 +117,7 @@ impl<T: Real> Force<T> {
             Force::ConstantForce(f) => context::check_body(bodies, f.body),
             Force::ConstantTorque(f) => context::check_body(bodies, f.body),
             Force::MobilityConstantForce(f) => f.validate(bodies),
+            Force::HuntCrossley(f) => f.validate(bodies.len()),
         }
     }
 
@@ -128,6 +132,7 @@ impl<T: Real> Force<T> {
             Force::ConstantForce(f) => Force::ConstantForce(f.cast()),
             Force::ConstantTorque(f) => Force::ConstantTorque(f.cast()),
             Force::MobilityConstantForce(f) => Force::MobilityConstantForce(f.cast()),
+            Force::HuntCrossley(f) => Force::HuntCrossley(f.cast()),
             Force::Custom(f) => {
                 return Err(Error::Model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",
@@ -148,6 +153,7 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
     let mut au_cache = std::mem::take(&mut data.auto_update_cache);
     let mut au_valid = std::mem::take(&mut data.auto_update_valid);
     let mut zdot = std::mem::take(&mut data.dynamics.zdot);
+    let mut scratch = std::mem::take(&mut data.contact_scratch);
     zdot.fill(T::zero());
     // An auto-update cache entry is valid only if computed in this realization (Simbody
     // invalidates it with its stage), so a value from an earlier stage evaluation is never
@@ -159,19 +165,21 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
     mobility.fill(T::zero());
     {
         let ctx = ForceContext::new(model, state, data);
-        let mut out = ForceAccumulator::new(
+        let mut out = ForceAccumulator {
             model,
-            &data.pos.x_gb,
-            &mut body_forces,
-            mobility.as_mut_slice(),
-            &mut au_cache,
-            &mut au_valid,
-            zdot.as_mut_slice(),
-        );
+            x_gb: &data.pos.x_gb,
+            body_forces: &mut body_forces,
+            mobility_forces: mobility.as_mut_slice(),
+            auto_update_cache: &mut au_cache,
+            auto_update_valid: &mut au_valid,
+            zdot: zdot.as_mut_slice(),
+            contact_scratch: &mut scratch,
+        };
         for f in &model.forces {
             f.calc_force(&ctx, &mut out);
         }
     }
+    data.contact_scratch = scratch;
     data.dynamics.body_forces = body_forces;
     data.dynamics.mobility_forces = mobility;
     data.auto_update_cache = au_cache;
@@ -205,18 +213,20 @@ pub fn element_contribution<T: Real>(
     let mut au_cache = data.auto_update_cache.clone();
     let mut au_valid = data.auto_update_valid.clone();
     let mut zdot = vec![T::zero(); model.nz()];
+    let mut scratch = Default::default();
     let ctx = ForceContext::new(model, state, data);
     let force = &model.forces[id.0];
     {
-        let mut out = ForceAccumulator::new(
+        let mut out = ForceAccumulator {
             model,
-            &data.pos.x_gb,
-            &mut body_forces,
-            mobility.as_mut_slice(),
-            &mut au_cache,
-            &mut au_valid,
-            &mut zdot,
-        );
+            x_gb: &data.pos.x_gb,
+            body_forces: &mut body_forces,
+            mobility_forces: mobility.as_mut_slice(),
+            auto_update_cache: &mut au_cache,
+            auto_update_valid: &mut au_valid,
+            zdot: &mut zdot,
+            contact_scratch: &mut scratch,
+        };
         force.calc_force(&ctx, &mut out);
     }
     ElementContribution {

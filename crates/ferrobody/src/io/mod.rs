@@ -5,11 +5,13 @@
 //!   settings. Every error names the file and the place in it.
 //! * [`trajectory`]: the streaming `trajectory.csv` writer of the command-line contract.
 
+pub mod contacts;
 pub mod scene;
 mod scene_build;
 mod scene_types;
 pub mod trajectory;
 
+pub use contacts::ContactsWriter;
 pub use scene::{load_scene, parse_scene, Scene};
 pub use scene_build::check_report_rows;
 pub use trajectory::{format_number, TrajectoryWriter};

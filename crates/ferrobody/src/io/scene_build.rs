@@ -1,11 +1,16 @@
 //! Turning a parsed scene file into a model, an initial state and run settings.
 
 use super::scene::Scene;
-use super::scene_types::{BodySection, ForceSection, FrameSection, IntegratorSection, SceneFile};
+use super::scene_types::{
+    BodySection, ContactModelKind, ContactSection, ForceSection, FrameSection, IntegratorSection,
+    MaterialSection, SceneFile, ShapeKind,
+};
+use crate::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
 use crate::forces::{
     ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper,
     MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
 };
+use crate::geometry::{ContactSurface, Shape};
 use crate::ids::BodyId;
 use crate::integrators::IntegratorSettings;
 use crate::math::{MassProperties, Transform};
@@ -45,6 +50,12 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         let force = build_force(&b, f).map_err(|m| format!("force[{i}].{m}"))?;
         b.add_force(force)
             .map_err(|e| format!("force[{i}]: {}", model_reason(&e)))?;
+    }
+    for (i, c) in raw.contacts.iter().enumerate() {
+        let force =
+            build_contact(&b, &raw.materials, c, i).map_err(|m| format!("contact[{i}].{m}"))?;
+        b.add_force(force)
+            .map_err(|e| format!("contact[{i}]: {}", model_reason(&e)))?;
     }
     let model = b.build().map_err(|e| model_reason(&e))?;
     let mut state = model.default_state();
@@ -219,6 +230,52 @@ fn set_initial(
         state.set_body_u(model, id, u);
     }
     Ok(())
+}
+
+fn build_contact(
+    b: &ModelBuilder<f64>,
+    materials: &std::collections::BTreeMap<String, MaterialSection>,
+    c: &ContactSection,
+    index: usize,
+) -> Res<Force<f64>> {
+    let mut surfaces = Vec::with_capacity(c.surfaces.len());
+    let mut mats = Vec::with_capacity(c.surfaces.len());
+    for (k, s) in c.surfaces.iter().enumerate() {
+        let key = format!("surface[{k}]");
+        let body = body_ref(b, &format!("{key}.body"), &s.body)?;
+        let shape = match (s.shape, s.radius) {
+            (ShapeKind::Sphere, Some(r)) => Shape::Sphere { radius: r },
+            (ShapeKind::Sphere, None) => {
+                return Err(format!("{key}.radius: a sphere needs a radius"))
+            }
+            (ShapeKind::HalfSpace, None) => Shape::HalfSpace,
+            (ShapeKind::HalfSpace, Some(_)) => {
+                return Err(format!("{key}.radius: a half space has no radius"))
+            }
+        };
+        let x_bs = frame(s.frame.as_ref(), "frame").map_err(|m| format!("{key}{m}"))?;
+        let m = materials
+            .get(&s.material)
+            .ok_or_else(|| format!("{key}.material: no [material.{}] table", s.material))?;
+        surfaces.push(ContactSurface { body, x_bs, shape });
+        mats.push(ContactMaterial {
+            stiffness: m.stiffness,
+            dissipation: m.dissipation.unwrap_or(0.0),
+            static_friction: m.static_friction.unwrap_or(0.0),
+            dynamic_friction: m.dynamic_friction.unwrap_or(0.0),
+            viscous_friction: m.viscous_friction.unwrap_or(0.0),
+        });
+    }
+    let (friction, default_name) = match c.model {
+        ContactModelKind::HuntCrossley => (FrictionModel::Hollars, "hunt_crossley"),
+        ContactModelKind::Compliant => (FrictionModel::Stribeck, "compliant"),
+    };
+    let name = c
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{default_name}{index}"));
+    let vt = c.transition_velocity.unwrap_or(0.01);
+    HuntCrossleyForce::new(&name, surfaces, mats, vt, friction).map(Force::HuntCrossley)
 }
 
 fn body_ref(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<BodyId> {

@@ -14,6 +14,54 @@ pub(super) struct SceneFile {
     pub bodies: Vec<BodySection>,
     #[serde(default, rename = "force")]
     pub forces: Vec<ForceSection>,
+    #[serde(default, rename = "material")]
+    pub materials: std::collections::BTreeMap<String, MaterialSection>,
+    #[serde(default, rename = "contact")]
+    pub contacts: Vec<ContactSection>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MaterialSection {
+    pub stiffness: f64,
+    pub dissipation: Option<f64>,
+    pub static_friction: Option<f64>,
+    pub dynamic_friction: Option<f64>,
+    pub viscous_friction: Option<f64>,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum ContactModelKind {
+    HuntCrossley,
+    Compliant,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ContactSection {
+    pub name: Option<String>,
+    pub model: ContactModelKind,
+    pub transition_velocity: Option<f64>,
+    #[serde(rename = "surface")]
+    pub surfaces: Vec<SurfaceSection>,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum ShapeKind {
+    Sphere,
+    HalfSpace,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SurfaceSection {
+    pub body: String,
+    pub shape: ShapeKind,
+    pub radius: Option<f64>,
+    pub frame: Option<FrameSection>,
+    pub material: String,
 }
 
 #[derive(Deserialize, Debug)]

@@ -76,6 +76,15 @@ pub struct Body<T: Real = f64> {
     pub x_pf_is_translation: bool,
     /// Whether `x_bm` is the identity (cached; lets kinematics skip a composition).
     pub x_bm_is_identity: bool,
+    /// Whether the hinge matrix in Ground is the 6×6 identity: a Free mobilizer on Ground with
+    /// identity frames (cached; lets ABA solve the body's Newton–Euler equations directly).
+    pub hinge_is_identity: bool,
+    /// A Free leaf body on Ground with identity frames, positive mass and invertible central
+    /// inertia: ABA solves its Newton–Euler equations in closed form (set when the model is
+    /// built).
+    pub rigid_free_on_ground: bool,
+    /// Inverse central inertia in the body frame (zero when singular; cached).
+    pub inverse_inertia_com: nalgebra::Matrix3<T>,
     /// First index of this body's q in the state.
     pub q_start: usize,
     /// First index of this body's u in the state.
@@ -96,11 +105,28 @@ impl<T: Real> Body<T> {
             inertia_about_origin: nalgebra::Matrix3::zeros(),
             x_pf_is_translation: false,
             x_bm_is_identity: false,
+            hinge_is_identity: false,
+            rigid_free_on_ground: false,
+            inverse_inertia_com: nalgebra::Matrix3::zeros(),
             q_start,
             u_start,
         };
         body.refresh_cache();
         body
+    }
+
+    /// Sets `rigid_free_on_ground` for every body of a finished tree (needs to know leaves).
+    pub(crate) fn mark_rigid_free_bodies(bodies: &mut [Body<T>]) {
+        let mut has_children = vec![false; bodies.len()];
+        for b in &bodies[1..] {
+            has_children[b.parent.0] = true;
+        }
+        for (b, children) in bodies.iter_mut().zip(has_children) {
+            b.rigid_free_on_ground = b.hinge_is_identity
+                && !children
+                && b.mass_properties.mass.re() > 0.0
+                && b.inverse_inertia_com.iter().any(|x| x.re() != 0.0);
+        }
     }
 
     /// Recomputes the cached fields (after the frames or mass properties are set).
@@ -110,6 +136,16 @@ impl<T: Real> Body<T> {
         self.inertia_about_origin = self.mass_properties.inertia_about_origin();
         self.x_pf_is_translation = self.x_pf.r == id;
         self.x_bm_is_identity = self.x_bm.r == id && self.x_bm.p == nalgebra::Vector3::zeros();
+        let x_pf_is_identity = self.x_pf.r == id && self.x_pf.p == nalgebra::Vector3::zeros();
+        self.inverse_inertia_com = self
+            .mass_properties
+            .inertia_com
+            .cholesky()
+            .map_or(nalgebra::Matrix3::zeros(), |c| c.inverse());
+        self.hinge_is_identity = self.mobilizer == crate::mobilizer::Mobilizer::Free
+            && self.parent == crate::ids::BodyId::GROUND
+            && x_pf_is_identity
+            && self.x_bm_is_identity;
     }
 
     /// Number of generalized coordinates of this body's mobilizer.

@@ -69,6 +69,13 @@ impl<T: Real> Model<T> {
         self.default_z.len()
     }
 
+    /// Whether any force element is a contact element.
+    pub fn has_contact(&self) -> bool {
+        self.forces
+            .iter()
+            .any(|f| matches!(f, Force::HuntCrossley(_)))
+    }
+
     /// The force elements.
     pub fn forces(&self) -> &[Force<T>] {
         &self.forces
@@ -103,8 +110,10 @@ impl<T: Real> Model<T> {
             .iter()
             .map(|f| f.cast::<U>())
             .collect::<crate::Result<_>>()?;
+        let mut bodies: Vec<Body<U>> = self.bodies.iter().map(cast_body).collect();
+        Body::mark_rigid_free_bodies(&mut bodies);
         Ok(Model {
-            bodies: self.bodies.iter().map(cast_body).collect(),
+            bodies,
             forces,
             nq: self.nq,
             nu: self.nu,

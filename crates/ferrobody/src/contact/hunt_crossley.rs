@@ -1,0 +1,284 @@
+//! Hertz contact with Hunt–Crossley dissipation between the surfaces of one contact set:
+//! Simbody's `HuntCrossleyForce` (Hollars friction) and the `HertzCircular` generator of its
+//! `CompliantContactSubsystem` (Stribeck friction). Notes §3.1 and §3.3.
+//!
+//! For a contact of depth x (m), normal n (surface 1 → surface 2) and effective radius R, with
+//! the combined material of [`super::material`]:
+//!
+//! ```text
+//! P   = location + x (½ − s1) n                    contact point
+//! f_H = (4/3) k x √(R k x)                         Hertz force (N), k = E_eff^(2/3)
+//! PE  = (2/5) f_H x                                potential energy (J)
+//! v   = v₁(P) − v₂(P),  v_n = v·n,  v_t = v − v_n n   (v_n > 0 when approaching)
+//! f   = f_H (1 + 1.5 c v_n)                        Hunt–Crossley normal force
+//! F   = f n + μ(|v_t|) f v_t/|v_t|                 force on body 2; body 1 gets −F, both at P
+//! ```
+//!
+//! A contact whose f ≤ 0 (separating faster than the dissipation allows) gets no force; its
+//! potential energy still counts, as in Simbody. **Deliberate difference:** Simbody's
+//! `HuntCrossleyForce` returns from its loop at the first such contact, so the contacts after it
+//! in the same set get no force at all (notes §9.2, a defect); here a separating contact is
+//! skipped and the others are still evaluated. References: K. H. Hunt, F. R. E. Crossley,
+//! J. Appl. Mech. 42 (1975) 440; M. Hollars, Simbody documentation; A. Seth et al., Procedia
+//! IUTAM 2 (2011) 212.
+
+use super::friction::{hollars, stribeck, FrictionModel};
+use super::material::{combine, ContactMaterial};
+use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
+use crate::geometry::{candidate_pairs, pair_contact, BroadPhase, ContactSurface};
+use crate::ids::BodyId;
+use crate::math::spatial::shift_motion;
+use crate::math::{linear, Transform};
+use crate::scalar::Real;
+use nalgebra::Vector3;
+
+/// `SignificantReal²` of Simbody: below this squared slip speed there is no friction.
+const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
+
+/// A contact set with its force law.
+#[derive(Clone, Debug)]
+pub struct HuntCrossleyForce<T: Real = f64> {
+    /// Name for outputs (`contacts.csv`'s `element` column).
+    pub name: String,
+    /// The surfaces of the set; every pair of them on different bodies may touch.
+    pub surfaces: Vec<ContactSurface<T>>,
+    /// One material per surface.
+    pub materials: Vec<ContactMaterial<T>>,
+    /// Transition velocity of the friction curve (m/s), Simbody default 0.01.
+    pub transition_velocity: T,
+    /// Which friction curve.
+    pub friction: FrictionModel,
+    /// `E^(2/3)` per surface (cached).
+    k: Vec<T>,
+}
+
+/// One evaluated contact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactEvaluation<T: Real> {
+    /// Surface indices (surface 1, surface 2) within the set.
+    pub surfaces: (usize, usize),
+    /// Bodies of surface 1 and surface 2.
+    pub bodies: (BodyId, BodyId),
+    /// Contact point in Ground.
+    pub point: Vector3<T>,
+    /// Normal in Ground, from surface 1 toward surface 2.
+    pub normal: Vector3<T>,
+    /// Penetration depth (m).
+    pub depth: T,
+    /// Normal force magnitude (N); 0 when the contact is separating too fast.
+    pub normal_force: T,
+    /// Friction force on body 2 (N, Ground).
+    pub friction_force: Vector3<T>,
+    /// Slip speed |v_t| (m/s).
+    pub slip_speed: T,
+    /// Potential energy (J).
+    pub potential_energy: T,
+}
+
+impl<T: Real> ContactEvaluation<T> {
+    /// Total force on body 2 (N, Ground); body 1 gets its negative.
+    pub fn force_on_body2(&self) -> Vector3<T> {
+        self.normal * self.normal_force + self.friction_force
+    }
+}
+
+impl<T: Real> HuntCrossleyForce<T> {
+    /// A contact set; fails if the surfaces and materials differ in number, a material is
+    /// invalid, a sphere radius is not positive, or the transition velocity is not positive.
+    pub fn new(
+        name: &str,
+        surfaces: Vec<ContactSurface<T>>,
+        materials: Vec<ContactMaterial<T>>,
+        transition_velocity: T,
+        friction: FrictionModel,
+    ) -> Result<Self, String> {
+        if surfaces.len() != materials.len() {
+            return Err(format!(
+                "{} surfaces but {} materials",
+                surfaces.len(),
+                materials.len()
+            ));
+        }
+        for (i, (s, m)) in surfaces.iter().zip(&materials).enumerate() {
+            m.validate()
+                .map_err(|e| format!("surface[{i}].material: {e}"))?;
+            if let crate::geometry::Shape::Sphere { radius } = s.shape {
+                if !(radius.is_finite() && radius > 0.0) {
+                    return Err(format!(
+                        "surface[{i}].radius must be positive and finite, got {radius}"
+                    ));
+                }
+            }
+        }
+        let vt = transition_velocity.re();
+        if !(vt.is_finite() && vt > 0.0) {
+            return Err(format!(
+                "transition_velocity must be positive and finite, got {vt}"
+            ));
+        }
+        let k = materials
+            .iter()
+            .map(|m| m.stiffness.powf(T::c(2.0 / 3.0)))
+            .collect();
+        Ok(Self {
+            name: name.to_string(),
+            surfaces,
+            materials,
+            transition_velocity,
+            friction,
+            k,
+        })
+    }
+
+    /// Converts to another scalar type through `f64`.
+    pub fn cast<U: Real>(&self) -> HuntCrossleyForce<U> {
+        let surfaces = self
+            .surfaces
+            .iter()
+            .map(|s| ContactSurface {
+                body: s.body,
+                x_bs: s.x_bs.cast(),
+                shape: s.shape,
+            })
+            .collect();
+        HuntCrossleyForce::new(
+            &self.name,
+            surfaces,
+            self.materials.iter().map(|m| m.cast()).collect(),
+            U::c(self.transition_velocity.re()),
+            self.friction,
+        )
+        .expect("a valid element stays valid")
+    }
+
+    /// Checks that every surface's body exists.
+    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), String> {
+        for (i, s) in self.surfaces.iter().enumerate() {
+            if s.body.0 >= nbodies {
+                return Err(format!(
+                    "surface[{i}]: body index {} does not exist",
+                    s.body.0
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Poses of all surface frames in Ground.
+    pub(crate) fn surface_poses(&self, ctx: &ForceContext<'_, T>, x_gs: &mut Vec<Transform<T>>) {
+        x_gs.clear();
+        x_gs.extend(self.surfaces.iter().map(|s| ctx.x_gb(s.body) * &s.x_bs));
+    }
+
+    /// Evaluates the contact between surfaces `i` and `j`, or `None` if they do not overlap.
+    pub fn evaluate(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        x_gs: &[Transform<T>],
+        i: usize,
+        j: usize,
+    ) -> Option<ContactEvaluation<T>> {
+        let (si, sj) = (&self.surfaces[i], &self.surfaces[j]);
+        let (pc, swapped) = pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j])?;
+        let (a, b) = if swapped { (j, i) } else { (i, j) };
+        let (body1, body2) = (self.surfaces[a].body, self.surfaces[b].body);
+        let m = combine(&self.materials[a], self.k[a], &self.materials[b], self.k[b]);
+        let (x, n) = (pc.depth, pc.normal);
+        let half = T::c(0.5);
+        let point = pc.location + n * (x * (half - m.s1));
+        let f_hertz = T::c(4.0 / 3.0) * m.k * x * (pc.radius * m.k * x).sqrt();
+        let potential_energy = T::c(0.4) * f_hertz * x;
+        let v = point_velocity(ctx, body1, &point) - point_velocity(ctx, body2, &point);
+        let v_n = v.dot(&n);
+        let v_t = v - n * v_n;
+        let f = f_hertz * (T::one() + T::c(1.5) * m.c * v_n);
+        let slip2 = v_t.norm_squared();
+        let slip_speed = slip2.sqrt();
+        let mut eval = ContactEvaluation {
+            surfaces: (a, b),
+            bodies: (body1, body2),
+            point,
+            normal: n,
+            depth: x,
+            normal_force: T::zero(),
+            friction_force: Vector3::zeros(),
+            slip_speed,
+            potential_energy,
+        };
+        if f.re() <= 0.0 {
+            return Some(eval);
+        }
+        eval.normal_force = f;
+        let vt = self.transition_velocity;
+        let has_slip = match self.friction {
+            FrictionModel::Hollars => slip2.re() != 0.0,
+            FrictionModel::Stribeck => slip2.re() > SIGNIFICANT_REAL_SQUARED,
+        };
+        if has_slip {
+            let mu = match self.friction {
+                FrictionModel::Hollars => hollars(slip_speed, vt, m.mu_s, m.mu_d, m.mu_v),
+                FrictionModel::Stribeck => stribeck(slip_speed, vt, m.mu_s, m.mu_d, m.mu_v),
+            };
+            eval.friction_force = v_t * (f * mu / slip_speed);
+        }
+        Some(eval)
+    }
+}
+
+/// Velocity in Ground of the material point of `body` at Ground point `p`.
+#[inline]
+fn point_velocity<T: Real>(ctx: &ForceContext<'_, T>, body: BodyId, p: &Vector3<T>) -> Vector3<T> {
+    linear(&shift_motion(ctx.v_gb(body), &(p - ctx.x_gb(body).p)))
+}
+
+impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
+        let mut scratch = out.take_contact_scratch();
+        self.surface_poses(ctx, &mut scratch.x_gs);
+        candidate_pairs(&self.surfaces, &scratch.x_gs, &mut scratch.broad);
+        for &(i, j) in &scratch.broad.pairs {
+            if let Some(c) = self.evaluate(ctx, &scratch.x_gs, i as usize, j as usize) {
+                if c.normal_force.re() > 0.0 {
+                    let f = c.force_on_body2();
+                    out.add_force_at_point(c.bodies.1, &c.point, &f);
+                    out.add_force_at_point(c.bodies.0, &c.point, &(-f));
+                }
+            }
+        }
+        out.put_contact_scratch(scratch);
+    }
+
+    fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {
+        let mut x_gs = Vec::new();
+        let mut broad = BroadPhase::default();
+        self.surface_poses(ctx, &mut x_gs);
+        candidate_pairs(&self.surfaces, &x_gs, &mut broad);
+        broad
+            .pairs
+            .iter()
+            .filter_map(|&(i, j)| self.evaluate(ctx, &x_gs, i as usize, j as usize))
+            .fold(T::zero(), |pe, c| pe + c.potential_energy)
+    }
+}
+
+/// Reusable buffers of contact evaluation, kept in `Data` so the step loop does not allocate.
+#[derive(Clone, Debug)]
+pub struct ContactScratch<T: Real> {
+    /// Surface poses in Ground.
+    pub x_gs: Vec<Transform<T>>,
+    /// Broad-phase buffers.
+    pub broad: BroadPhase,
+}
+
+impl<T: Real> Default for ContactScratch<T> {
+    fn default() -> Self {
+        Self {
+            x_gs: Vec::new(),
+            broad: BroadPhase::default(),
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! Compliant contact: Hertz normal force with Hunt–Crossley dissipation and a choice of
+//! friction law, acting between the surfaces of one contact set.
+//!
+//! * [`material`]: per-surface parameters and Simbody's combining rules (series stiffness
+//!   `k = k1 k2/(k1 + k2)` with `kᵢ = Eᵢ^(2/3)`, weighted dissipation, harmonic-mean friction).
+//! * [`friction`]: the Hollars curve of Simbody's `HuntCrossleyForce` and the C² Stribeck curve
+//!   of its `CompliantContactSubsystem`.
+//! * [`hunt_crossley`]: the force element ([`HuntCrossleyForce`]) and the per-contact law.
+//!
+//! Rigid unilateral contact and the sphere-on-sphere constraint are not force laws: they are
+//! constraints (later issues).
+
+pub mod friction;
+pub mod hunt_crossley;
+pub mod material;
+mod report;
+
+pub use friction::FrictionModel;
+pub use hunt_crossley::{ContactEvaluation, HuntCrossleyForce};
+pub use material::ContactMaterial;
+pub use report::{contact_reports, ContactReport};

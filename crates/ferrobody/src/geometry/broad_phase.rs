@@ -1,0 +1,175 @@
+//! Broad phase: which surface pairs might touch. Half spaces are tested against every other
+//! surface (they are unbounded); bounded shapes go through sweep-and-prune along the axis on
+//! which their bounding-sphere centres spread most (Simbody `GeneralContactSubsystem`), so the
+//! cost grows as n log n (the sort) plus the number of overlapping intervals, not as n².
+//! Surfaces on the same body never collide. Successive evaluations see nearly the same order,
+//! so the previous order is kept and repaired by insertion sort (close to O(n) when little moved).
+//! Runs on `f64` real parts: it only decides which pairs exist.
+
+use super::{ContactSurface, Shape};
+use crate::math::Transform;
+use crate::scalar::Real;
+
+/// Reusable buffers of the broad phase (sized on first use, then reused without allocating).
+#[derive(Clone, Debug, Default)]
+pub struct BroadPhase {
+    /// Candidate pairs (indices into the surface list), surface order kept (`i < j`).
+    pub pairs: Vec<(u32, u32)>,
+    /// Bounded surfaces: (interval start on the sweep axis, interval end, surface index).
+    intervals: Vec<(f64, f64, u32)>,
+    /// Bounding-sphere centres and radii of the surfaces, in Ground.
+    centres: Vec<([f64; 3], f64)>,
+    /// Indices of the half spaces.
+    half_spaces: Vec<u32>,
+    /// Surface order along the sweep axis at the last call.
+    order: Vec<u32>,
+}
+
+/// Fills `bp.pairs` with the candidate pairs of `surfaces`, whose shape frames are at `x_gs`.
+pub fn candidate_pairs<T: Real>(
+    surfaces: &[ContactSurface<T>],
+    x_gs: &[Transform<T>],
+    bp: &mut BroadPhase,
+) {
+    bp.pairs.clear();
+    bp.intervals.clear();
+    bp.centres.clear();
+    bp.half_spaces.clear();
+    for (i, (s, x)) in surfaces.iter().zip(x_gs).enumerate() {
+        match s.shape {
+            Shape::HalfSpace => bp.half_spaces.push(i as u32),
+            Shape::Sphere { radius } => {
+                bp.centres
+                    .push(([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius));
+                continue;
+            }
+        }
+        bp.centres.push(([0.0; 3], f64::INFINITY));
+    }
+    let axis = sweep_axis(&bp.centres);
+    sorted_intervals(&bp.centres, axis, &mut bp.intervals, &mut bp.order);
+    for (k, &(_, end, i)) in bp.intervals.iter().enumerate() {
+        for &(start, _, j) in &bp.intervals[k + 1..] {
+            if start > end {
+                break;
+            }
+            if surfaces[i as usize].body != surfaces[j as usize].body
+                && spheres_overlap(&bp.centres, i, j)
+            {
+                bp.pairs.push((i.min(j), i.max(j)));
+            }
+        }
+    }
+    for &h in &bp.half_spaces {
+        for (j, s) in surfaces.iter().enumerate() {
+            if j as u32 != h
+                && s.body != surfaces[h as usize].body
+                && !matches!(s.shape, Shape::HalfSpace)
+            {
+                bp.pairs.push((h.min(j as u32), h.max(j as u32)));
+            }
+        }
+    }
+}
+
+/// Fills `intervals` with the bounded surfaces' intervals on `axis`, sorted by start (ties by
+/// surface index, so the result does not depend on the history). Starts from the order of the
+/// last call, when it covers the same surfaces, and repairs it by insertion sort.
+fn sorted_intervals(
+    centres: &[([f64; 3], f64)],
+    axis: usize,
+    intervals: &mut Vec<(f64, f64, u32)>,
+    order: &mut Vec<u32>,
+) {
+    let interval = |s: u32| {
+        let (c, r) = centres[s as usize];
+        (c[axis] - r, c[axis] + r, s)
+    };
+    let bounded = centres.iter().filter(|(_, r)| r.is_finite()).count();
+    let key = |a: &(f64, f64, u32), b: &(f64, f64, u32)| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2));
+    if order.len() == bounded
+        && order
+            .iter()
+            .all(|&s| centres.get(s as usize).is_some_and(|(_, r)| r.is_finite()))
+    {
+        intervals.extend(order.iter().map(|&s| interval(s)));
+        for k in 1..intervals.len() {
+            let mut m = k;
+            while m > 0 && key(&intervals[m - 1], &intervals[m]).is_gt() {
+                intervals.swap(m - 1, m);
+                m -= 1;
+            }
+        }
+    } else {
+        intervals.extend(
+            (0..centres.len() as u32)
+                .filter(|&s| centres[s as usize].1.is_finite())
+                .map(interval),
+        );
+        intervals.sort_unstable_by(key);
+    }
+    order.clear();
+    order.extend(intervals.iter().map(|x| x.2));
+}
+
+fn spheres_overlap(centres: &[([f64; 3], f64)], i: u32, j: u32) -> bool {
+    let ((a, ra), (b, rb)) = (centres[i as usize], centres[j as usize]);
+    let d2: f64 = (0..3).map(|k| (a[k] - b[k]).powi(2)).sum();
+    d2 <= (ra + rb) * (ra + rb)
+}
+
+/// The axis (0, 1, 2) along which the finite bounding-sphere centres spread most.
+fn sweep_axis(centres: &[([f64; 3], f64)]) -> usize {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for (c, r) in centres.iter().filter(|(_, r)| r.is_finite()) {
+        let _ = r;
+        for k in 0..3 {
+            lo[k] = lo[k].min(c[k]);
+            hi[k] = hi[k].max(c[k]);
+        }
+    }
+    (0..3)
+        .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::BodyId;
+    use nalgebra::Vector3;
+
+    #[test]
+    fn finds_exactly_the_overlapping_pairs() {
+        let sphere = |b: usize| ContactSurface {
+            body: BodyId(b),
+            x_bs: Transform::identity(),
+            shape: Shape::Sphere { radius: 0.1 },
+        };
+        let surfaces = vec![
+            ContactSurface {
+                body: BodyId(0),
+                x_bs: Transform::identity(),
+                shape: Shape::HalfSpace,
+            },
+            sphere(1),
+            sphere(2),
+            sphere(3),
+        ];
+        let xs = [0.0, 0.0, 0.15, 1.0];
+        let x_gs: Vec<Transform<f64>> = xs
+            .iter()
+            .map(|&x| Transform::from_translation(Vector3::new(x, 0.0, 0.0)))
+            .collect();
+        let mut bp = BroadPhase::default();
+        candidate_pairs(&surfaces, &x_gs, &mut bp);
+        let mut sorted = bp.pairs.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![(0, 1), (0, 2), (0, 3), (1, 2)]);
+        // A second call, with the order remembered, finds the same pairs in the same order.
+        let first = bp.pairs.clone();
+        candidate_pairs(&surfaces, &x_gs, &mut bp);
+        assert_eq!(bp.pairs, first);
+    }
+}

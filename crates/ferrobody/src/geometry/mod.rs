@@ -1,0 +1,93 @@
+//! Contact geometry: shapes attached to bodies and the pair routines that find where two of
+//! them touch.
+//!
+//! A [`ContactSurface`] is a [`Shape`] fixed to a body with a frame `x_bs`. Each supported pair
+//! of shapes has one file (`contact_<shape>_<shape>.rs`, parry's naming) with a routine that
+//! returns a [`PointContact`]: depth (m, positive when overlapping), unit normal from surface 1
+//! toward surface 2, the midway point between the two surfaces along the normal, and the
+//! effective radius of curvature. [`pair_contact`] dispatches on the shape pair by `match`, so
+//! adding a shape (Brick, Ellipsoid, triangle mesh) adds a file and a match arm and never
+//! touches the force laws. Conventions follow Simbody (notes §3.1, §3.3): a half space occupies
+//! `x > 0` of its frame, its outward normal is `−x`.
+
+mod broad_phase;
+mod contact_halfspace_sphere;
+mod contact_sphere_sphere;
+
+pub use broad_phase::{candidate_pairs, BroadPhase};
+pub use contact_halfspace_sphere::contact_halfspace_sphere;
+pub use contact_sphere_sphere::contact_sphere_sphere;
+
+use crate::ids::BodyId;
+use crate::math::Transform;
+use crate::scalar::Real;
+use nalgebra::Vector3;
+
+/// A contact shape, described in its own frame S.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A sphere of the given radius (m) centred at S's origin.
+    Sphere {
+        /// Radius (m).
+        radius: f64,
+    },
+    /// The half space `x > 0` of S (its surface is the plane x = 0, outward normal −x).
+    HalfSpace,
+}
+
+impl Shape {
+    /// The scene-file name of the shape.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Shape::Sphere { .. } => "sphere",
+            Shape::HalfSpace => "half_space",
+        }
+    }
+}
+
+/// A shape fixed to a body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactSurface<T: Real = f64> {
+    /// The body carrying the surface.
+    pub body: BodyId,
+    /// Pose of the shape frame S in the body frame B.
+    pub x_bs: Transform<T>,
+    /// The shape.
+    pub shape: Shape,
+}
+
+/// Where two surfaces touch (or would touch): Simbody's `PointContact`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointContact<T: Real> {
+    /// Penetration depth (m); positive when the surfaces overlap.
+    pub depth: T,
+    /// Unit normal in Ground, from surface 1 toward surface 2.
+    pub normal: Vector3<T>,
+    /// The point midway between the two undeformed surfaces along the normal, in Ground.
+    pub location: Vector3<T>,
+    /// Effective radius of curvature (m).
+    pub radius: T,
+}
+
+/// The contact between surfaces `a` and `b`, whose shape frames are at `x_ga` and `x_gb` in
+/// Ground. Returns the contact and whether the surfaces were swapped (the routine's surface 1
+/// is `b`), or `None` when the pair is separated or has no routine.
+pub fn pair_contact<T: Real>(
+    a: &Shape,
+    x_ga: &Transform<T>,
+    b: &Shape,
+    x_gb: &Transform<T>,
+) -> Option<(PointContact<T>, bool)> {
+    match (a, b) {
+        (Shape::HalfSpace, Shape::Sphere { radius }) => {
+            contact_halfspace_sphere(x_ga, x_gb, T::c(*radius)).map(|c| (c, false))
+        }
+        (Shape::Sphere { radius }, Shape::HalfSpace) => {
+            contact_halfspace_sphere(x_gb, x_ga, T::c(*radius)).map(|c| (c, true))
+        }
+        (Shape::Sphere { radius: r1 }, Shape::Sphere { radius: r2 }) => {
+            contact_sphere_sphere(&x_ga.p, T::c(*r1), &x_gb.p, T::c(*r2)).map(|c| (c, false))
+        }
+        (Shape::HalfSpace, Shape::HalfSpace) => None,
+    }
+}
