@@ -31,6 +31,7 @@ pub struct Summary {
     pub realizations: u64,
     pub wall_time_s: f64,
     pub report_rows: u64,
+    pub contact_rows: u64,
     pub initial_energy: f64,
     pub final_energy: f64,
     pub warnings: Vec<String>,
@@ -53,6 +54,7 @@ impl Summary {
             realizations: 0,
             wall_time_s: 0.0,
             report_rows: 0,
+            contact_rows: 0,
             initial_energy: f64::NAN,
             final_energy: f64::NAN,
             warnings: Vec::new(),
@@ -135,6 +137,7 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
     let model = &scene.model;
     let mut energies = (f64::NAN, f64::NAN);
     let mut rows = 0u64;
+    let mut contact_rows = 0u64;
     let start = Instant::now();
     let mut sim = match Simulation::new(model, scene.initial_state.clone(), scene.integrator) {
         Ok(sim) => sim,
@@ -153,7 +156,7 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
         energies.1 = e;
         rows += 1;
         if let Some(c) = contacts.as_mut() {
-            c.write_rows(m, s, d)?;
+            contact_rows += c.write_rows(m, s, d)? as u64;
         }
         writer.write_row(m, s, d)
     });
@@ -177,6 +180,7 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
         realizations: stats.realizations,
         wall_time_s: wall,
         report_rows: rows,
+        contact_rows,
         initial_energy: energies.0,
         final_energy: energies.1,
         warnings: Vec::new(),

@@ -310,4 +310,58 @@ fn check_and_demo_succeed() {
         .unwrap();
     assert!(out.status.success());
     assert!(dir.join("demo/trajectory.csv").exists() && dir.join("demo/summary.json").exists());
+    let contacts = std::fs::read_to_string(dir.join("demo/contacts.csv")).unwrap();
+    assert!(
+        contacts.lines().count() > 100,
+        "the demo's bodies touch the ground"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("contacts.csv") && stdout.contains("trajectory.csv"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn contact_scenes_write_contacts_csv() {
+    let dir = temp_dir("contacts");
+    let out = exe()
+        .arg("run")
+        .arg(scenes().join("s1_hc_ball.toml"))
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("contacts.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "t,element,body1,body2,px,py,pz,nx,ny,nz,depth,fx,fy,fz,normal_force,friction_force,slip_speed"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert_eq!((r[1], r[2], r[3]), ("contact", "ground", "ball"));
+        let depth: f64 = r[10].parse().unwrap();
+        assert!(depth > 0.0, "only overlapping pairs are listed");
+    }
+    // The ball rests on the ground at the end: a contact row at the final time.
+    assert!(rows.iter().any(|r| r[0] == "2.0"));
+    // A scene without contact elements writes no contacts.csv.
+    let dir2 = temp_dir("no-contacts");
+    let out = exe()
+        .arg("run")
+        .arg(scenes().join("p2_free_tumble.toml"))
+        .arg("--out")
+        .arg(&dir2)
+        .args(["--duration", "0.1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!dir2.join("contacts.csv").exists());
 }

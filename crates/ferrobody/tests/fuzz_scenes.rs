@@ -7,8 +7,9 @@ use ferrobody::io::{parse_scene, TrajectoryWriter};
 use ferrobody::Simulation;
 use proptest::prelude::*;
 
-const SEEDS: [&str; 3] = [
+const SEEDS: [&str; 4] = [
     include_str!("../../../examples/scenes/p1_double_pendulum.toml"),
+    include_str!("../../../examples/scenes/s1_hc_ball.toml"),
     include_str!("../../../examples/scenes/p2_free_tumble.toml"),
     r#"
 gravity = [0.0, -9.81, 0.0]
