@@ -37,9 +37,9 @@ for line in open(sys.argv[1]):
     if sid not in order: order.append(sid)
     walls.setdefault((tool, sid), []).append(r["wall_median_s"])
     steps[(tool, sid)] = r["steps_taken"]
-print("| scene | Simbody median s | ferrobody median s | ratio (ferrobody/Simbody) | steps (Simbody / ferrobody) |")
+print("| scene | Simbody median s | ferrobody median s | speed-up (Simbody / ferrobody) | steps (Simbody / ferrobody) |")
 print("|---|---|---|---|---|")
 for sid in order:
     s = statistics.median(walls[("simbody", sid)]); f = statistics.median(walls[("ferrobody", sid)])
-    print(f"| {sid} | {s:.4f} | {f:.4f} | {f / s:.2f} | {steps[('simbody', sid)]} / {steps[('ferrobody', sid)]} |")
+    print(f"| {sid} | {s:.4f} | {f:.4f} | {s / f:.1f}× | {steps[('simbody', sid)]} / {steps[('ferrobody', sid)]} |")
 PY

@@ -1,7 +1,8 @@
 //! Broad phase: which surface pairs might touch. Half spaces are tested against every other
-//! surface (they are unbounded); bounded shapes go through sweep-and-prune along the axis on
-//! which their bounding-sphere centres spread most (Simbody `GeneralContactSubsystem`), so the
-//! cost grows as n log n (the sort) plus the number of overlapping intervals, not as n².
+//! surface (they are unbounded). A few bounded shapes are tested pair by pair (bounding
+//! spheres); many go through sweep-and-prune along the axis on which their bounding-sphere
+//! centres spread most (Simbody `GeneralContactSubsystem`), so the cost grows as n log n (the
+//! sort) plus the number of overlapping intervals, not as n².
 //! Surfaces on the same body never collide. Successive evaluations see nearly the same order,
 //! so the previous order is kept and repaired by insertion sort (close to O(n) when little moved).
 //! Runs on `f64` real parts: it only decides which pairs exist.
@@ -26,26 +27,56 @@ pub struct BroadPhase {
 }
 
 /// Fills `bp.pairs` with the candidate pairs of `surfaces`, whose shape frames are at `x_gs`.
-pub fn candidate_pairs<T: Real>(
-    surfaces: &[ContactSurface<T>],
-    x_gs: &[Transform<T>],
-    bp: &mut BroadPhase,
-) {
+pub fn candidate_pairs<T: Real>(surfaces: &[ContactSurface<T>], x_gs: &[Transform<T>], bp: &mut BroadPhase) {
     bp.pairs.clear();
     bp.intervals.clear();
     bp.centres.clear();
     bp.half_spaces.clear();
     for (i, (s, x)) in surfaces.iter().zip(x_gs).enumerate() {
         match s.shape {
-            Shape::HalfSpace => bp.half_spaces.push(i as u32),
-            Shape::Sphere { radius } => {
-                bp.centres
-                    .push(([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius));
-                continue;
+            Shape::HalfSpace => {
+                bp.half_spaces.push(i as u32);
+                bp.centres.push(([0.0; 3], f64::INFINITY));
+            }
+            Shape::Sphere { radius } => bp.centres.push(([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius)),
+        }
+    }
+    if bp.centres.len() - bp.half_spaces.len() < ALL_PAIRS_BELOW {
+        all_bounded_pairs(surfaces, bp);
+    } else {
+        sweep_and_prune(surfaces, bp);
+    }
+    for &h in &bp.half_spaces {
+        for (j, s) in surfaces.iter().enumerate() {
+            if j as u32 != h && s.body != surfaces[h as usize].body && !matches!(s.shape, Shape::HalfSpace) {
+                bp.pairs.push((h.min(j as u32), h.max(j as u32)));
             }
         }
-        bp.centres.push(([0.0; 3], f64::INFINITY));
     }
+}
+
+/// Below this many bounded surfaces, testing every pair's bounding spheres is cheaper than
+/// sorting (the s6 chain has 5).
+const ALL_PAIRS_BELOW: usize = 32;
+
+/// Every pair of bounded surfaces on different bodies whose bounding spheres overlap.
+fn all_bounded_pairs<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhase) {
+    let n = bp.centres.len();
+    for i in 0..n {
+        if !bp.centres[i].1.is_finite() {
+            continue;
+        }
+        for j in i + 1..n {
+            let different_bodies = surfaces[i].body != surfaces[j].body;
+            if bp.centres[j].1.is_finite() && different_bodies && spheres_overlap(&bp.centres, i as u32, j as u32) {
+                bp.pairs.push((i as u32, j as u32));
+            }
+        }
+    }
+}
+
+/// Sweep-and-prune over the bounded surfaces' intervals on the axis of largest spread.
+fn sweep_and_prune<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhase) {
     let axis = sweep_axis(&bp.centres);
     sorted_intervals(&bp.centres, axis, &mut bp.intervals, &mut bp.order);
     for (k, &(_, end, i)) in bp.intervals.iter().enumerate() {
@@ -53,20 +84,8 @@ pub fn candidate_pairs<T: Real>(
             if start > end {
                 break;
             }
-            if surfaces[i as usize].body != surfaces[j as usize].body
-                && spheres_overlap(&bp.centres, i, j)
-            {
+            if surfaces[i as usize].body != surfaces[j as usize].body && spheres_overlap(&bp.centres, i, j) {
                 bp.pairs.push((i.min(j), i.max(j)));
-            }
-        }
-    }
-    for &h in &bp.half_spaces {
-        for (j, s) in surfaces.iter().enumerate() {
-            if j as u32 != h
-                && s.body != surfaces[h as usize].body
-                && !matches!(s.shape, Shape::HalfSpace)
-            {
-                bp.pairs.push((h.min(j as u32), h.max(j as u32)));
             }
         }
     }
