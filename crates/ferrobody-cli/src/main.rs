@@ -5,6 +5,7 @@
 
 mod bench;
 mod check;
+mod curves;
 mod demo;
 mod run;
 
@@ -53,6 +54,17 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// Tabulate and plot a contact model's force law (CSV tables and SVG figures).
+    #[command(allow_negative_numbers = true)]
+    Curves {
+        /// The model: smooth-sphere-half-space.
+        model: String,
+        #[command(flatten)]
+        params: curves::SmoothCurveArgs,
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Load and validate a scene and print what it contains.
     Check {
         /// The scene file (TOML).
@@ -61,7 +73,23 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout as clap writes them; usage errors become one line.
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!(
+                "error: {} (see `ferrobody --help`)",
+                first.trim_start_matches("error: ")
+            );
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Demo { out } => demo::demo(&out),
         Command::Run {
@@ -72,6 +100,7 @@ fn main() -> ExitCode {
         } => run::run_command(&scene, out, run::Overrides { duration, accuracy }),
         Command::Bench { scene, runs } => bench::bench(&scene, runs),
         Command::Check { scene } => check::check(&scene),
+        Command::Curves { model, params, out } => curves::curves(&model, &params, &out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

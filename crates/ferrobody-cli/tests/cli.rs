@@ -365,3 +365,68 @@ fn contact_scenes_write_contacts_csv() {
     assert!(out.status.success());
     assert!(!dir2.join("contacts.csv").exists());
 }
+
+#[test]
+fn curves_write_tables_and_plots() {
+    let dir = temp_dir("curves");
+    let out = exe()
+        .args(["curves", "smooth-sphere-half-space", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let depth = std::fs::read_to_string(dir.join("force_vs_depth.csv")).unwrap();
+    assert_eq!(
+        depth.lines().next().unwrap(),
+        "x,fy_smooth_v0,fy_smooth_vp05,fy_smooth_vm05,pe_smooth"
+    );
+    assert_eq!(depth.lines().count(), 602);
+    let rate = std::fs::read_to_string(dir.join("force_vs_rate.csv")).unwrap();
+    assert_eq!(rate.lines().next().unwrap(), "v,fy_smooth_x0.1");
+    assert_eq!(rate.lines().count(), 402);
+    for svg in [
+        "hertz_force.svg",
+        "hunt_crossley_force.svg",
+        "energy_error.svg",
+    ] {
+        let text = std::fs::read_to_string(dir.join(svg)).unwrap();
+        assert!(
+            text.starts_with("<svg") && text.contains("(N)"),
+            "{svg} has an axis with units"
+        );
+    }
+    // Parameters change the curves; a bad value or model is an error.
+    let stiffer = temp_dir("curves-stiff");
+    let out = exe()
+        .args([
+            "curves",
+            "smooth-sphere-half-space",
+            "--stiffness",
+            "2e6",
+            "--out",
+        ])
+        .arg(&stiffer)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_ne!(
+        std::fs::read_to_string(stiffer.join("force_vs_depth.csv")).unwrap(),
+        depth
+    );
+    let bad = exe()
+        .args(["curves", "smooth-sphere-half-space", "--cf", "-1", "--out"])
+        .arg(&stiffer)
+        .output()
+        .unwrap();
+    assert_clean_error(&bad, "constant_contact_force");
+    let unknown = exe()
+        .args(["curves", "nonsense", "--out"])
+        .arg(&stiffer)
+        .output()
+        .unwrap();
+    assert_clean_error(&unknown, "unknown contact model");
+}

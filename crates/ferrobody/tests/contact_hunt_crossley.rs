@@ -138,7 +138,7 @@ fn static_heights_force_energy_and_contact_point() {
         );
         let reports = contact_reports(&model, &s, &d);
         if depth > 0.0 {
-            let p = reports[0].contact.point;
+            let p = reports[0].point;
             let expected_p = Vector3::new(0.0, -e.k1 * depth / (e.k1 + e.k2), 0.0);
             assert!(
                 (p - expected_p).amax() < 1e-10,

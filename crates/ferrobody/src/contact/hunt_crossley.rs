@@ -19,8 +19,9 @@
 //! `HuntCrossleyForce` returns from its loop at the first such contact, so the contacts after it
 //! in the same set get no force at all (notes §9.2, a defect); here a separating contact is
 //! skipped and the others are still evaluated. References: K. H. Hunt, F. R. E. Crossley,
-//! J. Appl. Mech. 42 (1975) 440; M. Hollars, Simbody documentation; A. Seth et al., Procedia
-//! IUTAM 2 (2011) 212.
+//! J. Appl. Mech. 42 (1975) 440; M. Hollars, Simbody documentation; M. A. Sherman, A. Seth,
+//! S. L. Delp, "Simbody: multibody dynamics for biomedical research", Procedia IUTAM 2 (2011)
+//! 241–261.
 
 use super::friction::{hollars, stribeck, FrictionModel};
 use super::material::{combine, ContactMaterial};
@@ -105,7 +106,7 @@ impl<T: Real> HuntCrossleyForce<T> {
             if let crate::geometry::Shape::Sphere { radius } = s.shape {
                 if !(radius.is_finite() && radius > 0.0) {
                     return Err(format!(
-                        "surface[{i}].radius must be positive and finite, got {radius}"
+                        "surface[{i}].radius: must be positive and finite, got {radius}"
                     ));
                 }
             }
@@ -113,7 +114,7 @@ impl<T: Real> HuntCrossleyForce<T> {
         let vt = transition_velocity.re();
         if !(vt.is_finite() && vt > 0.0) {
             return Err(format!(
-                "transition_velocity must be positive and finite, got {vt}"
+                "transition_velocity: must be positive and finite, got {vt}"
             ));
         }
         let k = materials

@@ -43,12 +43,12 @@ impl<T: Real> ContactMaterial<T> {
         for (name, v) in named {
             let x = v.re();
             if !x.is_finite() || x < 0.0 {
-                return Err(format!("{name} must be finite and non-negative, got {x}"));
+                return Err(format!("{name}: must be finite and non-negative, got {x}"));
             }
         }
         if self.dynamic_friction.re() > self.static_friction.re() {
             return Err(format!(
-                "dynamic_friction ({}) must not exceed static_friction ({})",
+                "dynamic_friction: {} must not exceed static_friction ({})",
                 self.dynamic_friction.re(),
                 self.static_friction.re()
             ));
@@ -104,7 +104,10 @@ pub fn combine<T: Real>(
     m2: &ContactMaterial<T>,
     k2: T,
 ) -> CombinedMaterial<T> {
-    let s1 = k2 / (k1 + k2);
+    // Two rigid-less (zero-stiffness) surfaces carry no force; split the deformation evenly
+    // rather than dividing 0 by 0.
+    let sum = k1 + k2;
+    let s1 = if sum.re() == 0.0 { T::c(0.5) } else { k2 / sum };
     let s2 = T::one() - s1;
     CombinedMaterial {
         s1,

@@ -14,8 +14,11 @@ pub mod friction;
 pub mod hunt_crossley;
 pub mod material;
 mod report;
+pub mod smooth_curves;
+pub mod smooth_sphere_halfspace;
 
 pub use friction::FrictionModel;
 pub use hunt_crossley::{ContactEvaluation, HuntCrossleyForce};
 pub use material::ContactMaterial;
 pub use report::{contact_reports, ContactReport};
+pub use smooth_sphere_halfspace::{SmoothContactParameters, SmoothSphereHalfSpaceForce};

@@ -1,27 +1,48 @@
 //! Per-contact outputs for inspection and `contacts.csv`: every overlapping pair of every
-//! contact element at the current state.
+//! Hunt–Crossley contact set, and every smooth sphere/half-space element (always reported: its
+//! force acts at a distance too), at the current state.
 
-use super::hunt_crossley::ContactEvaluation;
 use crate::data::{Data, Stage};
 use crate::forces::{Force, ForceContext};
 use crate::geometry::{candidate_pairs, BroadPhase};
+use crate::ids::BodyId;
 use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::State;
+use nalgebra::Vector3;
 
-/// One contact of one element.
+/// One contact of one element, in a common form for all contact models.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactReport<T: Real> {
-    /// Index of the contact element among the model's force elements.
+    /// Index of the element among the model's force elements.
     pub element: usize,
     /// The element's name.
     pub element_name: String,
-    /// The contact itself.
-    pub contact: ContactEvaluation<T>,
+    /// Body of surface 1 and body of surface 2 (for smooth contact: half space, sphere).
+    pub bodies: (BodyId, BodyId),
+    /// Contact point in Ground.
+    pub point: Vector3<T>,
+    /// Normal in Ground, from surface 1 toward surface 2.
+    pub normal: Vector3<T>,
+    /// Penetration depth (m); negative for a smooth contact acting at a distance.
+    pub depth: T,
+    /// Normal force magnitude (N).
+    pub normal_force: T,
+    /// Friction force on body 2 (N, Ground).
+    pub friction_force: Vector3<T>,
+    /// Slip speed (m/s).
+    pub slip_speed: T,
 }
 
-/// All contacts (overlapping surface pairs, including separating ones with zero force) of all
-/// contact elements. Needs the Velocity stage. Allocates: for reporting, not for the step loop.
+impl<T: Real> ContactReport<T> {
+    /// Total force on body 2 (N, Ground); body 1 gets its negative.
+    pub fn force_on_body2(&self) -> Vector3<T> {
+        self.normal * self.normal_force + self.friction_force
+    }
+}
+
+/// All contacts of all contact elements. Needs the Velocity stage. Allocates: for reporting,
+/// not for the step loop.
 pub fn contact_reports<T: Real>(
     model: &Model<T>,
     state: &State<T>,
@@ -32,17 +53,44 @@ pub fn contact_reports<T: Real>(
     let mut out = Vec::new();
     let (mut x_gs, mut broad) = (Vec::new(), BroadPhase::default());
     for (e, f) in model.forces().iter().enumerate() {
-        let Force::HuntCrossley(hc) = f else { continue };
-        hc.surface_poses(&ctx, &mut x_gs);
-        candidate_pairs(&hc.surfaces, &x_gs, &mut broad);
-        for &(i, j) in &broad.pairs {
-            if let Some(contact) = hc.evaluate(&ctx, &x_gs, i as usize, j as usize) {
+        match f {
+            Force::HuntCrossley(hc) => {
+                hc.surface_poses(&ctx, &mut x_gs);
+                candidate_pairs(&hc.surfaces, &x_gs, &mut broad);
+                for &(i, j) in &broad.pairs {
+                    if let Some(c) = hc.evaluate(&ctx, &x_gs, i as usize, j as usize) {
+                        out.push(ContactReport {
+                            element: e,
+                            element_name: hc.name.clone(),
+                            bodies: c.bodies,
+                            point: c.point,
+                            normal: c.normal,
+                            depth: c.depth,
+                            normal_force: c.normal_force,
+                            friction_force: c.friction_force,
+                            slip_speed: c.slip_speed,
+                        });
+                    }
+                }
+            }
+            Force::SmoothSphereHalfSpace(s) => {
+                let c = s.evaluate(&ctx);
+                // The smooth model's normal points into the half space; report it from the half
+                // space toward the sphere, with the force on the sphere.
+                let friction_on_sphere = -(c.tangential_velocity * (c.friction / c.slip_speed));
                 out.push(ContactReport {
                     element: e,
-                    element_name: hc.name.clone(),
-                    contact,
+                    element_name: s.name.clone(),
+                    bodies: (s.half_space_body, s.sphere_body),
+                    point: c.point,
+                    normal: -c.normal,
+                    depth: c.depth,
+                    normal_force: c.normal_force.hunt_crossley,
+                    friction_force: friction_on_sphere,
+                    slip_speed: c.slip_speed,
                 });
             }
+            _ => {}
         }
     }
     out

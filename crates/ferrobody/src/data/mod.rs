@@ -1,5 +1,6 @@
 //! `Data`: everything computed from a `State`, grouped by stage, plus the workspace of the
-//! algorithms. Sized once from the model; nothing in it is reallocated while stepping.
+//! algorithms. Sized once from the model; the contact buffers grow on the first evaluations to
+//! the number of pairs and are reused after that, so stepping does not allocate.
 
 mod stage;
 

@@ -68,6 +68,8 @@ pub enum Force<T: Real = f64> {
     MobilityConstantForce(MobilityConstantForce<T>),
     /// Hertz/Hunt–Crossley compliant contact between the surfaces of one contact set.
     HuntCrossley(crate::contact::HuntCrossleyForce<T>),
+    /// Simbody's smooth (C²) sphere/half-space contact.
+    SmoothSphereHalfSpace(crate::contact::SmoothSphereHalfSpaceForce<T>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -84,6 +86,7 @@ macro_rules! dispatch {
             Force::ConstantTorque($f) => $body,
             Force::MobilityConstantForce($f) => $body,
             Force::HuntCrossley($f) => $body,
+            Force::SmoothSphereHalfSpace($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -118,6 +121,7 @@ impl<T: Real> Force<T> {
             Force::ConstantTorque(f) => context::check_body(bodies, f.body),
             Force::MobilityConstantForce(f) => f.validate(bodies),
             Force::HuntCrossley(f) => f.validate(bodies.len()),
+            Force::SmoothSphereHalfSpace(f) => f.validate(bodies.len()),
         }
     }
 
@@ -133,6 +137,7 @@ impl<T: Real> Force<T> {
             Force::ConstantTorque(f) => Force::ConstantTorque(f.cast()),
             Force::MobilityConstantForce(f) => Force::MobilityConstantForce(f.cast()),
             Force::HuntCrossley(f) => Force::HuntCrossley(f.cast()),
+            Force::SmoothSphereHalfSpace(f) => Force::SmoothSphereHalfSpace(f.cast()),
             Force::Custom(f) => {
                 return Err(Error::Model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

@@ -27,7 +27,11 @@ pub struct BroadPhase {
 }
 
 /// Fills `bp.pairs` with the candidate pairs of `surfaces`, whose shape frames are at `x_gs`.
-pub fn candidate_pairs<T: Real>(surfaces: &[ContactSurface<T>], x_gs: &[Transform<T>], bp: &mut BroadPhase) {
+pub fn candidate_pairs<T: Real>(
+    surfaces: &[ContactSurface<T>],
+    x_gs: &[Transform<T>],
+    bp: &mut BroadPhase,
+) {
     bp.pairs.clear();
     bp.intervals.clear();
     bp.centres.clear();
@@ -38,7 +42,9 @@ pub fn candidate_pairs<T: Real>(surfaces: &[ContactSurface<T>], x_gs: &[Transfor
                 bp.half_spaces.push(i as u32);
                 bp.centres.push(([0.0; 3], f64::INFINITY));
             }
-            Shape::Sphere { radius } => bp.centres.push(([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius)),
+            Shape::Sphere { radius } => bp
+                .centres
+                .push(([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius)),
         }
     }
     if bp.centres.len() - bp.half_spaces.len() < ALL_PAIRS_BELOW {
@@ -48,7 +54,10 @@ pub fn candidate_pairs<T: Real>(surfaces: &[ContactSurface<T>], x_gs: &[Transfor
     }
     for &h in &bp.half_spaces {
         for (j, s) in surfaces.iter().enumerate() {
-            if j as u32 != h && s.body != surfaces[h as usize].body && !matches!(s.shape, Shape::HalfSpace) {
+            if j as u32 != h
+                && s.body != surfaces[h as usize].body
+                && !matches!(s.shape, Shape::HalfSpace)
+            {
                 bp.pairs.push((h.min(j as u32), h.max(j as u32)));
             }
         }
@@ -68,7 +77,10 @@ fn all_bounded_pairs<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhas
         }
         for j in i + 1..n {
             let different_bodies = surfaces[i].body != surfaces[j].body;
-            if bp.centres[j].1.is_finite() && different_bodies && spheres_overlap(&bp.centres, i as u32, j as u32) {
+            if bp.centres[j].1.is_finite()
+                && different_bodies
+                && spheres_overlap(&bp.centres, i as u32, j as u32)
+            {
                 bp.pairs.push((i as u32, j as u32));
             }
         }
@@ -84,7 +96,9 @@ fn sweep_and_prune<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhase)
             if start > end {
                 break;
             }
-            if surfaces[i as usize].body != surfaces[j as usize].body && spheres_overlap(&bp.centres, i, j) {
+            if surfaces[i as usize].body != surfaces[j as usize].body
+                && spheres_overlap(&bp.centres, i, j)
+            {
                 bp.pairs.push((i.min(j), i.max(j)));
             }
         }

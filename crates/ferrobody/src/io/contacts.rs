@@ -42,12 +42,11 @@ impl<W: Write> ContactsWriter<W> {
     ) -> Result<usize> {
         use std::fmt::Write as _;
         let reports = contact_reports(model, state, data);
-        for r in &reports {
-            let c = &r.contact;
+        for c in &reports {
             let line = &mut self.line;
             line.clear();
             let (b1, b2) = (&model.body(c.bodies.0).name, &model.body(c.bodies.1).name);
-            let _ = write!(line, "{:?},{},{b1},{b2}", state.t, r.element_name);
+            let _ = write!(line, "{:?},{},{b1},{b2}", state.t, c.element_name);
             let f = c.force_on_body2();
             let values = [
                 c.point.x,

@@ -3,9 +3,12 @@
 use super::scene::Scene;
 use super::scene_types::{
     BodySection, ContactModelKind, ContactSection, ForceSection, FrameSection, IntegratorSection,
-    MaterialSection, SceneFile, ShapeKind,
+    MaterialSection, SceneFile, ShapeKind, SmoothSection,
 };
-use crate::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
+use crate::contact::{
+    ContactMaterial, FrictionModel, HuntCrossleyForce, SmoothContactParameters,
+    SmoothSphereHalfSpaceForce,
+};
 use crate::forces::{
     ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper,
     MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
@@ -50,6 +53,18 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         let force = build_force(&b, f).map_err(|m| format!("force[{i}].{m}"))?;
         b.add_force(force)
             .map_err(|e| format!("force[{i}]: {}", model_reason(&e)))?;
+    }
+    for (name, m) in &raw.materials {
+        let material = ContactMaterial {
+            stiffness: m.stiffness,
+            dissipation: m.dissipation.unwrap_or(0.0),
+            static_friction: m.static_friction.unwrap_or(0.0),
+            dynamic_friction: m.dynamic_friction.unwrap_or(0.0),
+            viscous_friction: m.viscous_friction.unwrap_or(0.0),
+        };
+        material
+            .validate()
+            .map_err(|e| format!("material.{name}.{e}"))?;
     }
     for (i, c) in raw.contacts.iter().enumerate() {
         let force =
@@ -357,5 +372,36 @@ fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
                 force: *force,
             })
         }
+        ForceSection::SmoothSphereHalfSpace(section) => build_smooth(b, section)?,
     })
+}
+
+fn build_smooth(b: &ModelBuilder<f64>, s: &SmoothSection) -> Res<Force<f64>> {
+    let d = SmoothContactParameters::<f64>::default();
+    let parameters = SmoothContactParameters::new(
+        s.stiffness.unwrap_or(d.stiffness),
+        s.dissipation.unwrap_or(d.dissipation),
+        s.static_friction.unwrap_or(d.static_friction),
+        s.dynamic_friction.unwrap_or(d.dynamic_friction),
+        s.viscous_friction.unwrap_or(d.viscous_friction),
+        s.transition_velocity.unwrap_or(d.transition_velocity),
+        s.constant_contact_force.unwrap_or(d.constant_contact_force),
+        s.hertz_smoothing.unwrap_or(d.hertz_smoothing),
+        s.hunt_crossley_smoothing
+            .unwrap_or(d.hunt_crossley_smoothing),
+    );
+    let frame = frame(s.half_space_frame.as_ref(), "half_space_frame")
+        .map_err(|m| m.trim_start_matches('.').to_string())?;
+    let mut element = SmoothSphereHalfSpaceForce::new(
+        body_ref(b, "sphere_body", &s.sphere_body)?,
+        station("sphere_location", s.sphere_location)?,
+        s.sphere_radius,
+        body_ref(b, "half_space_body", &s.half_space_body)?,
+        frame,
+        parameters,
+    )?;
+    if let Some(n) = &s.name {
+        element.name = n.clone();
+    }
+    Ok(Force::SmoothSphereHalfSpace(element))
 }

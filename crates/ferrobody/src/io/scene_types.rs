@@ -156,4 +156,25 @@ pub(super) enum ForceSection {
         speed: Option<usize>,
         force: f64,
     },
+    SmoothSphereHalfSpace(Box<SmoothSection>),
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SmoothSection {
+    pub name: Option<String>,
+    pub sphere_body: String,
+    pub sphere_location: Option<[f64; 3]>,
+    pub sphere_radius: f64,
+    pub half_space_body: String,
+    pub half_space_frame: Option<FrameSection>,
+    pub stiffness: Option<f64>,
+    pub dissipation: Option<f64>,
+    pub static_friction: Option<f64>,
+    pub dynamic_friction: Option<f64>,
+    pub viscous_friction: Option<f64>,
+    pub transition_velocity: Option<f64>,
+    pub constant_contact_force: Option<f64>,
+    pub hertz_smoothing: Option<f64>,
+    pub hunt_crossley_smoothing: Option<f64>,
 }

@@ -73,7 +73,7 @@ impl<T: Real> Model<T> {
     pub fn has_contact(&self) -> bool {
         self.forces
             .iter()
-            .any(|f| matches!(f, Force::HuntCrossley(_)))
+            .any(|f| matches!(f, Force::HuntCrossley(_) | Force::SmoothSphereHalfSpace(_)))
     }
 
     /// The force elements.

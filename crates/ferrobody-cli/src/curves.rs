@@ -1,0 +1,194 @@
+//! `ferrobody curves MODEL`: tabulate and plot a contact model's force law.
+//!
+//! `smooth-sphere-half-space` writes `force_vs_depth.csv` (x, fy_smooth_v0, fy_smooth_vp05,
+//! fy_smooth_vm05, pe_smooth), `force_vs_rate.csv` (v, fy_smooth_x0.1) and the seed
+//! documentation's three figures as SVG: `hertz_force.svg`, `hunt_crossley_force.svg` and
+//! `energy_error.svg`, with the original (unsmoothed) model drawn for comparison.
+
+use anyhow::{bail, Context, Result};
+use ferrobody::contact::smooth_curves::{force_vs_depth, force_vs_rate};
+use ferrobody::contact::SmoothContactParameters;
+use ferrobody::io::format_number;
+use plotters::prelude::*;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Parameters of the curves (defaults: the seed's figures).
+#[derive(clap::Args, Debug)]
+pub struct SmoothCurveArgs {
+    /// Stiffness E (Pa).
+    #[arg(long, default_value_t = 1e6)]
+    pub stiffness: f64,
+    /// Dissipation c (s/m).
+    #[arg(long, default_value_t = 2.0)]
+    pub dissipation: f64,
+    /// Sphere radius R (m).
+    #[arg(long, default_value_t = 0.8)]
+    pub radius: f64,
+    /// cf, the constant that keeps the force differentiable at zero.
+    #[arg(long, default_value_t = 1e-5)]
+    pub cf: f64,
+    /// bd, the Hertz smoothing (1/m).
+    #[arg(long, default_value_t = 300.0)]
+    pub bd: f64,
+    /// bv, the Hunt–Crossley smoothing (s/m).
+    #[arg(long, default_value_t = 50.0)]
+    pub bv: f64,
+    /// Penetration of the rate curve (m).
+    #[arg(long, default_value_t = 0.1)]
+    pub depth: f64,
+}
+
+/// Writes the tables and figures of `model` into `out`.
+pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
+    if model != "smooth-sphere-half-space" {
+        bail!("unknown contact model '{model}' (available: smooth-sphere-half-space)");
+    }
+    let mut p = SmoothContactParameters::default();
+    (p.stiffness, p.dissipation) = (args.stiffness, args.dissipation);
+    (
+        p.constant_contact_force,
+        p.hertz_smoothing,
+        p.hunt_crossley_smoothing,
+    ) = (args.cf, args.bd, args.bv);
+    p.validate().map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(
+        args.radius.is_finite() && args.radius > 0.0,
+        "--radius must be positive, got {}",
+        args.radius
+    );
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let depth = force_vs_depth(&p, args.radius);
+    let rate = force_vs_rate(&p, args.radius, args.depth);
+    write_tables(out, &depth, &rate)?;
+    let xs: Vec<f64> = depth.iter().map(|r| r.x).collect();
+    let series =
+        |f: &dyn Fn(&ferrobody::contact::smooth_curves::DepthRow) -> f64| -> Vec<(f64, f64)> {
+            depth.iter().map(|r| (r.x, f(r))).collect()
+        };
+    plot(
+        &out.join("hertz_force.svg"),
+        &format!(
+            "Hertz force: smooth vs original (E = {:e} Pa, R = {} m, cf = {:e}, bd = {})",
+            p.stiffness, args.radius, args.cf, args.bd
+        ),
+        "penetration x (m)",
+        "normal force (N)",
+        &[
+            ("smooth, rate 0", series(&|r| r.force[0])),
+            ("original Hertz", series(&|r| r.original[0])),
+        ],
+    )?;
+    plot(
+        &out.join("hunt_crossley_force.svg"),
+        &format!(
+            "Hunt-Crossley force at x = {} m: smooth vs original (c = {} s/m, bv = {})",
+            args.depth, p.dissipation, args.bv
+        ),
+        "penetration rate v (m/s), positive when approaching",
+        "normal force (N)",
+        &[
+            ("smooth", rate.iter().map(|r| (r[0], r[1])).collect()),
+            (
+                "original Hunt-Crossley",
+                rate.iter().map(|r| (r[0], r[2])).collect(),
+            ),
+        ],
+    )?;
+    plot(
+        &out.join("energy_error.svg"),
+        "Error of the potential energy PE = (2/5) fh_smooth x: d(PE)/dx - fh_smooth",
+        "penetration x (m)",
+        "force error (N)",
+        &[(
+            "d(PE)/dx - fh_smooth (derivative exact, by dual numbers)",
+            series(&|r| r.potential_energy_slope - r.force[0]),
+        )],
+    )?;
+    println!(
+        "wrote {0}/force_vs_depth.csv ({1} rows), {0}/force_vs_rate.csv ({2} rows) and 3 plots: hertz_force.svg, hunt_crossley_force.svg, energy_error.svg",
+        out.display(),
+        xs.len(),
+        rate.len()
+    );
+    Ok(())
+}
+
+fn write_tables(
+    out: &Path,
+    depth: &[ferrobody::contact::smooth_curves::DepthRow],
+    rate: &[[f64; 3]],
+) -> Result<()> {
+    let mut s = String::from("x,fy_smooth_v0,fy_smooth_vp05,fy_smooth_vm05,pe_smooth\n");
+    for r in depth {
+        let values = [r.x, r.force[0], r.force[1], r.force[2], r.potential_energy];
+        let _ = writeln!(s, "{}", values.map(format_number).join(","));
+    }
+    std::fs::write(out.join("force_vs_depth.csv"), s).context("cannot write force_vs_depth.csv")?;
+    let mut s = String::from("v,fy_smooth_x0.1\n");
+    for r in rate {
+        let _ = writeln!(s, "{},{}", format_number(r[0]), format_number(r[1]));
+    }
+    std::fs::write(out.join("force_vs_rate.csv"), s).context("cannot write force_vs_rate.csv")?;
+    Ok(())
+}
+
+/// A line plot with title, axis labels (with units) and a legend.
+fn plot(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[(&str, Vec<(f64, f64)>)],
+) -> Result<()> {
+    let all = series.iter().flat_map(|(_, s)| s.iter());
+    let (mut x0, mut x1, mut y0, mut y1) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for &(x, y) in all {
+        (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+    }
+    let pad = 0.05 * (y1 - y0).max(1e-12);
+    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
+    let draw = |e: &dyn std::fmt::Display| anyhow::anyhow!("cannot draw {}: {e}", path.display());
+    root.fill(&WHITE).map_err(|e| draw(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))
+        .map_err(|e| draw(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .draw()
+        .map_err(|e| draw(&e))?;
+    let colors = [BLUE, RED, GREEN, BLACK];
+    for (k, (name, points)) in series.iter().enumerate() {
+        let color = colors[k % colors.len()];
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                color.stroke_width(2),
+            ))
+            .map_err(|e| draw(&e))?
+            .label(*name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(|e| draw(&e))?;
+    root.present().map_err(|e| draw(&e))?;
+    Ok(())
+}
