@@ -10,6 +10,8 @@
 //! Rigid unilateral contact and the sphere-on-sphere constraint are not force laws: they are
 //! constraints (later issues).
 
+pub mod exponential_spring;
+pub mod exponential_spring_parameters;
 pub mod friction;
 pub mod hunt_crossley;
 pub mod material;
@@ -17,6 +19,8 @@ mod report;
 pub mod smooth_curves;
 pub mod smooth_sphere_halfspace;
 
+pub use exponential_spring::{ExponentialSpringForce, ExponentialSpringOutput};
+pub use exponential_spring_parameters::ExponentialSpringParameters;
 pub use friction::FrictionModel;
 pub use hunt_crossley::{ContactEvaluation, HuntCrossleyForce};
 pub use material::ContactMaterial;

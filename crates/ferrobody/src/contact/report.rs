@@ -90,6 +90,22 @@ pub fn contact_reports<T: Real>(
                     slip_speed: c.slip_speed,
                 });
             }
+            Force::ExponentialSpring(spring) => {
+                let o = spring.evaluate(&ctx);
+                let normal = spring.to_ground(&Vector3::z());
+                let v = o.station_velocity;
+                out.push(ContactReport {
+                    element: e,
+                    element_name: spring.name.clone(),
+                    bodies: (crate::ids::BodyId::GROUND, spring.body),
+                    point: spring.point_in_ground(&o.station_position),
+                    normal,
+                    depth: -o.station_position.z,
+                    normal_force: o.normal_force,
+                    friction_force: spring.to_ground(&o.friction),
+                    slip_speed: (v.x * v.x + v.y * v.y).sqrt(),
+                });
+            }
             _ => {}
         }
     }

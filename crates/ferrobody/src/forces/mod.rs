@@ -70,6 +70,8 @@ pub enum Force<T: Real = f64> {
     HuntCrossley(crate::contact::HuntCrossleyForce<T>),
     /// Simbody's smooth (C²) sphere/half-space contact.
     SmoothSphereHalfSpace(crate::contact::SmoothSphereHalfSpaceForce<T>),
+    /// Simbody's exponential spring (a station against a plane, with static friction).
+    ExponentialSpring(crate::contact::ExponentialSpringForce<T>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -87,6 +89,7 @@ macro_rules! dispatch {
             Force::MobilityConstantForce($f) => $body,
             Force::HuntCrossley($f) => $body,
             Force::SmoothSphereHalfSpace($f) => $body,
+            Force::ExponentialSpring($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -122,6 +125,7 @@ impl<T: Real> Force<T> {
             Force::MobilityConstantForce(f) => f.validate(bodies),
             Force::HuntCrossley(f) => f.validate(bodies.len()),
             Force::SmoothSphereHalfSpace(f) => f.validate(bodies.len()),
+            Force::ExponentialSpring(f) => f.validate(bodies.len()),
         }
     }
 
@@ -138,6 +142,7 @@ impl<T: Real> Force<T> {
             Force::MobilityConstantForce(f) => Force::MobilityConstantForce(f.cast()),
             Force::HuntCrossley(f) => Force::HuntCrossley(f.cast()),
             Force::SmoothSphereHalfSpace(f) => Force::SmoothSphereHalfSpace(f.cast()),
+            Force::ExponentialSpring(f) => Force::ExponentialSpring(f.cast()),
             Force::Custom(f) => {
                 return Err(Error::Model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

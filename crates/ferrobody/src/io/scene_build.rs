@@ -2,12 +2,12 @@
 
 use super::scene::Scene;
 use super::scene_types::{
-    BodySection, ContactModelKind, ContactSection, ForceSection, FrameSection, IntegratorSection,
-    MaterialSection, SceneFile, ShapeKind, SmoothSection,
+    BodySection, ContactModelKind, ContactSection, ExponentialSpringSection, ForceSection,
+    FrameSection, IntegratorSection, MaterialSection, SceneFile, ShapeKind, SmoothSection,
 };
 use crate::contact::{
-    ContactMaterial, FrictionModel, HuntCrossleyForce, SmoothContactParameters,
-    SmoothSphereHalfSpaceForce,
+    ContactMaterial, ExponentialSpringForce, ExponentialSpringParameters, FrictionModel,
+    HuntCrossleyForce, SmoothContactParameters, SmoothSphereHalfSpaceForce,
 };
 use crate::forces::{
     ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper,
@@ -50,6 +50,10 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         b.add_gravity(finite3(g).map_err(|m| format!("gravity: {m}"))?);
     }
     for (i, f) in raw.forces.iter().enumerate() {
+        if let ForceSection::ExponentialSpring(spring) = f {
+            add_exponential_spring(&mut b, spring).map_err(|m| format!("force[{i}].{m}"))?;
+            continue;
+        }
         let force = build_force(&b, f).map_err(|m| format!("force[{i}].{m}"))?;
         b.add_force(force)
             .map_err(|e| format!("force[{i}]: {}", model_reason(&e)))?;
@@ -77,6 +81,13 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
     for (i, body) in raw.bodies.iter().enumerate() {
         set_initial(&model, &mut state, i + 1, body)
             .map_err(|m| format!("body[{i}] '{}'.{m}", body.name))?;
+    }
+    // Exponential springs start with their anchor points under their stations (Simbody's
+    // resetAnchorPoint after setting the initial state).
+    for f in model.forces() {
+        if let Force::ExponentialSpring(spring) = f {
+            spring.reset_anchor_point(&model, &mut state);
+        }
     }
     let duration = positive("simulation.duration", raw.simulation.duration)?;
     let report_interval = positive(
@@ -373,6 +384,9 @@ fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
             })
         }
         ForceSection::SmoothSphereHalfSpace(section) => build_smooth(b, section)?,
+        ForceSection::ExponentialSpring(_) => {
+            unreachable!("exponential springs are added with add_exponential_spring")
+        }
     })
 }
 
@@ -404,4 +418,37 @@ fn build_smooth(b: &ModelBuilder<f64>, s: &SmoothSection) -> Res<Force<f64>> {
         element.name = n.clone();
     }
     Ok(Force::SmoothSphereHalfSpace(element))
+}
+
+fn add_exponential_spring(b: &mut ModelBuilder<f64>, s: &ExponentialSpringSection) -> Res<()> {
+    let mut p = ExponentialSpringParameters::<f64>::default();
+    let set = |field: &mut f64, v: Option<f64>| {
+        if let Some(v) = v {
+            *field = v;
+        }
+    };
+    set(&mut p.d0, s.d0);
+    set(&mut p.d1, s.d1);
+    set(&mut p.d2, s.d2);
+    set(&mut p.normal_viscosity, s.normal_viscosity);
+    set(&mut p.max_normal_force, s.max_normal_force);
+    set(&mut p.friction_elasticity, s.friction_elasticity);
+    set(&mut p.friction_viscosity, s.friction_viscosity);
+    set(&mut p.settle_velocity, s.settle_velocity);
+    let (mu_s, mu_k) = (
+        s.mu_static.unwrap_or(p.initial_mu_static),
+        s.mu_kinetic.unwrap_or(p.initial_mu_kinetic),
+    );
+    p.set_initial_friction(mu_s, mu_k);
+    let body = body_ref(b, "body", &s.body)?;
+    let station = finite3(s.station).map_err(|m| format!("station: {m}"))?;
+    let plane =
+        frame(s.plane.as_ref(), "plane").map_err(|m| m.trim_start_matches('.').to_string())?;
+    ExponentialSpringForce::add_to(b, s.name.as_deref(), plane, body, station, p)
+        .map(|_| ())
+        .map_err(|e| {
+            model_reason(&e)
+                .trim_start_matches("exponential spring: ")
+                .to_string()
+        })
 }

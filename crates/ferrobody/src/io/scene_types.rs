@@ -157,6 +157,7 @@ pub(super) enum ForceSection {
         force: f64,
     },
     SmoothSphereHalfSpace(Box<SmoothSection>),
+    ExponentialSpring(Box<ExponentialSpringSection>),
 }
 
 #[derive(Deserialize, Debug)]
@@ -177,4 +178,23 @@ pub(super) struct SmoothSection {
     pub constant_contact_force: Option<f64>,
     pub hertz_smoothing: Option<f64>,
     pub hunt_crossley_smoothing: Option<f64>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ExponentialSpringSection {
+    pub name: Option<String>,
+    pub body: String,
+    pub station: [f64; 3],
+    pub plane: Option<FrameSection>,
+    pub d0: Option<f64>,
+    pub d1: Option<f64>,
+    pub d2: Option<f64>,
+    pub normal_viscosity: Option<f64>,
+    pub max_normal_force: Option<f64>,
+    pub friction_elasticity: Option<f64>,
+    pub friction_viscosity: Option<f64>,
+    pub settle_velocity: Option<f64>,
+    pub mu_static: Option<f64>,
+    pub mu_kinetic: Option<f64>,
 }

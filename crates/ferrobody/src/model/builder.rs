@@ -63,6 +63,11 @@ impl<T: Real> ModelBuilder<T> {
         self.bodies.len()
     }
 
+    /// Number of force elements added so far.
+    pub fn force_count(&self) -> usize {
+        self.forces.len()
+    }
+
     /// Finds a body added so far by name.
     pub fn body_id(&self, name: &str) -> Option<BodyId> {
         self.bodies.iter().position(|b| b.name == name).map(BodyId)

@@ -71,9 +71,14 @@ impl<T: Real> Model<T> {
 
     /// Whether any force element is a contact element.
     pub fn has_contact(&self) -> bool {
-        self.forces
-            .iter()
-            .any(|f| matches!(f, Force::HuntCrossley(_) | Force::SmoothSphereHalfSpace(_)))
+        self.forces.iter().any(|f| {
+            matches!(
+                f,
+                Force::HuntCrossley(_)
+                    | Force::SmoothSphereHalfSpace(_)
+                    | Force::ExponentialSpring(_)
+            )
+        })
     }
 
     /// The force elements.
