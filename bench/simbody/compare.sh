@@ -13,8 +13,8 @@ fb=target/release/ferrobody
 bash bench/simbody/build.sh "$sb"
 [ "${SKIP_CARGO:-0}" = 1 ] || cargo build --release
 
-# simbody_bench scene id -> ferrobody scene file (s3 has no ferrobody scene yet: skipped)
-scenes="s1:s1_hc_ball s2:s2_ccs_ball s6:s6_chain_contact s7_n10:s7_many_balls_n10
+# simbody_bench scene id -> ferrobody scene file
+scenes="s1:s1_hc_ball s2:s2_ccs_ball s3:s3_smooth_ball s6:s6_chain_contact s7_n10:s7_many_balls_n10
         s7_n100:s7_many_balls_n100 s7_n1000:s7_many_balls_n1000"
 
 log="$(mktemp)"; trap 'rm -f "$log"' EXIT

@@ -5,11 +5,11 @@
 //! documentation's three figures as SVG: `hertz_force.svg`, `hunt_crossley_force.svg` and
 //! `energy_error.svg`, with the original (unsmoothed) model drawn for comparison.
 
+use crate::plots::line_plot;
 use anyhow::{bail, Context, Result};
 use ferrobody::contact::smooth_curves::{force_vs_depth, force_vs_rate};
 use ferrobody::contact::SmoothContactParameters;
 use ferrobody::io::format_number;
-use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -66,7 +66,7 @@ pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
         |f: &dyn Fn(&ferrobody::contact::smooth_curves::DepthRow) -> f64| -> Vec<(f64, f64)> {
             depth.iter().map(|r| (r.x, f(r))).collect()
         };
-    plot(
+    line_plot(
         &out.join("hertz_force.svg"),
         &format!(
             "Hertz force: smooth vs original (E = {:e} Pa, R = {} m, cf = {:e}, bd = {})",
@@ -79,7 +79,7 @@ pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
             ("original Hertz", series(&|r| r.original[0])),
         ],
     )?;
-    plot(
+    line_plot(
         &out.join("hunt_crossley_force.svg"),
         &format!(
             "Hunt-Crossley force at x = {} m: smooth vs original (c = {} s/m, bv = {})",
@@ -95,7 +95,7 @@ pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
             ),
         ],
     )?;
-    plot(
+    line_plot(
         &out.join("energy_error.svg"),
         "Error of the potential energy PE = (2/5) fh_smooth x: d(PE)/dx - fh_smooth",
         "penetration x (m)",
@@ -130,65 +130,5 @@ fn write_tables(
         let _ = writeln!(s, "{},{}", format_number(r[0]), format_number(r[1]));
     }
     std::fs::write(out.join("force_vs_rate.csv"), s).context("cannot write force_vs_rate.csv")?;
-    Ok(())
-}
-
-/// A line plot with title, axis labels (with units) and a legend.
-fn plot(
-    path: &Path,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    series: &[(&str, Vec<(f64, f64)>)],
-) -> Result<()> {
-    let all = series.iter().flat_map(|(_, s)| s.iter());
-    let (mut x0, mut x1, mut y0, mut y1) = (
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-    );
-    for &(x, y) in all {
-        (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
-    }
-    let pad = 0.05 * (y1 - y0).max(1e-12);
-    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
-    let draw = |e: &dyn std::fmt::Display| anyhow::anyhow!("cannot draw {}: {e}", path.display());
-    root.fill(&WHITE).map_err(|e| draw(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(70)
-        .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))
-        .map_err(|e| draw(&e))?;
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .draw()
-        .map_err(|e| draw(&e))?;
-    let colors = [BLUE, RED, GREEN, BLACK];
-    for (k, (name, points)) in series.iter().enumerate() {
-        let color = colors[k % colors.len()];
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                color.stroke_width(2),
-            ))
-            .map_err(|e| draw(&e))?
-            .label(*name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(|e| draw(&e))?;
-    root.present().map_err(|e| draw(&e))?;
     Ok(())
 }

@@ -1,6 +1,7 @@
-//! `ferrobody demo`: the built-in contact scene, with a summary a newcomer understands.
+//! `ferrobody demo`: the built-in contact playground, with plots, a 3D replay and a summary a
+//! newcomer understands.
 
-use crate::run::{fmt_energy, simulate_to_files};
+use crate::run::{fmt_energy, simulate_to_files, Extras};
 use anyhow::Result;
 use ferrobody::io::parse_scene;
 use std::path::Path;
@@ -8,32 +9,43 @@ use std::path::Path;
 /// The demo scene, embedded so that the demo needs no files.
 const DEMO_SCENE: &str = include_str!("../../../examples/scenes/demo_contact_playground.toml");
 
-pub fn demo(out: &Path) -> Result<()> {
+pub fn demo(out: &Path, quiet: bool) -> Result<()> {
     let scene = parse_scene(DEMO_SCENE, "<built-in demo scene>", "demo")?;
-    let s = simulate_to_files(&scene, out)?;
+    let s = simulate_to_files(
+        &scene,
+        out,
+        Extras {
+            plot: true,
+            replay: true,
+            quiet,
+        },
+    )?;
     let lost = s.initial_energy - s.final_energy;
     println!("ferrobody demo: {}", scene.description);
+    println!("  three of Simbody's contact models side by side, all falling onto the same ground:");
+    println!("    link1..link5 and hc_ball  Hunt-Crossley contact (Hertz spring + dissipation + friction)");
+    println!("    smooth_ball               smooth sphere/half-space contact, made for gradient-based optimization");
+    println!("    block                     eight exponential springs, whose static friction does not drift");
     println!(
-        "  simulated {} s with Simbody's Runge-Kutta-Merson integrator at accuracy {:e}:",
-        s.end_time, s.accuracy
-    );
-    println!(
-        "  {} steps ({} rejected and retried smaller, mostly at impacts), {} force evaluations, {:.1} ms",
+        "  simulated {} s with Simbody's Runge-Kutta-Merson integrator (accuracy {:e}): {} steps, {} rejected and retried smaller at impacts, {:.1} ms",
+        s.end_time,
+        s.accuracy,
         s.steps_taken,
         s.steps_failed,
-        s.realizations,
         s.wall_time_s * 1e3
     );
     println!(
-        "  energy {} J at the start, {} J at the end: {:.1} J went into the contacts (Hunt-Crossley dissipation and friction)",
+        "  energy {} J -> {} J: {:.1} J dissipated by the contacts",
         fmt_energy(s.initial_energy),
         fmt_energy(s.final_energy),
         lost
     );
-    println!("  files in {}/:", out.display());
-    println!("    trajectory.csv  {} rows: time, every body's position, orientation, velocity, and the energies", s.report_rows);
-    println!("    contacts.csv    {} rows: every touching pair at every report time (point, normal, depth, force)", s.contact_rows);
-    println!("    summary.json    the run's statistics");
-    println!("  next: `ferrobody run examples/scenes/s1_hc_ball.toml`, or write your own scene (docs/scene-format.md)");
+    println!("  open in {}/:", out.display());
+    println!("    replay.html         the 3D replay: open it in a web browser (drag to orbit, wheel to zoom)");
+    println!("    heights.svg, speeds.svg, energy.svg, contact_forces.svg   plots over time");
+    println!("    trajectory.csv      {} rows: time, every body's position, orientation, velocity, and the energies", s.report_rows);
+    println!("    contacts.csv        {} rows: every contact at every report time (point, normal, depth, forces)", s.contact_rows);
+    println!("    replay.glb, summary.json   the replay as glTF (for Blender and other viewers), and the run statistics");
+    println!("  next: `ferrobody run examples/scenes/s1_hc_ball.toml --plot --replay`, or write a scene (docs/scene-format.md)");
     Ok(())
 }

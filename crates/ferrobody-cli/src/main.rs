@@ -7,6 +7,9 @@ mod bench;
 mod check;
 mod curves;
 mod demo;
+mod plots;
+mod recorder;
+mod replay;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +34,9 @@ enum Command {
         /// Output folder.
         #[arg(long, default_value = "ferrobody-demo")]
         out: PathBuf,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Simulate a scene file and write trajectory.csv and summary.json.
     Run {
@@ -45,6 +51,15 @@ enum Command {
         /// Integrator accuracy (overrides the scene).
         #[arg(long)]
         accuracy: Option<f64>,
+        /// Also write SVG plots: heights, speeds, energy, contact forces.
+        #[arg(long)]
+        plot: bool,
+        /// Also write a 3D replay: replay.glb and a self-contained replay.html.
+        #[arg(long)]
+        replay: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Time the stepping of a scene over several runs; prints one JSON line.
     Bench {
@@ -91,13 +106,25 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Demo { out } => demo::demo(&out),
+        Command::Demo { out, quiet } => demo::demo(&out, quiet),
         Command::Run {
             scene,
             out,
             duration,
             accuracy,
-        } => run::run_command(&scene, out, run::Overrides { duration, accuracy }),
+            plot,
+            replay,
+            quiet,
+        } => run::run_command(
+            &scene,
+            out,
+            run::Overrides { duration, accuracy },
+            run::Extras {
+                plot,
+                replay,
+                quiet,
+            },
+        ),
         Command::Bench { scene, runs } => bench::bench(&scene, runs),
         Command::Check { scene } => check::check(&scene),
         Command::Curves { model, params, out } => curves::curves(&model, &params, &out),

@@ -1,11 +1,14 @@
 //! `ferrobody run`: simulate a scene, streaming `trajectory.csv`, then write `summary.json`.
 
+use crate::recorder::Recorder;
 use anyhow::{Context, Result};
 use ferrobody::io::{load_scene, ContactsWriter, Scene, TrajectoryWriter};
 use ferrobody::Simulation;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::fs::File;
 use std::io::BufWriter;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -13,6 +16,17 @@ use std::time::Instant;
 pub struct Overrides {
     pub duration: Option<f64>,
     pub accuracy: Option<f64>,
+}
+
+/// What to write besides trajectory.csv, contacts.csv and summary.json.
+#[derive(Clone, Copy, Default)]
+pub struct Extras {
+    /// SVG plots of heights, speeds, energy and contact forces.
+    pub plot: bool,
+    /// replay.glb and replay.html.
+    pub replay: bool,
+    /// No progress bar.
+    pub quiet: bool,
 }
 
 /// What a run did; written as `summary.json`.
@@ -35,6 +49,7 @@ pub struct Summary {
     pub initial_energy: f64,
     pub final_energy: f64,
     pub warnings: Vec<String>,
+    pub files: Vec<String>,
 }
 
 impl Summary {
@@ -58,6 +73,7 @@ impl Summary {
             initial_energy: f64::NAN,
             final_energy: f64::NAN,
             warnings: Vec::new(),
+            files: Vec::new(),
         }
     }
 }
@@ -68,11 +84,16 @@ fn write_summary(out: &Path, summary: &Summary) -> Result<()> {
         .with_context(|| format!("cannot write {}", json_path.display()))
 }
 
-pub fn run_command(path: &Path, out: Option<PathBuf>, overrides: Overrides) -> Result<()> {
+pub fn run_command(
+    path: &Path,
+    out: Option<PathBuf>,
+    overrides: Overrides,
+    extras: Extras,
+) -> Result<()> {
     let mut scene = load_scene(path)?;
     apply_overrides(&mut scene, &overrides)?;
     let out = out.unwrap_or_else(|| PathBuf::from(&scene.name));
-    let summary = simulate_to_files(&scene, &out)?;
+    let summary = simulate_to_files(&scene, &out, extras)?;
     println!(
         "{}: simulated {} s in {} steps ({} rejected), {} force evaluations, {:.3} s wall time; energy {} J -> {} J",
         summary.scene,
@@ -84,12 +105,13 @@ pub fn run_command(path: &Path, out: Option<PathBuf>, overrides: Overrides) -> R
         fmt_energy(summary.initial_energy),
         fmt_energy(summary.final_energy),
     );
-    println!(
-        "wrote {}/trajectory.csv ({} rows) and {}/summary.json",
-        out.display(),
-        summary.report_rows,
-        out.display()
-    );
+    let mut written = vec![format!("trajectory.csv ({} rows)", summary.report_rows)];
+    if scene.model.has_contact() {
+        written.push(format!("contacts.csv ({} rows)", summary.contact_rows));
+    }
+    written.push("summary.json".to_string());
+    written.extend(summary.files.iter().cloned());
+    println!("wrote into {}/: {}", out.display(), written.join(", "));
     Ok(())
 }
 
@@ -119,7 +141,7 @@ fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
 
 /// Runs the scene, writing `trajectory.csv` as it goes and `summary.json` at the end (also when
 /// the simulation fails, in which case the error is returned after the files are written).
-pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
+pub fn simulate_to_files(scene: &Scene, out: &Path, extras: Extras) -> Result<Summary> {
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create output folder {}", out.display()))?;
     let csv_path = out.join("trajectory.csv");
@@ -137,6 +159,8 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
     let model = &scene.model;
     let mut energies = (f64::NAN, f64::NAN);
     let mut rows = 0u64;
+    let mut recorder = (extras.plot || extras.replay).then(|| Recorder::new(&scene.model));
+    let progress = Progress::new(scene.duration, extras.quiet);
     let mut contact_rows = 0u64;
     let start = Instant::now();
     let mut sim = match Simulation::new(model, scene.initial_state.clone(), scene.integrator) {
@@ -155,12 +179,27 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
         }
         energies.1 = e;
         rows += 1;
+        progress.update(s.t);
+        if let Some(r) = recorder.as_mut() {
+            r.record(m, s, d);
+        }
         if let Some(c) = contacts.as_mut() {
             contact_rows += c.write_rows(m, s, d)? as u64;
         }
         writer.write_row(m, s, d)
     });
     let wall = start.elapsed().as_secs_f64();
+    progress.finish();
+    let mut files = Vec::new();
+    if let Some(rec) = &recorder {
+        if extras.plot {
+            files.extend(crate::plots::write_run_plots(out, rec, &scene.name)?);
+        }
+        if extras.replay {
+            crate::replay::write_replay(out, &scene.model, rec, &scene.name)?;
+            files.extend(["replay.glb".to_string(), "replay.html".to_string()]);
+        }
+    }
     writer.flush()?;
     if let Some(c) = contacts.as_mut() {
         c.flush()?;
@@ -184,6 +223,7 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
         initial_energy: energies.0,
         final_energy: energies.1,
         warnings: Vec::new(),
+        files,
     };
     write_summary(out, &summary)?;
     result.with_context(|| {
@@ -194,4 +234,45 @@ pub fn simulate_to_files(scene: &Scene, out: &Path) -> Result<Summary> {
         )
     })?;
     Ok(summary)
+}
+
+/// A progress bar on stderr, shown only once a run has lasted a second, only on a terminal,
+/// and never with `--quiet`.
+struct Progress {
+    bar: ProgressBar,
+    start: Instant,
+    enabled: bool,
+    shown: std::cell::Cell<bool>,
+}
+
+impl Progress {
+    fn new(duration: f64, quiet: bool) -> Self {
+        let length = (duration * 1000.0).round() as u64;
+        let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::hidden());
+        if let Ok(style) = ProgressStyle::with_template(
+            "simulated {msg} [{bar:40}] {percent}% (elapsed {elapsed}, eta {eta})",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        let enabled = !quiet && std::io::stderr().is_terminal();
+        Self {
+            bar,
+            start: Instant::now(),
+            enabled,
+            shown: false.into(),
+        }
+    }
+
+    fn update(&self, t: f64) {
+        if self.enabled && !self.shown.get() && self.start.elapsed().as_secs_f64() > 1.0 {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown.set(true);
+        }
+        self.bar.set_message(format!("{t:.2} s"));
+        self.bar.set_position((t * 1000.0).round() as u64);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }

@@ -53,6 +53,9 @@ pub mod state;
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
+/// The linear-algebra crate of the public API, re-exported so that users get the same version.
+pub use nalgebra;
+
 pub use data::{Data, Stage};
 pub use error::{Error, Result};
 pub use ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};

@@ -1,8 +1,10 @@
-//! Simbody's `SmoothSphereHalfSpaceForce`: a twice-differentiable approximation of Hertz contact
-//! with Hunt–Crossley dissipation and Hollars-like friction between one sphere and one half
-//! space, made for gradient-based optimization (notes §2; seed documentation). Every `if` of
-//! the original model is replaced by a `tanh` blend, so the force is C² in the state and the
-//! parameters, and derivatives flow through it exactly on dual numbers.
+//! Simbody's `SmoothSphereHalfSpaceForce`: a smoothed approximation of Hertz contact with
+//! Hunt–Crossley dissipation and Hollars-like friction between one sphere and one half space,
+//! made for gradient-based optimization (notes §2; seed documentation). The `if`s of the original
+//! normal force are replaced by `tanh` blends, so the normal force is smooth (C∞) in depth, rate
+//! and parameters, and derivatives flow through it exactly on dual numbers. One kink remains, as
+//! in Simbody: the friction uses `min(v_s/v_tr, 1)`, so its slope in the slip speed jumps at
+//! `v_s = v_tr` (docs/models/smooth-sphere-half-space.md).
 //!
 //! With `E` the stiffness (Pa), `R` the sphere radius (m), `δ` the indentation (m, positive
 //! when overlapping), `v` the penetration rate (m/s, positive when approaching), `v_t` the
@@ -152,7 +154,7 @@ impl<T: Real> SmoothContactParameters<T> {
         for (name, v) in named {
             if !(v.re().is_finite() && v.re() >= 0.0) {
                 return Err(format!(
-                    "{name} must be finite and non-negative, got {}",
+                    "{name}: must be finite and non-negative, got {}",
                     v.re()
                 ));
             }
@@ -163,7 +165,7 @@ impl<T: Real> SmoothContactParameters<T> {
         ] {
             if !(v.re().is_finite() && v.re() > 0.0) {
                 return Err(format!(
-                    "{name} must be positive and finite, got {}",
+                    "{name}: must be positive and finite, got {}",
                     v.re()
                 ));
             }
@@ -304,7 +306,7 @@ impl<T: Real> SmoothSphereHalfSpaceForce<T> {
         parameters.validate()?;
         if !(radius.re().is_finite() && radius.re() > 0.0) {
             return Err(format!(
-                "sphere radius must be positive and finite, got {}",
+                "sphere_radius: must be positive and finite, got {}",
                 radius.re()
             ));
         }
@@ -321,6 +323,13 @@ impl<T: Real> SmoothSphereHalfSpaceForce<T> {
 
     /// Checks the bodies against the model's body count.
     pub(crate) fn validate(&self, nbodies: usize) -> Result<(), String> {
+        self.parameters.validate()?;
+        if !(self.sphere_radius.re().is_finite() && self.sphere_radius.re() > 0.0) {
+            return Err(format!(
+                "sphere_radius: must be positive and finite, got {}",
+                self.sphere_radius.re()
+            ));
+        }
         for (what, b) in [
             ("sphere body", self.sphere_body),
             ("half-space body", self.half_space_body),

@@ -68,7 +68,7 @@ pub enum Force<T: Real = f64> {
     MobilityConstantForce(MobilityConstantForce<T>),
     /// Hertz/Hunt–Crossley compliant contact between the surfaces of one contact set.
     HuntCrossley(crate::contact::HuntCrossleyForce<T>),
-    /// Simbody's smooth (C²) sphere/half-space contact.
+    /// Simbody's smooth sphere/half-space contact (tanh-smoothed, for optimization).
     SmoothSphereHalfSpace(crate::contact::SmoothSphereHalfSpaceForce<T>),
     /// Simbody's exponential spring (a station against a plane, with static friction).
     ExponentialSpring(crate::contact::ExponentialSpringForce<T>),

@@ -1,0 +1,79 @@
+//! Collects what the plots and the 3D replay need at each report time. Only used when plots or a
+//! replay are requested: a plain `ferrobody run` streams everything to disk and keeps nothing.
+
+use ferrobody::algorithms::{kinetic_energy, potential_energy};
+use ferrobody::contact::contact_reports;
+use ferrobody::math::quaternion::quaternion_from_rotation;
+use ferrobody::{Data, Model, State};
+
+/// A body's pose at one report time.
+#[derive(Clone, Copy, Debug)]
+pub struct Pose {
+    /// Body origin in Ground (m).
+    pub position: [f64; 3],
+    /// Orientation quaternion, scalar first.
+    pub quaternion: [f64; 4],
+}
+
+/// Per-report series.
+#[derive(Default)]
+pub struct Recorder {
+    /// Names of the bodies (Ground excluded).
+    pub body_names: Vec<String>,
+    /// Whether the model has contact elements.
+    pub has_contact: bool,
+    /// Report times (s).
+    pub times: Vec<f64>,
+    /// Poses, per report, per body.
+    pub poses: Vec<Vec<Pose>>,
+    /// Speeds of the body origins (m/s), per report, per body.
+    pub speeds: Vec<Vec<f64>>,
+    /// (kinetic, potential, total) energy (J) per report.
+    pub energies: Vec<[f64; 3]>,
+    /// (normal, friction) contact force magnitudes summed over all contacts (N) per report.
+    pub contact_forces: Vec<[f64; 2]>,
+}
+
+impl Recorder {
+    /// An empty recorder for `model`.
+    pub fn new(model: &Model<f64>) -> Self {
+        Self {
+            body_names: model.bodies()[1..].iter().map(|b| b.name.clone()).collect(),
+            has_contact: model.has_contact(),
+            ..Self::default()
+        }
+    }
+
+    /// Records one realized report state.
+    pub fn record(&mut self, model: &Model<f64>, state: &State<f64>, data: &Data<f64>) {
+        self.times.push(state.t);
+        let n = model.nbodies();
+        self.poses.push(
+            (1..n)
+                .map(|i| {
+                    let x = &data.pos.x_gb[i];
+                    Pose {
+                        position: [x.p.x, x.p.y, x.p.z],
+                        quaternion: quaternion_from_rotation(&x.r),
+                    }
+                })
+                .collect(),
+        );
+        self.speeds.push(
+            (1..n)
+                .map(|i| data.vel.v_gb[i].fixed_rows::<3>(3).norm())
+                .collect(),
+        );
+        let (ke, pe) = (
+            kinetic_energy(model, data),
+            potential_energy(model, state, data),
+        );
+        self.energies.push([ke, pe, ke + pe]);
+        if self.has_contact {
+            let reports = contact_reports(model, state, data);
+            let normal = reports.iter().map(|c| c.normal_force.abs()).sum();
+            let friction = reports.iter().map(|c| c.friction_force.norm()).sum();
+            self.contact_forces.push([normal, friction]);
+        }
+    }
+}
