@@ -24,6 +24,10 @@ pub struct BroadPhase {
     half_spaces: Vec<u32>,
     /// Surface order along the sweep axis at the last call.
     order: Vec<u32>,
+    /// Grid cells: (cell key, surface index), sorted.
+    cells: Vec<(u64, u32)>,
+    /// Surface order of `cells` at the last call.
+    cell_order: Vec<u32>,
 }
 
 /// Fills `bp.pairs` with the candidate pairs of `surfaces`, whose shape frames are at `x_gs`.
@@ -49,7 +53,7 @@ pub fn candidate_pairs<T: Real>(
     }
     if bp.centres.len() - bp.half_spaces.len() < ALL_PAIRS_BELOW {
         all_bounded_pairs(surfaces, bp);
-    } else {
+    } else if !grid_pairs(surfaces, bp) {
         sweep_and_prune(surfaces, bp);
     }
     for &h in &bp.half_spaces {
@@ -84,6 +88,124 @@ fn all_bounded_pairs<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhas
                 bp.pairs.push((i as u32, j as u32));
             }
         }
+    }
+}
+
+/// Cells per axis of the grid key (21 bits each, centred on the origin).
+const GRID_OFFSET: i64 = 1 << 20;
+
+/// Pairs from a uniform grid whose cell is the largest bounding-sphere diameter, so touching
+/// spheres lie in the same or adjacent cells. Cells are sorted by (x, z, y), so each column
+/// (x, z) is contiguous and sorted by y; a sphere is checked against the rest of its own column
+/// and four forward columns, found with pointers that only move forward: O(n) after the sort,
+/// and the sort repairs the previous order by insertion sort. Returns false (and does nothing)
+/// when a centre lies outside the grid's range.
+fn grid_pairs<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhase) -> bool {
+    let h = 2.0
+        * bp.centres
+            .iter()
+            .filter(|(_, r)| r.is_finite())
+            .map(|(_, r)| *r)
+            .fold(0.0, f64::max);
+    if h.is_nan() || h <= 0.0 {
+        return false;
+    }
+    let cell = |c: &[f64; 3]| -> Option<[i64; 3]> {
+        let f = |x: f64| {
+            let k = (x / h).floor();
+            (k.is_finite() && k.abs() < (GRID_OFFSET - 2) as f64).then_some(k as i64)
+        };
+        Some([f(c[0])?, f(c[1])?, f(c[2])?])
+    };
+    let key = |k: [i64; 3]| {
+        ((k[0] + GRID_OFFSET) as u64) << 42
+            | ((k[2] + GRID_OFFSET) as u64) << 21
+            | (k[1] + GRID_OFFSET) as u64
+    };
+    // Rebuild in the previous order when it covers the same surfaces, else in index order.
+    let bounded = bp.centres.iter().filter(|(_, r)| r.is_finite()).count();
+    let reuse = bp.cell_order.len() == bounded
+        && bp.cell_order.iter().all(|&i| {
+            bp.centres
+                .get(i as usize)
+                .is_some_and(|(_, r)| r.is_finite())
+        });
+    let order: Vec<u32> = if reuse {
+        std::mem::take(&mut bp.cell_order)
+    } else {
+        (0..bp.centres.len() as u32)
+            .filter(|&i| bp.centres[i as usize].1.is_finite())
+            .collect()
+    };
+    bp.cells.clear();
+    for &i in &order {
+        let Some(k) = cell(&bp.centres[i as usize].0) else {
+            bp.cell_order = order;
+            return false;
+        };
+        bp.cells.push((key(k), i));
+    }
+    for k in 1..bp.cells.len() {
+        let mut m = k;
+        while m > 0 && bp.cells[m - 1] > bp.cells[m] {
+            bp.cells.swap(m - 1, m);
+            m -= 1;
+        }
+    }
+    let mut order = order;
+    order.clear();
+    order.extend(bp.cells.iter().map(|c| c.1));
+    bp.cell_order = order;
+    // Forward neighbour columns (dx, dz) and one pointer into `cells` for each.
+    const FORWARD: [(i64, i64); 4] = [(0, 1), (1, -1), (1, 0), (1, 1)];
+    let mut pointers = [0usize; 4];
+    let n = bp.cells.len();
+    let y_bits = (1u64 << 21) - 1;
+    for a in 0..n {
+        let (ka, i) = bp.cells[a];
+        let (cx, cz, cy) = (
+            (ka >> 42) as i64,
+            ((ka >> 21) & y_bits) as i64,
+            (ka & y_bits) as i64,
+        );
+        let column_key = |dx: i64, dz: i64, y: i64| {
+            ((cx + dx) as u64) << 42 | ((cz + dz) as u64) << 21 | y as u64
+        };
+        // The rest of this column, up to the next cell in y.
+        let top = column_key(0, 0, cy + 1);
+        for b in a + 1..n {
+            if bp.cells[b].0 > top {
+                break;
+            }
+            push_if_touching(surfaces, &bp.centres, &mut bp.pairs, i, bp.cells[b].1);
+        }
+        for (p, &(dx, dz)) in pointers.iter_mut().zip(&FORWARD) {
+            let (lo, hi) = (column_key(dx, dz, cy - 1), column_key(dx, dz, cy + 1));
+            while *p < n && bp.cells[*p].0 < lo {
+                *p += 1;
+            }
+            let mut b = *p;
+            while b < n && bp.cells[b].0 <= hi {
+                push_if_touching(surfaces, &bp.centres, &mut bp.pairs, i, bp.cells[b].1);
+                b += 1;
+            }
+        }
+    }
+    true
+}
+
+/// Records the pair (in index order) if the surfaces are on different bodies and their bounding
+/// spheres overlap.
+#[inline(always)]
+fn push_if_touching<T: Real>(
+    surfaces: &[ContactSurface<T>],
+    centres: &[([f64; 3], f64)],
+    pairs: &mut Vec<(u32, u32)>,
+    i: u32,
+    j: u32,
+) {
+    if surfaces[i as usize].body != surfaces[j as usize].body && spheres_overlap(centres, i, j) {
+        pairs.push((i.min(j), i.max(j)));
     }
 }
 
@@ -204,5 +326,57 @@ mod tests {
         let first = bp.pairs.clone();
         candidate_pairs(&surfaces, &x_gs, &mut bp);
         assert_eq!(bp.pairs, first);
+    }
+
+    #[test]
+    fn grid_finds_the_same_pairs_as_brute_force() {
+        // 300 spheres of mixed radii scattered in a 2 m box, on 150 bodies (two per body).
+        let mut seed = 12345u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let n = 300;
+        let surfaces: Vec<ContactSurface<f64>> = (0..n)
+            .map(|i| ContactSurface {
+                body: BodyId(1 + i / 2),
+                x_bs: Transform::identity(),
+                shape: Shape::Sphere {
+                    radius: 0.02 + 0.08 * rnd(),
+                },
+            })
+            .collect();
+        let x_gs: Vec<Transform<f64>> = (0..n)
+            .map(|_| {
+                Transform::from_translation(Vector3::new(
+                    2.0 * rnd() - 1.0,
+                    2.0 * rnd(),
+                    2.0 * rnd() - 1.0,
+                ))
+            })
+            .collect();
+        let mut expected = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (ri, rj) = match (surfaces[i].shape, surfaces[j].shape) {
+                    (Shape::Sphere { radius: a }, Shape::Sphere { radius: b }) => (a, b),
+                    _ => unreachable!(),
+                };
+                if surfaces[i].body != surfaces[j].body && (x_gs[i].p - x_gs[j].p).norm() <= ri + rj
+                {
+                    expected.push((i as u32, j as u32));
+                }
+            }
+        }
+        assert!(expected.len() > 50, "the scene has contacts to find");
+        let mut bp = BroadPhase::default();
+        for _ in 0..2 {
+            candidate_pairs(&surfaces, &x_gs, &mut bp);
+            let mut got = bp.pairs.clone();
+            got.sort_unstable();
+            assert_eq!(got, expected);
+        }
     }
 }

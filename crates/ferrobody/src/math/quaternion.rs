@@ -7,14 +7,29 @@
 //! projection (see `integrators`).
 
 use crate::scalar::Real;
-use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
-/// Rotation matrix of the (possibly unnormalized) quaternion `q = [w, x, y, z]`.
+/// Rotation matrix of the (possibly unnormalized) quaternion `q = [w, x, y, z]`, with Simbody's
+/// arithmetic (`Quaternion` normalizes by dividing by `|q|`, then `Rotation` uses the products
+/// below in this order), so that rotations agree with Simbody's to the last bit.
 pub fn rotation_from_quaternion<T: Real>(q: &[T]) -> Matrix3<T> {
-    let quat = Quaternion::new(q[0], q[1], q[2], q[3]);
-    UnitQuaternion::from_quaternion(quat)
-        .to_rotation_matrix()
-        .into_inner()
+    let norm = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+    let (q0, q1, q2, q3) = (q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm);
+    let (q00, q11, q22, q33) = (q0 * q0, q1 * q1, q2 * q2, q3 * q3);
+    let (q01, q02, q03) = (q0 * q1, q0 * q2, q0 * q3);
+    let (q12, q13, q23) = (q1 * q2, q1 * q3, q2 * q3);
+    let two = T::c(2.0);
+    Matrix3::new(
+        q00 + q11 - q22 - q33,
+        two * (q12 - q03),
+        two * (q13 + q02),
+        two * (q12 + q03),
+        q00 - q11 + q22 - q33,
+        two * (q23 - q01),
+        two * (q13 - q02),
+        two * (q23 + q01),
+        q00 - q11 - q22 + q33,
+    )
 }
 
 /// `q̇ = ½ (0, w) ⊗ q` for angular velocity `w` expressed in the parent frame.
@@ -52,6 +67,16 @@ pub fn quaternion_from_rotation(r: &Matrix3<f64>) -> [f64; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rotation_matches_nalgebra_for_unnormalized_quaternions() {
+        let q = [0.8, 0.2, -0.4, 0.4].map(|x: f64| 1.3 * x);
+        let unit =
+            UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]));
+        assert!(
+            (rotation_from_quaternion(&q) - unit.to_rotation_matrix().into_inner()).norm() < 1e-15
+        );
+    }
 
     #[test]
     fn quaternion_dot_round_trips_through_its_inverse() {
