@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::forces::calc_all_forces;
 use crate::model::Model;
 use crate::scalar::Real;
-use crate::state::State;
+use crate::state::{copy_small, State};
 
 /// Realizes `data` from `state` up to `stage`, recomputing every stage from Position on.
 pub fn realize<T: Real>(
@@ -44,8 +44,8 @@ pub fn state_derivative<T: Real>(
 ) -> Result<()> {
     realize(model, state, data, Stage::Acceleration)?;
     let (nq, nu) = (model.nq(), model.nu());
-    ydot[..nq].copy_from_slice(data.vel.qdot.as_slice());
-    ydot[nq..nq + nu].copy_from_slice(data.acc.udot.as_slice());
-    ydot[nq + nu..].copy_from_slice(data.dynamics.zdot.as_slice());
+    copy_small(&mut ydot[..nq], data.vel.qdot.as_slice());
+    copy_small(&mut ydot[nq..nq + nu], data.acc.udot.as_slice());
+    copy_small(&mut ydot[nq + nu..], data.dynamics.zdot.as_slice());
     Ok(())
 }

@@ -199,7 +199,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         }
         self.ensure_end_derivative()?;
         self.state.copy_y_to(&mut self.buf.y0);
-        self.buf.f0.copy_from_slice(&self.buf.f_end);
+        crate::state::copy_small(&mut self.buf.f0, &self.buf.f_end);
         self.t_prev = t0;
         let (nq, nu) = (self.model.nq(), self.model.nu());
         relative_scaling(&self.buf.y0[nq..nq + nu], &mut self.buf.u_scale);

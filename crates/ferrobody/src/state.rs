@@ -108,17 +108,17 @@ impl<T: Real> State<T> {
     /// Copies `[q, u, z]` into `y` (length `ny`).
     pub fn copy_y_to(&self, y: &mut [T]) {
         let (nq, nu) = (self.q.len(), self.u.len());
-        y[..nq].copy_from_slice(self.q.as_slice());
-        y[nq..nq + nu].copy_from_slice(self.u.as_slice());
-        y[nq + nu..].copy_from_slice(self.z.as_slice());
+        copy_small(&mut y[..nq], self.q.as_slice());
+        copy_small(&mut y[nq..nq + nu], self.u.as_slice());
+        copy_small(&mut y[nq + nu..], self.z.as_slice());
     }
 
     /// Sets `[q, u, z]` from `y` (length `ny`).
     pub fn set_y(&mut self, y: &[T]) {
         let (nq, nu) = (self.q.len(), self.u.len());
-        self.q.as_mut_slice().copy_from_slice(&y[..nq]);
-        self.u.as_mut_slice().copy_from_slice(&y[nq..nq + nu]);
-        self.z.as_mut_slice().copy_from_slice(&y[nq + nu..]);
+        copy_small(self.q.as_mut_slice(), &y[..nq]);
+        copy_small(self.u.as_mut_slice(), &y[nq..nq + nu]);
+        copy_small(self.z.as_mut_slice(), &y[nq + nu..]);
     }
 
     /// Whether every continuous variable is finite.
@@ -142,5 +142,15 @@ impl<T: Real> State<T> {
             auto_update: self.auto_update.iter().map(|x| U::c(x.re())).collect(),
             auto_update_time: self.auto_update_time.clone(),
         }
+    }
+}
+
+/// Copies `src` into `dst` (same length) with a plain loop: the step loop copies short vectors
+/// many times, and `copy_from_slice` would call `memcpy` for each.
+#[inline(always)]
+pub(crate) fn copy_small<T: Copy>(dst: &mut [T], src: &[T]) {
+    debug_assert_eq!(dst.len(), src.len());
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = *s;
     }
 }

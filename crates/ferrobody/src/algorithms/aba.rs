@@ -62,6 +62,18 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     data.acc.a_gb[0] = SpatialVec::zeros();
     let mut a_prev = SpatialVec::zeros();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
+        if body.rigid_free_on_ground {
+            // H = 1, no Coriolis term, parent at rest: A = u̇ = ν.
+            let k = body.u_start;
+            let nu = &data.aba.nu[k..k + 6];
+            let a = SpatialVec::new(nu[0], nu[1], nu[2], nu[3], nu[4], nu[5]);
+            for r in 0..6 {
+                data.acc.udot[k + r] = nu[r];
+            }
+            data.acc.a_gb[i] = a;
+            a_prev = a;
+            continue;
+        }
         let parent = body.parent.0;
         let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
         let a_gp = if parent == i - 1 {
