@@ -37,12 +37,32 @@ pub struct SmoothCurveArgs {
     /// Penetration of the rate curve (m).
     #[arg(long, default_value_t = 0.1)]
     pub depth: f64,
+    /// Static friction coefficient of the friction curve.
+    #[arg(long, default_value_t = 0.8)]
+    pub static_friction: f64,
+    /// Dynamic friction coefficient of the friction curve.
+    #[arg(long, default_value_t = 0.5)]
+    pub dynamic_friction: f64,
+    /// Viscous friction coefficient of the friction curve (s/m).
+    #[arg(long, default_value_t = 0.0)]
+    pub viscous_friction: f64,
+    /// Transition velocity of the friction curve (m/s).
+    #[arg(long, default_value_t = 0.01)]
+    pub transition_velocity: f64,
+}
+
+fn report(out: &Path, files: &str) {
+    println!("wrote into {}/: {files}", out.display());
 }
 
 /// Writes the tables and figures of `model` into `out`.
 pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
-    if model != "smooth-sphere-half-space" {
-        bail!("unknown contact model '{model}' (available: smooth-sphere-half-space)");
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    match model {
+        "smooth-sphere-half-space" => {}
+        "hunt-crossley" => return crate::curves_models::hunt_crossley_curves(args, out).map(|_| report(out, "force_vs_depth.csv, friction_vs_slip.csv, normal_force.svg, friction.svg")),
+        "exponential-spring" => return crate::curves_models::exponential_spring_curves(out).map(|_| report(out, "force_vs_height.csv, normal_force.svg")),
+        _ => bail!("unknown contact model '{model}' (available: smooth-sphere-half-space, hunt-crossley, exponential-spring)"),
     }
     let mut p = SmoothContactParameters::default();
     (p.stiffness, p.dissipation) = (args.stiffness, args.dissipation);
@@ -60,7 +80,7 @@ pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let depth = force_vs_depth(&p, args.radius);
     let rate = force_vs_rate(&p, args.radius, args.depth);
-    write_tables(out, &depth, &rate)?;
+    write_tables(out, &depth, &rate, args.depth)?;
     let xs: Vec<f64> = depth.iter().map(|r| r.x).collect();
     let series =
         |f: &dyn Fn(&ferrobody::contact::smooth_curves::DepthRow) -> f64| -> Vec<(f64, f64)> {
@@ -105,8 +125,9 @@ pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
             series(&|r| r.potential_energy_slope - r.force[0]),
         )],
     )?;
+    crate::curves_models::friction_curves(args, out)?;
     println!(
-        "wrote {0}/force_vs_depth.csv ({1} rows), {0}/force_vs_rate.csv ({2} rows) and 3 plots: hertz_force.svg, hunt_crossley_force.svg, energy_error.svg",
+        "wrote {0}/force_vs_depth.csv ({1} rows), {0}/force_vs_rate.csv ({2} rows), {0}/friction_vs_slip.csv and 4 plots: hertz_force.svg, hunt_crossley_force.svg, energy_error.svg, friction.svg",
         out.display(),
         xs.len(),
         rate.len()
@@ -118,6 +139,7 @@ fn write_tables(
     out: &Path,
     depth: &[ferrobody::contact::smooth_curves::DepthRow],
     rate: &[[f64; 3]],
+    depth_m: f64,
 ) -> Result<()> {
     let mut s = String::from("x,fy_smooth_v0,fy_smooth_vp05,fy_smooth_vm05,pe_smooth\n");
     for r in depth {
@@ -125,7 +147,7 @@ fn write_tables(
         let _ = writeln!(s, "{}", values.map(format_number).join(","));
     }
     std::fs::write(out.join("force_vs_depth.csv"), s).context("cannot write force_vs_depth.csv")?;
-    let mut s = String::from("v,fy_smooth_x0.1\n");
+    let mut s = format!("v,fy_smooth_x{depth_m}\n");
     for r in rate {
         let _ = writeln!(s, "{},{}", format_number(r[0]), format_number(r[1]));
     }

@@ -6,6 +6,7 @@
 mod bench;
 mod check;
 mod curves;
+mod curves_models;
 mod demo;
 mod plots;
 mod recorder;
@@ -72,7 +73,7 @@ enum Command {
     /// Tabulate and plot a contact model's force law (CSV tables and SVG figures).
     #[command(allow_negative_numbers = true)]
     Curves {
-        /// The model: smooth-sphere-half-space.
+        /// The model: smooth-sphere-half-space, hunt-crossley or exponential-spring.
         model: String,
         #[command(flatten)]
         params: curves::SmoothCurveArgs,

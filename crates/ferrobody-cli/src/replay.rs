@@ -3,9 +3,10 @@
 //! (no network) that embeds the GLB and plays it with an inline WebGL player.
 //!
 //! Shapes: contact spheres and half spaces of every contact element (a half space is drawn as a
-//! 40 m × 40 m slab, 2 cm thick, under its surface), exponential-spring planes likewise, and for
-//! a body without shapes a box spanning its spring stations, a rod from its origin through its
-//! centre of mass, or a small cube.
+//! 40 m × 40 m slab, 2 cm thick, under its surface), exponential-spring planes likewise; a rod
+//! from the origin through the centre of mass for every body whose COM is off its origin (links),
+//! a box spanning the spring stations of a body on exponential springs, and a small cube for a
+//! body with nothing else to show.
 
 use crate::recorder::Recorder;
 use anyhow::{Context, Result};

@@ -536,3 +536,53 @@ fn run_writes_plots_and_replay_on_request_only() {
     gltf::Gltf::from_slice(&std::fs::read(dir.join("extras/replay.glb")).unwrap())
         .expect("valid glTF");
 }
+
+#[test]
+fn every_landed_contact_model_has_curves() {
+    let cases = [
+        (
+            "hunt-crossley",
+            vec![
+                ("force_vs_depth.csv", "x,fn_v0,fn_vp05,fn_vm05,pe"),
+                ("friction_vs_slip.csv", "slip,mu_hollars,mu_stribeck"),
+            ],
+            vec!["normal_force.svg", "friction.svg"],
+        ),
+        (
+            "exponential-spring",
+            vec![("force_vs_height.csv", "pz,fz_elastic,fz_vm05,fz_vp05")],
+            vec!["normal_force.svg"],
+        ),
+        (
+            "smooth-sphere-half-space",
+            vec![("friction_vs_slip.csv", "slip,mu_hollars,mu_stribeck")],
+            vec!["friction.svg"],
+        ),
+    ];
+    for (model, tables, plots) in cases {
+        let dir = temp_dir(&format!("curves-{model}"));
+        let out = exe()
+            .args(["curves", model, "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{model}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for (file, header) in tables {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            assert_eq!(text.lines().next().unwrap(), header, "{model}: {file}");
+            assert!(text.lines().count() > 100);
+        }
+        for svg in plots {
+            assert!(
+                std::fs::read_to_string(dir.join(svg))
+                    .unwrap()
+                    .contains("(m"),
+                "{model}: {svg} axis units"
+            );
+        }
+    }
+}

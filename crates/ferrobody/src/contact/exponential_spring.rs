@@ -45,6 +45,24 @@ fn step_up<T: Real>(x: T) -> T {
     x3 * (T::c(10.0) + x * (T::c(6.0) * x - T::c(15.0)))
 }
 
+/// The normal force (elastic part, damping part, total; N) at height `pz` (m) above the plane and
+/// normal velocity `vz` (m/s), with Simbody's two clamps applied in order (notes §1.4).
+#[inline]
+pub fn normal_force<T: Real>(prm: &ExponentialSpringParameters<T>, pz: T, vz: T) -> (T, T, T) {
+    let mut fz_elas = prm.d1 * (-(prm.d2 * (pz - prm.d0))).exp();
+    let mut fz_damp = -(prm.normal_viscosity * vz * fz_elas);
+    let mut fz = fz_elas + fz_damp;
+    if fz.re() < 0.0 {
+        fz = T::zero();
+        fz_damp = -fz_elas;
+    }
+    if fz.re() > prm.max_normal_force.re() {
+        fz = prm.max_normal_force;
+        fz_elas = fz - fz_damp;
+    }
+    (fz_elas, fz_damp, fz)
+}
+
 /// One exponential spring: a station on a body against a plane fixed in Ground.
 #[derive(Clone, Debug)]
 pub struct ExponentialSpringForce<T: Real = f64> {
@@ -121,6 +139,12 @@ impl<T: Real> ExponentialSpringForce<T> {
         parameters
             .validate()
             .map_err(|m| crate::Error::Model(format!("exponential spring: {m}")))?;
+        if body.0 >= builder.nbodies() {
+            return Err(crate::Error::Model(format!(
+                "exponential spring: body index {} does not exist",
+                body.0
+            )));
+        }
         let name = name.map_or_else(
             || format!("exponential_spring{}", builder.force_count()),
             String::from,
@@ -247,18 +271,7 @@ impl<T: Real> ExponentialSpringForce<T> {
         );
         let zero = T::zero();
         let (p_xy, v_xy) = (Vector3::new(p.x, p.y, zero), Vector3::new(v.x, v.y, zero));
-        // Normal force, with Simbody's two clamps in order.
-        let mut fz_elas = prm.d1 * (-(prm.d2 * (p.z - prm.d0))).exp();
-        let mut fz_damp = -(prm.normal_viscosity * v.z * fz_elas);
-        let mut fz = fz_elas + fz_damp;
-        if fz.re() < 0.0 {
-            fz = zero;
-            fz_damp = -fz_elas;
-        }
-        if fz.re() > prm.max_normal_force.re() {
-            fz = prm.max_normal_force;
-            fz_elas = fz - fz_damp;
-        }
+        let (fz_elas, fz_damp, fz) = normal_force(prm, p.z, v.z);
         // Friction with the μ and K held in the state.
         let (mu_s, mu_k) = (
             ctx.discrete(self.mu_static)[0],

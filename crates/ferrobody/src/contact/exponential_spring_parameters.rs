@@ -56,8 +56,8 @@ impl<T: Real> ExponentialSpringParameters<T> {
         self.friction_viscosity = T::c(2.0) * (kxy * mass).sqrt();
     }
 
-    /// Sets the initial friction coefficients with Simbody's clamping: each is clipped to ≥ 0,
-    /// and μk is lowered to μs (or μs raised to μk) so that μk ≤ μs.
+    /// Sets the initial friction coefficients: each is clipped to ≥ 0, then μk is lowered to μs
+    /// if it is larger (Simbody's `setInitialMuStatic` rule applied last).
     pub fn set_initial_friction(&mut self, mu_s: T, mu_k: T) {
         let clip = |x: T| if x.re() < 0.0 { T::zero() } else { x };
         self.initial_mu_static = clip(mu_s);

@@ -187,7 +187,7 @@ impl<T: Real> HuntCrossleyForce<T> {
         let (x, n) = (pc.depth, pc.normal);
         let half = T::c(0.5);
         let point = pc.location + n * (x * (half - m.s1));
-        let f_hertz = T::c(4.0 / 3.0) * m.k * x * (pc.radius * m.k * x).sqrt();
+        let f_hertz = hertz_force(m.k, pc.radius, x);
         let potential_energy = T::c(0.4) * f_hertz * x;
         let v = point_velocity(ctx, body1, &point) - point_velocity(ctx, body2, &point);
         let v_n = v.dot(&n);
@@ -224,6 +224,13 @@ impl<T: Real> HuntCrossleyForce<T> {
         }
         Some(eval)
     }
+}
+
+/// The Hertz force `(4/3) k x √(R k x)` (N) for combined `k = E_eff^(2/3)`, effective radius `R`
+/// (m) and penetration `x > 0` (m).
+#[inline]
+pub fn hertz_force<T: Real>(k: T, radius: T, x: T) -> T {
+    T::c(4.0 / 3.0) * k * x * (radius * k * x).sqrt()
 }
 
 /// Velocity in Ground of the material point of `body` at Ground point `p`.

@@ -1,6 +1,6 @@
 //! Per-contact outputs for inspection and `contacts.csv`: every overlapping pair of every
-//! Hunt–Crossley contact set, and every smooth sphere/half-space element (always reported: its
-//! force acts at a distance too), at the current state.
+//! Hunt–Crossley contact set, and every smooth sphere/half-space element and exponential spring
+//! (always reported: their forces act at a distance too), at the current state.
 
 use crate::data::{Data, Stage};
 use crate::forces::{Force, ForceContext};

@@ -1,11 +1,11 @@
 //! Broad phase: which surface pairs might touch. Half spaces are tested against every other
-//! surface (they are unbounded). A few bounded shapes are tested pair by pair (bounding
-//! spheres); many go through sweep-and-prune along the axis on which their bounding-sphere
-//! centres spread most (Simbody `GeneralContactSubsystem`), so the cost grows as n log n (the
-//! sort) plus the number of overlapping intervals, not as n².
-//! Surfaces on the same body never collide. Successive evaluations see nearly the same order,
-//! so the previous order is kept and repaired by insertion sort (close to O(n) when little moved).
-//! Runs on `f64` real parts: it only decides which pairs exist.
+//! surface (they are unbounded). Fewer than 32 bounded shapes are tested pair by pair (bounding
+//! spheres). More go into a uniform grid whose cell is the largest bounding-sphere diameter:
+//! sorted cells, neighbours from the same and four forward columns, O(n) after the sort, which
+//! repairs the previous order by insertion sort. Sweep-and-prune along the axis of largest
+//! spread (Simbody `GeneralContactSubsystem`) is the fallback for centres outside the grid's
+//! range. Surfaces on the same body never collide. Runs on `f64` real parts: it only decides
+//! which pairs exist.
 
 use super::{ContactSurface, Shape};
 use crate::math::Transform;

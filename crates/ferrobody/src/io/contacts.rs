@@ -1,5 +1,6 @@
-//! The `contacts.csv` writer of the command-line contract: one row per contact (overlapping
-//! surface pair) per report time, streamed to disk.
+//! The `contacts.csv` writer of the command-line contract: one row per contact per report time
+//! (each overlapping Hunt–Crossley pair, each smooth sphere/half-space element and each
+//! exponential spring), streamed to disk.
 //!
 //! Columns: `t, element, body1, body2, px, py, pz, nx, ny, nz, depth, fx, fy, fz` — contact
 //! point, normal (surface 1 → surface 2), penetration (m) and force on body 2 (N), all in Ground
