@@ -6,6 +6,22 @@ use anyhow::Result;
 use plotters::prelude::*;
 use std::path::Path;
 
+/// Line colours that stay readable on white (Tableau-like), in order.
+const READABLE: [RGBAColor; 12] = [
+    RGBAColor(31, 119, 180, 1.0),
+    RGBAColor(214, 39, 40, 1.0),
+    RGBAColor(44, 160, 44, 1.0),
+    RGBAColor(0, 0, 0, 1.0),
+    RGBAColor(255, 127, 14, 1.0),
+    RGBAColor(148, 103, 189, 1.0),
+    RGBAColor(140, 86, 75, 1.0),
+    RGBAColor(23, 190, 207, 1.0),
+    RGBAColor(227, 119, 194, 1.0),
+    RGBAColor(127, 127, 127, 1.0),
+    RGBAColor(188, 189, 34, 1.0),
+    RGBAColor(0, 0, 128, 1.0),
+];
+
 /// At most this many bodies get their own line in the height and speed plots (a scene with a
 /// thousand balls would be unreadable); the plot's title says when bodies were left out.
 const MAX_BODY_LINES: usize = 12;
@@ -120,7 +136,7 @@ pub fn line_plot(
         .draw()
         .map_err(|e| draw(&e))?;
     for (k, (name, points)) in series.iter().enumerate() {
-        let color = Palette99::pick(k).to_rgba();
+        let color = READABLE[k % READABLE.len()];
         chart
             .draw_series(LineSeries::new(
                 points.iter().copied(),
