@@ -62,22 +62,25 @@ pub fn cross_matrix<T: Real>(r: &Vector3<T>) -> Matrix3<T> {
 /// `B' = B + R D`, `A' = A + R Bᵀ − B' R`, `D' = D`. Every product with R is a cross product:
 /// column j of `R X` is `r × x_j`, and row i of `X R` is `−(r × row_i(X))ᵀ`. Nine cross
 /// products, no 6×6 product.
+#[inline]
 pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, r_pb: &Vector3<T>) {
     // Column-major storage: entry (i, j) is at 6 j + i.
     let (s, t) = (p.as_slice(), target.as_mut_slice());
     let r = r_pb;
-    let at = |i: usize, j: usize| s[6 * j + i];
-    // Columns of B' = B + R D.
-    let b_new: [Vector3<T>; 3] = std::array::from_fn(|j| {
-        let c = 6 * (3 + j);
-        Vector3::new(s[c], s[c + 1], s[c + 2])
-            + r.cross(&Vector3::new(s[c + 3], s[c + 4], s[c + 5]))
-    });
-    // Columns of R Bᵀ: r × (row j of B); rows of B' R: −(r × row i of B').
-    let rbt: [Vector3<T>; 3] =
-        std::array::from_fn(|j| r.cross(&Vector3::new(at(j, 3), at(j, 4), at(j, 5))));
-    let bnr: [Vector3<T>; 3] =
-        std::array::from_fn(|i| -r.cross(&Vector3::new(b_new[0][i], b_new[1][i], b_new[2][i])));
+    let v = |a: usize, b: usize, c: usize| Vector3::new(s[a], s[b], s[c]);
+    // Columns of B' = B + R D (B: rows 0..3 of columns 3..6; D: rows 3..6 of columns 3..6).
+    let b0 = v(18, 19, 20) + r.cross(&v(21, 22, 23));
+    let b1 = v(24, 25, 26) + r.cross(&v(27, 28, 29));
+    let b2 = v(30, 31, 32) + r.cross(&v(33, 34, 35));
+    // Columns of R Bᵀ: r × (row j of B).
+    let rbt0 = r.cross(&v(18, 24, 30));
+    let rbt1 = r.cross(&v(19, 25, 31));
+    let rbt2 = r.cross(&v(20, 26, 32));
+    // Rows of B' R: −(r × row i of B').
+    let bnr0 = -r.cross(&Vector3::new(b0.x, b1.x, b2.x));
+    let bnr1 = -r.cross(&Vector3::new(b0.y, b1.y, b2.y));
+    let bnr2 = -r.cross(&Vector3::new(b0.z, b1.z, b2.z));
+    let (b_new, rbt, bnr) = ([b0, b1, b2], [rbt0, rbt1, rbt2], [bnr0, bnr1, bnr2]);
     for j in 0..3 {
         for i in 0..3 {
             t[6 * j + i] += s[6 * j + i] + rbt[j][i] - bnr[i][j];
