@@ -1,11 +1,13 @@
 //! The stage list: how a state becomes accelerations. This file *is* the forward pipeline.
 //!
 //! 1. **Position** — body poses, hinge columns, spatial inertias (`kinematics`).
-//! 2. **Velocity** — body velocities, q̇, Coriolis and gyroscopic terms (`kinematics`).
+//! 2. **Velocity** — body velocities, q̇, Coriolis and gyroscopic terms (`kinematics`; when both
+//!    stages are needed they run in one fused pass over the bodies).
 //! 3. **Dynamics** — every force element writes body and mobility forces (`forces`).
 //! 4. **Acceleration** — articulated-body forward dynamics gives u̇ (`aba`); ż from the forces.
 
-use crate::algorithms::{aba, position_kinematics, velocity_kinematics};
+use crate::algorithms::kinematics::kinematics;
+use crate::algorithms::{aba, position_kinematics};
 use crate::data::{Data, Stage};
 use crate::error::Result;
 use crate::forces::calc_all_forces;
@@ -20,11 +22,10 @@ pub fn realize<T: Real>(
     data: &mut Data<T>,
     stage: Stage,
 ) -> Result<()> {
-    if stage >= Stage::Position {
-        position_kinematics(model, state, data);
-    }
     if stage >= Stage::Velocity {
-        velocity_kinematics(model, state, data);
+        kinematics(model, state, data);
+    } else if stage >= Stage::Position {
+        position_kinematics(model, state, data);
     }
     if stage >= Stage::Dynamics {
         calc_all_forces(model, state, data);

@@ -15,12 +15,13 @@
 //! with `w_rel = R_GF w_FM` and `v_rel = R_GF v_FM` (Jain 2011, §5.1).
 
 use crate::data::{Data, Stage};
+use crate::data::{PositionCache, VelocityCache};
 use crate::math::inertia::RigidInertia;
 use crate::math::small::mul3v;
 use crate::math::spatial::shift_motion;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
 use crate::mobilizer::{HingeAxis, Mobilizer};
-use crate::model::Model;
+use crate::model::{Body, Model};
 use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::{Matrix3, Vector3};
@@ -30,8 +31,7 @@ use nalgebra::{Matrix3, Vector3};
 /// Reads: `state.q`. Writes: `data.pos`. Realizes Position.
 pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
     let q = state.q.as_slice();
-    let pos = &mut data.pos;
-    pos.x_gb[0] = Transform::identity();
+    data.pos.x_gb[0] = Transform::identity();
     // The previous body's pose stays in registers: in a chain it is the parent, and reading it
     // back from memory right after storing it stalls on store-to-load forwarding.
     let mut x_prev = Transform::identity();
@@ -39,39 +39,94 @@ pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
         let x_gp = if body.parent.0 == i - 1 {
             x_prev
         } else {
-            pos.x_gb[body.parent.0]
+            data.pos.x_gb[body.parent.0]
         };
-        let x_gf = if body.x_pf_is_translation {
-            Transform {
-                r: x_gp.r,
-                p: x_gp.apply(&body.x_pf.p),
-            }
-        } else {
-            x_gp * body.x_pf
-        };
-        let x_gm = body.mobilizer.compose(&x_gf, &q[body.q_range()]);
-        let x_gb = if body.x_bm_is_identity {
-            x_gm
-        } else {
-            x_gm * body.x_mb
-        };
-        let mp = &body.mass_properties;
-        pos.inertia[i] =
-            RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
-        let p_mb = x_gb.p - x_gm.p;
-        hinge_in_ground(
-            body.mobilizer,
-            &q[body.q_range()],
-            &x_gf.r,
-            &p_mb,
-            &mut pos.h_g[body.u_range()],
-        );
-        pos.x_gf[i] = x_gf;
-        pos.p_gm[i] = x_gm.p;
-        pos.x_gb[i] = x_gb;
-        x_prev = x_gb;
+        x_prev = body_pose(body, i, q, &x_gp, &mut data.pos).x_gb;
     }
     data.realized = Stage::Position;
+}
+
+/// Position and velocity kinematics in one pass over the bodies (what `realize` uses when it
+/// goes past Position): each body's fresh pose feeds its velocity without a round trip through
+/// memory. Same arithmetic as [`position_kinematics`] then [`velocity_kinematics`].
+///
+/// Reads: `state.q`, `state.u`. Writes: `data.pos`, `data.vel`. Realizes Velocity.
+pub fn kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
+    let (q, u) = (state.q.as_slice(), state.u.as_slice());
+    let qdot_is_u = start_velocities(model, state, data);
+    data.pos.x_gb[0] = Transform::identity();
+    let (mut x_prev, mut v_prev) = (Transform::identity(), SpatialVec::zeros());
+    for (i, body) in model.bodies.iter().enumerate().skip(1) {
+        let p = body.parent.0;
+        let (x_gp, v_gp) = if p == i - 1 {
+            (x_prev, v_prev)
+        } else {
+            (data.pos.x_gb[p], data.vel.v_gb[p])
+        };
+        let pose = body_pose(body, i, q, &x_gp, &mut data.pos);
+        x_prev = pose.x_gb;
+        v_prev = body_velocity(
+            body,
+            i,
+            (q, u),
+            (&x_gp.p, &pose),
+            &v_gp,
+            &data.pos,
+            &mut data.vel,
+            qdot_is_u,
+        );
+    }
+    data.realized = Stage::Velocity;
+}
+
+/// What the velocity stage of one body needs from its pose.
+struct BodyPose<T: Real> {
+    x_gb: Transform<T>,
+    r_gf: Matrix3<T>,
+    p_gm: Vector3<T>,
+}
+
+/// Pose, mobilizer frames, inertia and hinge columns of body `i`, given its parent's pose.
+#[inline(always)]
+fn body_pose<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    q: &[T],
+    x_gp: &Transform<T>,
+    pos: &mut PositionCache<T>,
+) -> BodyPose<T> {
+    let x_gf = if body.x_pf_is_translation {
+        Transform {
+            r: x_gp.r,
+            p: x_gp.apply(&body.x_pf.p),
+        }
+    } else {
+        x_gp * &body.x_pf
+    };
+    let x_gm = body.mobilizer.compose(&x_gf, &q[body.q_range()]);
+    let x_gb = if body.x_bm_is_identity {
+        x_gm
+    } else {
+        x_gm * body.x_mb
+    };
+    let mp = &body.mass_properties;
+    pos.inertia[i] = RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
+    let p_mb = x_gb.p - x_gm.p;
+    hinge_in_ground(
+        body.mobilizer,
+        &q[body.q_range()],
+        &x_gf.r,
+        &p_mb,
+        &mut pos.h_g[body.u_range()],
+    );
+    pos.x_gf[i] = x_gf;
+    pos.p_gm[i] = x_gm.p;
+    pos.x_gb[i] = x_gb;
+    BodyPose {
+        x_gb,
+        r_gf: x_gf.r,
+        p_gm: x_gm.p,
+    }
 }
 
 /// Hinge columns in Ground at the body origin: `[R_GF hw ; R_GF hv + (R_GF hw) × p_mb]`.
@@ -111,51 +166,96 @@ fn hinge_in_ground<T: Real>(
 pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
     data.require(Stage::Position);
     let (q, u) = (state.q.as_slice(), state.u.as_slice());
-    let (pos, vel) = (&data.pos, &mut data.vel);
-    vel.v_gb[0] = SpatialVec::zeros();
-    // Without quaternions every mobilizer has q̇ = u, and q and u line up: one copy does it.
-    let qdot_is_u = model.quaternion_starts.is_empty();
-    if qdot_is_u {
-        vel.qdot.copy_from(&state.u);
-    }
+    let qdot_is_u = start_velocities(model, state, data);
     let mut v_prev = SpatialVec::zeros();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
         let p = body.parent.0;
-        let (p_gp, p_gb, p_gm) = (pos.x_gb[p].p, pos.x_gb[i].p, pos.p_gm[i]);
-        let v_gp = if p == i - 1 { v_prev } else { vel.v_gb[p] };
-        let mut v_rel = SpatialVec::zeros();
-        for k in body.u_range() {
-            v_rel += pos.h_g[k] * u[k];
-        }
-        let v_gb = shift_motion(&v_gp, &(p_gb - p_gp)) + v_rel;
-        // Coriolis acceleration of B given a parent at rest and u̇ = 0.
-        let p_mb = p_gb - p_gm;
-        let w_gp = angular(&v_gp);
-        let w_rel = angular(&v_rel);
-        let v_rel_m = linear(&v_rel) - w_rel.cross(&p_mb);
+        let v_gp = if p == i - 1 { v_prev } else { data.vel.v_gb[p] };
+        let pose = BodyPose {
+            x_gb: data.pos.x_gb[i],
+            r_gf: data.pos.x_gf[i].r,
+            p_gm: data.pos.p_gm[i],
+        };
+        let p_gp = data.pos.x_gb[p].p;
+        v_prev = body_velocity(
+            body,
+            i,
+            (q, u),
+            (&p_gp, &pose),
+            &v_gp,
+            &data.pos,
+            &mut data.vel,
+            qdot_is_u,
+        );
+    }
+    data.realized = Stage::Velocity;
+}
+
+/// Ground's velocity, and q̇ in one copy when the model has no quaternions (then every
+/// mobilizer has q̇ = u and q and u line up). Returns whether that copy was made.
+fn start_velocities<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) -> bool {
+    data.vel.v_gb[0] = SpatialVec::zeros();
+    let qdot_is_u = model.quaternion_starts.is_empty();
+    if qdot_is_u {
+        data.vel.qdot.copy_from(&state.u);
+    }
+    qdot_is_u
+}
+
+/// Velocity, Coriolis acceleration, gyroscopic force and q̇ of body `i`, given its pose, its
+/// parent's origin `p_gp` and velocity `v_gp`. Terms that vanish are skipped: `Ḣu` for constant
+/// hinge matrices, and the `p_mb` terms when M sits at the body origin.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn body_velocity<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    (q, u): (&[T], &[T]),
+    (p_gp, pose): (&Vector3<T>, &BodyPose<T>),
+    v_gp: &SpatialVec<T>,
+    pos: &PositionCache<T>,
+    vel: &mut VelocityCache<T>,
+    qdot_is_u: bool,
+) -> SpatialVec<T> {
+    let (p_gb, p_gm) = (pose.x_gb.p, pose.p_gm);
+    let mut v_rel = SpatialVec::zeros();
+    for k in body.u_range() {
+        v_rel += pos.h_g[k] * u[k];
+    }
+    let v_gb = shift_motion(v_gp, &(p_gb - p_gp)) + v_rel;
+    // Coriolis acceleration of B given a parent at rest and u̇ = 0.
+    let p_mb = p_gb - p_gm;
+    let w_gp = angular(v_gp);
+    let w_rel = angular(&v_rel);
+    let v_rel_m = if body.x_bm_is_identity {
+        linear(&v_rel)
+    } else {
+        linear(&v_rel) - w_rel.cross(&p_mb)
+    };
+    let mut alpha_c = w_gp.cross(&w_rel);
+    let p_pm = p_gm - p_gp;
+    let two = T::c(2.0);
+    let mut a_c = w_gp.cross(&w_gp.cross(&p_pm)) + w_gp.cross(&v_rel_m) * two;
+    if body.mobilizer.hinge_axes().is_none() {
         let hdu = body
             .mobilizer
             .hdot_u(&q[body.q_range()], &u[body.u_range()]);
-        let r_gf = pos.x_gf[i].r;
-        let alpha_c = w_gp.cross(&w_rel) + mul3v(&r_gf, &angular(&hdu));
-        let p_pm = p_gm - p_gp;
-        let two = T::c(2.0);
-        let a_m = w_gp.cross(&w_gp.cross(&p_pm))
-            + w_gp.cross(&v_rel_m) * two
-            + mul3v(&r_gf, &linear(&hdu));
-        let w_gb = angular(&v_gb);
-        let a_c = a_m + alpha_c.cross(&p_mb) + w_gb.cross(&w_gb.cross(&p_mb));
-        vel.coriolis[i] = spatial(alpha_c, a_c);
-        vel.gyroscopic[i] = pos.inertia[i].gyroscopic_force(&w_gb);
-        vel.v_gb[i] = v_gb;
-        v_prev = v_gb;
-        if !qdot_is_u {
-            body.mobilizer.qdot(
-                &q[body.q_range()],
-                &u[body.u_range()],
-                &mut vel.qdot.as_mut_slice()[body.q_range()],
-            );
-        }
+        alpha_c += mul3v(&pose.r_gf, &angular(&hdu));
+        a_c += mul3v(&pose.r_gf, &linear(&hdu));
     }
-    data.realized = Stage::Velocity;
+    let w_gb = angular(&v_gb);
+    if !body.x_bm_is_identity {
+        a_c += alpha_c.cross(&p_mb) + w_gb.cross(&w_gb.cross(&p_mb));
+    }
+    vel.coriolis[i] = spatial(alpha_c, a_c);
+    vel.gyroscopic[i] = pos.inertia[i].gyroscopic_force(&w_gb);
+    vel.v_gb[i] = v_gb;
+    if !qdot_is_u {
+        body.mobilizer.qdot(
+            &q[body.q_range()],
+            &u[body.u_range()],
+            &mut vel.qdot.as_mut_slice()[body.q_range()],
+        );
+    }
+    v_gb
 }
