@@ -70,6 +70,11 @@ impl<T: Real> State<T> {
         self.discrete[model.discrete.range(id.0)].copy_from_slice(value);
     }
 
+    /// Mutable view of a discrete variable (takes effect from the next evaluation).
+    pub fn discrete_mut<'a>(&'a mut self, model: &Model<T>, id: DiscreteVarId) -> &'a mut [T] {
+        &mut self.discrete[model.discrete.range(id.0)]
+    }
+
     /// Value of an auto-update discrete variable held in the state.
     pub fn auto_update<'a>(&'a self, model: &Model<T>, id: AutoUpdateVarId) -> &'a [T] {
         &self.auto_update[model.auto_update.range(id.0)]

@@ -20,13 +20,16 @@ pub fn kinetic_energy<T: Real>(model: &Model<T>, data: &Data<T>) -> T {
     ke * T::c(0.5)
 }
 
-/// Potential energy of all force elements (J). Reads: `data.pos`, `data.vel`.
+/// Potential energy of all enabled force elements (J). Reads: `data.pos`, `data.vel`.
 pub fn potential_energy<T: Real>(model: &Model<T>, state: &State<T>, data: &Data<T>) -> T {
     data.require(Stage::Velocity);
     let ctx = ForceContext::new(model, state, data);
+    let enabled = state.discrete(model, model.force_enabled);
     model
         .forces
         .iter()
-        .map(|f| f.potential_energy(&ctx))
+        .zip(enabled)
+        .filter(|(_, flag)| flag.re() != 0.0)
+        .map(|(f, _)| f.potential_energy(&ctx))
         .fold(T::zero(), |a, b| a + b)
 }

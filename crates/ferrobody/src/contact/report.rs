@@ -53,6 +53,9 @@ pub fn contact_reports<T: Real>(
     let mut out = Vec::new();
     let (mut x_gs, mut broad) = (Vec::new(), BroadPhase::default());
     for (e, f) in model.forces().iter().enumerate() {
+        if !model.is_force_enabled(state, crate::ids::ForceId(e)) {
+            continue;
+        }
         match f {
             Force::HuntCrossley(hc) => {
                 hc.surface_poses(&ctx, &mut x_gs);

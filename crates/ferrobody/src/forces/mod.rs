@@ -185,8 +185,11 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
             zdot: zdot.as_mut_slice(),
             contact_scratch: &mut scratch,
         };
-        for f in &model.forces {
-            f.calc_force(&ctx, &mut out);
+        let enabled = state.discrete(model, model.force_enabled);
+        for (f, flag) in model.forces.iter().zip(enabled) {
+            if flag.re() != 0.0 {
+                f.calc_force(&ctx, &mut out);
+            }
         }
     }
     data.contact_scratch = scratch;

@@ -28,6 +28,7 @@ pub struct ModelBuilder<T: Real = f64> {
     default_z: Vec<T>,
     discrete: SlotLayout<T>,
     auto_update: SlotLayout<T>,
+    disabled_by_default: Vec<bool>,
 }
 
 impl<T: Real> Default for ModelBuilder<T> {
@@ -55,6 +56,7 @@ impl<T: Real> ModelBuilder<T> {
             default_z: Vec::new(),
             discrete: SlotLayout::default(),
             auto_update: SlotLayout::default(),
+            disabled_by_default: Vec::new(),
         }
     }
 
@@ -110,7 +112,23 @@ impl<T: Real> ModelBuilder<T> {
 
     fn push_force(&mut self, force: Force<T>) -> ForceId {
         self.forces.push(force);
+        self.disabled_by_default.push(false);
         ForceId(self.forces.len() - 1)
+    }
+
+    /// Makes a force element start disabled in the default state (Simbody
+    /// `Force::setDisabledByDefault`); `Model::enable_force` turns it on in a state.
+    /// Errors if `id` is not a force element of this builder.
+    pub fn set_force_disabled_by_default(&mut self, id: ForceId, disabled: bool) -> Result<()> {
+        let count = self.disabled_by_default.len();
+        let flag = self.disabled_by_default.get_mut(id.0).ok_or_else(|| {
+            Error::Model(format!(
+                "force id {} is out of range: the builder has {count} force elements",
+                id.0
+            ))
+        })?;
+        *flag = disabled;
+        Ok(())
     }
 
     /// Allocates a continuous auxiliary state variable `z` with an initial value.
@@ -144,7 +162,15 @@ impl<T: Real> ModelBuilder<T> {
                 quaternion_starts.push(b.q_start + k);
             }
         }
+        // One discrete flag per force element: 1 enabled, 0 disabled.
+        let flags: Vec<T> = self
+            .disabled_by_default
+            .iter()
+            .map(|&d| if d { T::zero() } else { T::one() })
+            .collect();
+        let force_enabled = DiscreteVarId(self.discrete.push("force_enabled", &flags));
         Ok(Model {
+            force_enabled,
             bodies: self.bodies,
             forces: self.forces,
             nq,

@@ -14,8 +14,9 @@ pub use body::{Body, BodyDef};
 pub use builder::ModelBuilder;
 pub use layout::{SlotLayout, VarSlot};
 
+use crate::error::{Error, Result};
 use crate::forces::Force;
-use crate::ids::BodyId;
+use crate::ids::{BodyId, ForceId};
 use crate::scalar::Real;
 use crate::state::State;
 
@@ -28,6 +29,8 @@ pub struct Model<T: Real = f64> {
     pub(crate) default_q: Vec<T>,
     pub(crate) default_z: Vec<T>,
     pub(crate) discrete: SlotLayout<T>,
+    /// Discrete variable holding one enabled flag (1 or 0) per force element.
+    pub(crate) force_enabled: crate::ids::DiscreteVarId,
     pub(crate) auto_update: SlotLayout<T>,
     /// Offsets of the quaternions within q (for projection and error norms).
     pub(crate) quaternion_starts: Vec<usize>,
@@ -81,6 +84,44 @@ impl<T: Real> Model<T> {
         })
     }
 
+    /// Whether force element `id` is enabled in `state` (Simbody `Force::isDisabled`, negated).
+    /// An id that names no force element of this model is reported as not enabled.
+    pub fn is_force_enabled(&self, state: &State<T>, id: ForceId) -> bool {
+        state
+            .discrete(self, self.force_enabled)
+            .get(id.0)
+            .is_some_and(|flag| flag.re() != 0.0)
+    }
+
+    /// Disables force element `id` in `state`: it applies no force and stores no energy from
+    /// the next evaluation on (Simbody `Force::disable`). A disabled exponential spring also
+    /// stops updating its anchor point and Sliding state. Errors if `id` is not a force of
+    /// this model.
+    pub fn disable_force(&self, state: &mut State<T>, id: ForceId) -> Result<()> {
+        self.set_force_flag(state, id, T::zero())
+    }
+
+    /// Enables force element `id` in `state` (Simbody `Force::enable`). Errors if `id` is not
+    /// a force of this model.
+    pub fn enable_force(&self, state: &mut State<T>, id: ForceId) -> Result<()> {
+        self.set_force_flag(state, id, T::one())
+    }
+
+    fn set_force_flag(&self, state: &mut State<T>, id: ForceId, value: T) -> Result<()> {
+        let slot = state
+            .discrete_mut(self, self.force_enabled)
+            .get_mut(id.0)
+            .ok_or_else(|| {
+                Error::Model(format!(
+                    "force id {} is out of range: the model has {} force elements",
+                    id.0,
+                    self.forces.len()
+                ))
+            })?;
+        *slot = value;
+        Ok(())
+    }
+
     /// The force elements.
     pub fn forces(&self) -> &[Force<T>] {
         &self.forces
@@ -125,6 +166,7 @@ impl<T: Real> Model<T> {
             default_q: cast_vec(&self.default_q),
             default_z: cast_vec(&self.default_z),
             discrete: self.discrete.cast(),
+            force_enabled: self.force_enabled,
             auto_update: self.auto_update.cast(),
             quaternion_starts: self.quaternion_starts.clone(),
         })
