@@ -5,7 +5,7 @@
 
 use ferrobody::algorithms::potential_energy;
 use ferrobody::contact::{contact_reports, ExponentialSpringForce};
-use ferrobody::io::load_scene;
+use ferrobody::io::{load_scene, parse_scene};
 use ferrobody::prelude::*;
 use std::path::PathBuf;
 
@@ -138,6 +138,47 @@ fn disabled_by_default_and_bad_ids() {
     let err = model.disable_force(&mut state, ForceId(7)).unwrap_err();
     assert!(
         err.to_string().contains("the model has 1 force elements"),
+        "{err}"
+    );
+}
+
+#[test]
+fn scene_files_mark_forces_and_contacts_disabled_with_enabled_false() {
+    let path = root().join("examples/scenes/s1_hc_ball.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let marked = text.replacen(
+        "model = \"hunt_crossley\"",
+        "model = \"hunt_crossley\"\nenabled = false",
+        1,
+    )
+        + "\n[[force]]\ntype = \"constant_torque\"\nbody = \"ball\"\ntorque = [0.0, 0.0, 1.0]\n\
+         enabled = false\n\n[[force]]\ntype = \"constant_force\"\nbody = \"ball\"\n\
+         force = [1.0, 0.0, 0.0]\n";
+    assert_ne!(marked, text);
+    let sc = parse_scene(&marked, "marked.toml", "marked").unwrap();
+    let model = &sc.model;
+    let contact = ids_where(model, |f| matches!(f, Force::HuntCrossley(_)))[0];
+    let torque = ids_where(model, |f| matches!(f, Force::ConstantTorque(_)))[0];
+    let push = ids_where(model, |f| matches!(f, Force::ConstantForce(_)))[0];
+    let s = &sc.initial_state;
+    assert!(!model.is_force_enabled(s, contact));
+    assert!(!model.is_force_enabled(s, torque));
+    assert!(model.is_force_enabled(s, push), "enabled defaults to true");
+    let Err(err) = parse_scene(
+        &text.replacen(
+            "model = \"hunt_crossley\"",
+            "model = \"hunt_crossley\"\nenabled = 0",
+            1,
+        ),
+        "bad.toml",
+        "bad",
+    ) else {
+        panic!("enabled = 0 is not a boolean");
+    };
+    // The message names the file, line and column of the bad value and what was expected.
+    assert!(
+        err.to_string()
+            .starts_with("bad.toml:34:11: invalid type: integer `0`, expected a boolean"),
         "{err}"
     );
 }

@@ -14,7 +14,7 @@ use crate::forces::{
     MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
 };
 use crate::geometry::{ContactSurface, Shape};
-use crate::ids::BodyId;
+use crate::ids::{BodyId, ForceId};
 use crate::integrators::IntegratorSettings;
 use crate::math::{MassProperties, Transform};
 use crate::model::{BodyDef, ModelBuilder};
@@ -50,13 +50,14 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         b.add_gravity(finite3(g).map_err(|m| format!("gravity: {m}"))?);
     }
     for (i, f) in raw.forces.iter().enumerate() {
-        if let ForceSection::ExponentialSpring(spring) = f {
-            add_exponential_spring(&mut b, spring).map_err(|m| format!("force[{i}].{m}"))?;
-            continue;
-        }
-        let force = build_force(&b, f).map_err(|m| format!("force[{i}].{m}"))?;
-        b.add_force(force)
-            .map_err(|e| format!("force[{i}]: {}", model_reason(&e)))?;
+        let id = if let ForceSection::ExponentialSpring(spring) = f {
+            add_exponential_spring(&mut b, spring).map_err(|m| format!("force[{i}].{m}"))?
+        } else {
+            let force = build_force(&b, f).map_err(|m| format!("force[{i}].{m}"))?;
+            b.add_force(force)
+                .map_err(|e| format!("force[{i}]: {}", model_reason(&e)))?
+        };
+        disable_unless(&mut b, id, f.enabled())?;
     }
     for (name, m) in &raw.materials {
         let material = ContactMaterial {
@@ -73,8 +74,10 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
     for (i, c) in raw.contacts.iter().enumerate() {
         let force =
             build_contact(&b, &raw.materials, c, i).map_err(|m| format!("contact[{i}].{m}"))?;
-        b.add_force(force)
+        let id = b
+            .add_force(force)
             .map_err(|e| format!("contact[{i}]: {}", model_reason(&e)))?;
+        disable_unless(&mut b, id, c.enabled.unwrap_or(true))?;
     }
     let model = b.build().map_err(|e| model_reason(&e))?;
     let mut state = model.default_state();
@@ -105,6 +108,12 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         report_interval,
         integrator,
     })
+}
+
+/// Applies a force's `enabled = false` (Simbody `Force::setDisabledByDefault`).
+fn disable_unless(b: &mut ModelBuilder<f64>, id: ForceId, enabled: bool) -> Res<()> {
+    b.set_force_disabled_by_default(id, !enabled)
+        .map_err(|e| model_reason(&e))
 }
 
 fn positive(key: &str, v: f64) -> Res<f64> {
@@ -322,6 +331,7 @@ fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
             station2,
             stiffness,
             rest_length,
+            ..
         } => Force::TwoPointLinearSpring(TwoPointLinearSpring {
             body1: body_ref(b, "body1", body1)?,
             p1: station("station1", *station1)?,
@@ -336,6 +346,7 @@ fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
             body2,
             station2,
             damping,
+            ..
         } => Force::TwoPointLinearDamper(TwoPointLinearDamper {
             body1: body_ref(b, "body1", body1)?,
             p1: station("station1", *station1)?,
@@ -348,6 +359,7 @@ fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
             coordinate,
             stiffness,
             q0,
+            ..
         } => Force::MobilityLinearSpring(MobilityLinearSpring {
             body: body_ref(b, "body", body)?,
             coordinate: coordinate.unwrap_or(0),
@@ -358,6 +370,7 @@ fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
             body,
             speed,
             damping,
+            ..
         } => Force::MobilityLinearDamper(MobilityLinearDamper {
             body: body_ref(b, "body", body)?,
             speed: speed.unwrap_or(0),
@@ -367,22 +380,25 @@ fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
             body,
             station: s,
             force,
+            ..
         } => Force::ConstantForce(ConstantForce {
             body: body_ref(b, "body", body)?,
             station: station("station", *s)?,
             force: finite3(*force).map_err(|m| format!("force: {m}"))?,
         }),
-        ForceSection::ConstantTorque { body, torque } => Force::ConstantTorque(ConstantTorque {
-            body: body_ref(b, "body", body)?,
-            torque: finite3(*torque).map_err(|m| format!("torque: {m}"))?,
-        }),
-        ForceSection::MobilityConstantForce { body, speed, force } => {
-            Force::MobilityConstantForce(MobilityConstantForce {
+        ForceSection::ConstantTorque { body, torque, .. } => {
+            Force::ConstantTorque(ConstantTorque {
                 body: body_ref(b, "body", body)?,
-                speed: speed.unwrap_or(0),
-                force: *force,
+                torque: finite3(*torque).map_err(|m| format!("torque: {m}"))?,
             })
         }
+        ForceSection::MobilityConstantForce {
+            body, speed, force, ..
+        } => Force::MobilityConstantForce(MobilityConstantForce {
+            body: body_ref(b, "body", body)?,
+            speed: speed.unwrap_or(0),
+            force: *force,
+        }),
         ForceSection::SmoothSphereHalfSpace(section) => build_smooth(b, section)?,
         ForceSection::ExponentialSpring(_) => {
             unreachable!("exponential springs are added with add_exponential_spring")
@@ -420,7 +436,7 @@ fn build_smooth(b: &ModelBuilder<f64>, s: &SmoothSection) -> Res<Force<f64>> {
     Ok(Force::SmoothSphereHalfSpace(element))
 }
 
-fn add_exponential_spring(b: &mut ModelBuilder<f64>, s: &ExponentialSpringSection) -> Res<()> {
+fn add_exponential_spring(b: &mut ModelBuilder<f64>, s: &ExponentialSpringSection) -> Res<ForceId> {
     let mut p = ExponentialSpringParameters::<f64>::default();
     let set = |field: &mut f64, v: Option<f64>| {
         if let Some(v) = v {
@@ -444,11 +460,9 @@ fn add_exponential_spring(b: &mut ModelBuilder<f64>, s: &ExponentialSpringSectio
     let station = finite3(s.station).map_err(|m| format!("station: {m}"))?;
     let plane =
         frame(s.plane.as_ref(), "plane").map_err(|m| m.trim_start_matches('.').to_string())?;
-    ExponentialSpringForce::add_to(b, s.name.as_deref(), plane, body, station, p)
-        .map(|_| ())
-        .map_err(|e| {
-            model_reason(&e)
-                .trim_start_matches("exponential spring: ")
-                .to_string()
-        })
+    ExponentialSpringForce::add_to(b, s.name.as_deref(), plane, body, station, p).map_err(|e| {
+        model_reason(&e)
+            .trim_start_matches("exponential spring: ")
+            .to_string()
+    })
 }

@@ -45,6 +45,7 @@ pub(super) struct ContactSection {
     pub transition_velocity: Option<f64>,
     #[serde(rename = "surface")]
     pub surfaces: Vec<SurfaceSection>,
+    pub enabled: Option<bool>,
 }
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,6 +124,7 @@ pub(super) enum ForceSection {
         station2: Option<[f64; 3]>,
         stiffness: f64,
         rest_length: f64,
+        enabled: Option<bool>,
     },
     TwoPointLinearDamper {
         body1: String,
@@ -130,31 +132,37 @@ pub(super) enum ForceSection {
         body2: String,
         station2: Option<[f64; 3]>,
         damping: f64,
+        enabled: Option<bool>,
     },
     MobilityLinearSpring {
         body: String,
         coordinate: Option<usize>,
         stiffness: f64,
         q0: Option<f64>,
+        enabled: Option<bool>,
     },
     MobilityLinearDamper {
         body: String,
         speed: Option<usize>,
         damping: f64,
+        enabled: Option<bool>,
     },
     ConstantForce {
         body: String,
         station: Option<[f64; 3]>,
         force: [f64; 3],
+        enabled: Option<bool>,
     },
     ConstantTorque {
         body: String,
         torque: [f64; 3],
+        enabled: Option<bool>,
     },
     MobilityConstantForce {
         body: String,
         speed: Option<usize>,
         force: f64,
+        enabled: Option<bool>,
     },
     SmoothSphereHalfSpace(Box<SmoothSection>),
     ExponentialSpring(Box<ExponentialSpringSection>),
@@ -178,6 +186,7 @@ pub(super) struct SmoothSection {
     pub constant_contact_force: Option<f64>,
     pub hertz_smoothing: Option<f64>,
     pub hunt_crossley_smoothing: Option<f64>,
+    pub enabled: Option<bool>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -197,4 +206,22 @@ pub(super) struct ExponentialSpringSection {
     pub settle_velocity: Option<f64>,
     pub mu_static: Option<f64>,
     pub mu_kinetic: Option<f64>,
+    pub enabled: Option<bool>,
+}
+
+impl ForceSection {
+    /// The force's `enabled` key (default true).
+    pub fn enabled(&self) -> bool {
+        match self {
+            Self::TwoPointLinearSpring { enabled, .. }
+            | Self::TwoPointLinearDamper { enabled, .. }
+            | Self::MobilityLinearSpring { enabled, .. }
+            | Self::MobilityLinearDamper { enabled, .. }
+            | Self::ConstantForce { enabled, .. }
+            | Self::ConstantTorque { enabled, .. }
+            | Self::MobilityConstantForce { enabled, .. } => enabled.unwrap_or(true),
+            Self::SmoothSphereHalfSpace(s) => s.enabled.unwrap_or(true),
+            Self::ExponentialSpring(s) => s.enabled.unwrap_or(true),
+        }
+    }
 }
