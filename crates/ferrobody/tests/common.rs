@@ -67,23 +67,33 @@ pub fn random_mass_properties(rng: &mut Rng) -> MassProperties<f64> {
     )
 }
 
+/// Adds `n` bodies with random parents, mass properties and frames, cycling through every
+/// mobilizer kind from `kind_offset`; `on_body` runs after each body is added (with the same
+/// generator, so the random sequence stays interleaved).
+pub fn add_random_bodies(
+    b: &mut ModelBuilder<f64>,
+    rng: &mut Rng,
+    n: usize,
+    kind_offset: usize,
+    mut on_body: impl FnMut(&mut ModelBuilder<f64>, &mut Rng, BodyId, Mobilizer),
+) {
+    for i in 0..n {
+        let kind = Mobilizer::ALL[(i + kind_offset) % Mobilizer::ALL.len()];
+        let parent = BodyId(rng.below(b.nbodies()));
+        let def = BodyDef::new(&format!("b{i}"), parent, kind, random_mass_properties(rng))
+            .with_x_pf(random_transform(rng))
+            .with_x_bm(random_transform(rng));
+        let id = b.add_body(def).unwrap();
+        on_body(b, rng, id, kind);
+    }
+}
+
 /// A random tree of `n` bodies cycling through every mobilizer kind, with random frames,
 /// gravity and constant forces, and a random state (q, u).
 pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     let mut rng = Rng::new(seed);
     let mut b = ModelBuilder::<f64>::new();
-    for i in 0..n {
-        let kind = Mobilizer::ALL[i % Mobilizer::ALL.len()];
-        let parent = BodyId(rng.below(b.nbodies()));
-        let def = BodyDef::new(
-            &format!("b{i}"),
-            parent,
-            kind,
-            random_mass_properties(&mut rng),
-        )
-        .with_x_pf(random_transform(&mut rng))
-        .with_x_bm(random_transform(&mut rng));
-        let id = b.add_body(def).unwrap();
+    add_random_bodies(&mut b, &mut rng, n, 0, |b, rng, id, kind| {
         b.add_force(Force::ConstantForce(ConstantForce {
             body: id,
             station: rng.vec3(0.3),
@@ -103,7 +113,7 @@ pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
             }))
             .unwrap();
         }
-    }
+    });
     b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
     let model = b.build().unwrap();
     let mut state = model.default_state();

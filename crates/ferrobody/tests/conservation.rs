@@ -4,26 +4,14 @@
 
 mod common;
 
-use common::{random_mass_properties, random_transform, Rng, G};
+use common::{add_random_bodies, Rng, G};
 use ferrobody::algorithms::{kinetic_energy, potential_energy};
 use ferrobody::prelude::*;
 
 fn conservative_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     let mut rng = Rng::new(seed);
     let mut b = ModelBuilder::<f64>::new();
-    for i in 0..n {
-        let kind = Mobilizer::ALL[(i + seed as usize) % Mobilizer::ALL.len()];
-        let parent = BodyId(rng.below(b.nbodies()));
-        let def = BodyDef::new(
-            &format!("b{i}"),
-            parent,
-            kind,
-            random_mass_properties(&mut rng),
-        )
-        .with_x_pf(random_transform(&mut rng))
-        .with_x_bm(random_transform(&mut rng));
-        b.add_body(def).unwrap();
-    }
+    add_random_bodies(&mut b, &mut rng, n, seed as usize, |_, _, _, _| {});
     b.add_gravity(Vector3::new(0.0, -G, 0.0));
     let model = b.build().unwrap();
     let mut s = model.default_state();

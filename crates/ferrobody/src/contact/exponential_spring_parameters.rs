@@ -76,28 +76,14 @@ impl<T: Real> ExponentialSpringParameters<T> {
             ("friction_elasticity", self.friction_elasticity),
             ("settle_velocity", self.settle_velocity),
         ];
-        for (name, v) in positive {
-            if !(v.re().is_finite() && v.re() > 0.0) {
-                return Err(format!(
-                    "{name}: must be positive and finite, got {}",
-                    v.re()
-                ));
-            }
-        }
+        super::checks::all_positive(&positive)?;
         let non_negative = [
             ("normal_viscosity", self.normal_viscosity),
             ("friction_viscosity", self.friction_viscosity),
             ("mu_static", self.initial_mu_static),
             ("mu_kinetic", self.initial_mu_kinetic),
         ];
-        for (name, v) in non_negative {
-            if !(v.re().is_finite() && v.re() >= 0.0) {
-                return Err(format!(
-                    "{name}: must be finite and non-negative, got {}",
-                    v.re()
-                ));
-            }
-        }
+        super::checks::all_non_negative(&non_negative)?;
         if !self.d0.re().is_finite() {
             return Err(format!("d0: must be finite, got {}", self.d0.re()));
         }

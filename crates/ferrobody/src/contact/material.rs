@@ -40,12 +40,7 @@ impl<T: Real> ContactMaterial<T> {
             ("dynamic_friction", self.dynamic_friction),
             ("viscous_friction", self.viscous_friction),
         ];
-        for (name, v) in named {
-            let x = v.re();
-            if !x.is_finite() || x < 0.0 {
-                return Err(format!("{name}: must be finite and non-negative, got {x}"));
-            }
-        }
+        super::checks::all_non_negative(&named)?;
         if self.dynamic_friction.re() > self.static_friction.re() {
             return Err(format!(
                 "dynamic_friction: {} must not exceed static_friction ({})",

@@ -10,6 +10,7 @@
 //! Rigid unilateral contact and the sphere-on-sphere constraint are not force laws: they are
 //! constraints (later issues).
 
+mod checks;
 pub mod exponential_spring;
 pub mod exponential_spring_parameters;
 pub mod friction;

@@ -151,26 +151,11 @@ impl<T: Real> SmoothContactParameters<T> {
             ("hertz_smoothing", self.hertz_smoothing),
             ("hunt_crossley_smoothing", self.hunt_crossley_smoothing),
         ];
-        for (name, v) in named {
-            if !(v.re().is_finite() && v.re() >= 0.0) {
-                return Err(format!(
-                    "{name}: must be finite and non-negative, got {}",
-                    v.re()
-                ));
-            }
-        }
-        for (name, v) in [
+        super::checks::all_non_negative(&named)?;
+        super::checks::all_positive(&[
             ("transition_velocity", self.transition_velocity),
             ("constant_contact_force", self.constant_contact_force),
-        ] {
-            if !(v.re().is_finite() && v.re() > 0.0) {
-                return Err(format!(
-                    "{name}: must be positive and finite, got {}",
-                    v.re()
-                ));
-            }
-        }
-        Ok(())
+        ])
     }
 
     /// Converts to another scalar type through `f64`.
