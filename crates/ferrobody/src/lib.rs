@@ -31,6 +31,7 @@
 #![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod algorithms;
+pub mod constraints;
 pub mod contact;
 pub mod data;
 pub mod error;

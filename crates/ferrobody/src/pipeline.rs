@@ -5,9 +5,14 @@
 //!    stages are needed they run in one fused pass over the bodies).
 //! 3. **Dynamics** — every force element writes body and mobility forces (`forces`).
 //! 4. **Acceleration** — articulated-body forward dynamics gives u̇ (`aba`); ż from the forces.
+//!    With constraints, the multipliers correct u̇ (`constraints::dynamics`); their position
+//!    and velocity errors are computed at stages 1 and 2.
 
 use crate::algorithms::kinematics::kinematics;
 use crate::algorithms::{aba, position_kinematics};
+use crate::constraints::dynamics::{
+    calc_position_errors, calc_velocity_errors, constrained_accelerations,
+};
 use crate::data::{Data, Stage};
 use crate::error::Result;
 use crate::forces::calc_all_forces;
@@ -27,11 +32,21 @@ pub fn realize<T: Real>(
     } else if stage >= Stage::Position {
         position_kinematics(model, state, data);
     }
+    let constrained = model.has_constraints();
+    if constrained && stage >= Stage::Position {
+        calc_position_errors(model, state, data);
+        if stage >= Stage::Velocity {
+            calc_velocity_errors(model, state, data);
+        }
+    }
     if stage >= Stage::Dynamics {
         calc_all_forces(model, state, data);
     }
     if stage >= Stage::Acceleration {
         aba(model, data)?;
+        if constrained {
+            constrained_accelerations(model, state, data)?;
+        }
     }
     Ok(())
 }

@@ -11,6 +11,10 @@
 //! Reports between steps are Hermite-interpolated from `(t0, y0, f0)` and the end state with its
 //! derivative, so they never change the step sequence.
 
+use crate::constraints::projection::{
+    project_q as project_constraints_q, project_trial_state, project_u as project_constraints_u,
+    ProjectionOptions, ProjectionResult, ProjectionWorkspace,
+};
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
 use crate::integrators::error_norm::{error_norm, relative_scaling};
@@ -46,6 +50,7 @@ pub struct Simulation<'m, T: Real = f64> {
     report_state: State<T>,
     report_data: Data<T>,
     buf: Buffers<T>,
+    projection: ProjectionWorkspace<T>,
     t_prev: f64,
     h: f64,
     f_end_valid: bool,
@@ -77,6 +82,13 @@ impl<'m, T: Real> Simulation<'m, T> {
             });
         }
         let mut data = Data::new(model);
+        let mut projection = ProjectionWorkspace::new(model);
+        if model.has_constraints() {
+            let tol = settings.consistent_constraint_tolerance();
+            let mut opts = ProjectionOptions::assembly(tol);
+            opts.max_q_iterations = 20;
+            project_state(model, &mut state, &mut data, &mut projection, &opts)?;
+        }
         realize(model, &state, &mut data, Stage::Acceleration)?;
         state.swap_auto_updates(model, &mut data);
         let ny = state.ny();
@@ -101,6 +113,7 @@ impl<'m, T: Real> Simulation<'m, T> {
                 z_scale: vec![1.0; model.nz()],
                 merson: MersonWorkspace::new(ny),
             },
+            projection,
             h: h0,
             f_end_valid: false,
             interpolation_valid: false,
@@ -272,6 +285,23 @@ impl<'m, T: Real> Simulation<'m, T> {
         if !err0.is_finite() || err0 > 16.0 * acc {
             return err0;
         }
+        if model.has_constraints() {
+            state.t = t1;
+            let proj = &mut self.projection;
+            return match project_trial_state(
+                model,
+                state,
+                data,
+                proj,
+                tol,
+                &mut ws.y1,
+                &mut ws.y_err,
+            ) {
+                Ok(ProjectionResult::Unchanged) => err0,
+                Ok(ProjectionResult::Projected) => norm(&ws.y1, &ws.y_err),
+                _ => f64::INFINITY,
+            };
+        }
         match project_q(&mut ws.y1[..nq], quats, tol, &mut ws.y_err[..nq]) {
             Projection::Failed => f64::INFINITY,
             Projection::Unchanged => err0,
@@ -305,6 +335,14 @@ impl<'m, T: Real> Simulation<'m, T> {
             &model.quaternion_starts,
             None,
         );
+        if model.has_constraints() {
+            state.t = t1;
+            state.set_y(&buf.merson.y1);
+            let opts =
+                ProjectionOptions::during_step(self.settings.consistent_constraint_tolerance());
+            project_state(model, state, data, &mut self.projection, &opts)?;
+            state.copy_y_to(&mut buf.merson.y1);
+        }
         Ok(t1)
     }
 
@@ -348,7 +386,14 @@ impl<'m, T: Real> Simulation<'m, T> {
             self.report_state.set_y(&self.buf.y_interp);
             let quats = &self.model.quaternion_starts;
             let tol = self.settings.consistent_constraint_tolerance();
-            if quaternion_norm_error(self.report_state.q.as_slice(), quats) > tol {
+            if self.model.has_constraints() {
+                let opts = ProjectionOptions {
+                    limit: f64::INFINITY,
+                    ..ProjectionOptions::during_step(tol)
+                };
+                let (model, rs, rd) = (self.model, &mut self.report_state, &mut self.report_data);
+                project_state(model, rs, rd, &mut self.projection, &opts)?;
+            } else if quaternion_norm_error(self.report_state.q.as_slice(), quats) > tol {
                 normalize_quaternions(self.report_state.q.as_mut_slice(), quats, None);
             }
         }
@@ -363,6 +408,32 @@ impl<'m, T: Real> Simulation<'m, T> {
             message: e.to_string(),
         })
     }
+}
+
+/// Projects q then u of `state` onto the constraints; a failure is an error.
+fn project_state<T: Real>(
+    model: &Model<T>,
+    state: &mut State<T>,
+    data: &mut Data<T>,
+    ws: &mut ProjectionWorkspace<T>,
+    opts: &ProjectionOptions,
+) -> Result<()> {
+    let q = project_constraints_q(model, state, data, ws, opts, None)?;
+    let u = if q == ProjectionResult::Failed {
+        q
+    } else {
+        project_constraints_u(model, state, data, ws, opts, None)?
+    };
+    if u == ProjectionResult::Failed {
+        return Err(Error::Simulation {
+            t: state.t,
+            message: format!(
+                "the state cannot be projected onto the constraints to tolerance {:e}",
+                opts.tolerance
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn check_dimensions<T: Real>(model: &Model<T>, state: &State<T>) -> Result<()> {

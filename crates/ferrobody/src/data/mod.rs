@@ -98,6 +98,8 @@ pub struct Data<T: Real = f64> {
     pub auto_update_valid: Vec<bool>,
     /// Number of times the Dynamics stage was realized (force evaluations).
     pub realizations: u64,
+    /// Constraint errors, multipliers and their workspace.
+    pub constraints: crate::constraints::dynamics::ConstraintCache<T>,
     /// Reusable buffers of contact evaluation (surface poses, broad-phase pairs).
     pub contact_scratch: crate::contact::hunt_crossley::ContactScratch<T>,
 }
@@ -143,6 +145,12 @@ impl<T: Real> Data<T> {
             auto_update_cache: model.auto_update.defaults.clone(),
             auto_update_valid: vec![false; model.auto_update.len()],
             realizations: 0,
+            constraints: crate::constraints::dynamics::ConstraintCache::new(
+                model.n_constraint_rows,
+                model.n_holonomic_rows,
+                nu,
+                nb,
+            ),
             contact_scratch: Default::default(),
         }
     }

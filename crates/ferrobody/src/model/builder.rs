@@ -1,6 +1,7 @@
 //! `ModelBuilder`: add bodies and force elements, validate, and build an immutable [`Model`].
 
 use super::{Body, BodyDef, Model, SlotLayout};
+use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
 use crate::error::{Error, Result};
 use crate::forces::{Force, ForceElement};
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
@@ -29,6 +30,8 @@ pub struct ModelBuilder<T: Real = f64> {
     discrete: SlotLayout<T>,
     auto_update: SlotLayout<T>,
     disabled_by_default: Vec<bool>,
+    constraints: Vec<Constraint<T>>,
+    constraint_disabled_by_default: Vec<bool>,
 }
 
 impl<T: Real> Default for ModelBuilder<T> {
@@ -57,6 +60,8 @@ impl<T: Real> ModelBuilder<T> {
             discrete: SlotLayout::default(),
             auto_update: SlotLayout::default(),
             disabled_by_default: Vec::new(),
+            constraints: Vec::new(),
+            constraint_disabled_by_default: Vec::new(),
         }
     }
 
@@ -148,6 +153,34 @@ impl<T: Real> ModelBuilder<T> {
         AutoUpdateVarId(self.auto_update.push(name, defaults))
     }
 
+    /// Adds a constraint element between two bodies added so far; checks its bodies and
+    /// parameters.
+    pub fn add_constraint(&mut self, mut constraint: Constraint<T>) -> Result<ConstraintId> {
+        constraint.validate(self.bodies.len())?;
+        if let Constraint::SphereOnSphereContact(c) = &mut constraint {
+            let name = format!("sphere_on_sphere_{}", self.constraints.len());
+            c.parameters = DiscreteVarId(self.discrete.push(&name, &c.default_parameters()));
+        }
+        self.constraints.push(constraint);
+        self.constraint_disabled_by_default.push(false);
+        Ok(ConstraintId(self.constraints.len() - 1))
+    }
+
+    /// Makes a constraint start disabled in the default state (Simbody
+    /// `Constraint::setDisabledByDefault`).
+    pub fn set_constraint_disabled_by_default(
+        &mut self,
+        id: ConstraintId,
+        disabled: bool,
+    ) -> Result<()> {
+        let slot = self
+            .constraint_disabled_by_default
+            .get_mut(id.0)
+            .ok_or_else(|| Error::Model(format!("constraint id {} is out of range", id.0)))?;
+        *slot = disabled;
+        Ok(())
+    }
+
     /// Validates the whole model and builds it.
     pub fn build(mut self) -> Result<Model<T>> {
         check_mass_of_subtrees(&self.bodies)?;
@@ -169,7 +202,35 @@ impl<T: Real> ModelBuilder<T> {
             .map(|&d| if d { T::zero() } else { T::one() })
             .collect();
         let force_enabled = DiscreteVarId(self.discrete.push("force_enabled", &flags));
+        let flags: Vec<T> = self
+            .constraint_disabled_by_default
+            .iter()
+            .map(|&d| if d { T::zero() } else { T::one() })
+            .collect();
+        let constraint_enabled = DiscreteVarId(self.discrete.push("constraint_enabled", &flags));
+        let (mut start, mut position_start) = (0, 0);
+        let constraint_rows: Vec<ConstraintRows> = self
+            .constraints
+            .iter()
+            .map(|c| {
+                let (holonomic, nonholonomic) = c.row_counts();
+                let rows = ConstraintRows {
+                    start,
+                    position_start,
+                    holonomic,
+                    nonholonomic,
+                };
+                start += holonomic + nonholonomic;
+                position_start += holonomic;
+                rows
+            })
+            .collect();
         Ok(Model {
+            constraints: self.constraints,
+            constraint_rows,
+            constraint_enabled,
+            n_constraint_rows: start,
+            n_holonomic_rows: position_start,
             force_enabled,
             bodies: self.bodies,
             forces: self.forces,

@@ -14,6 +14,7 @@ pub use body::{Body, BodyDef};
 pub use builder::ModelBuilder;
 pub use layout::{SlotLayout, VarSlot};
 
+use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
 use crate::error::{Error, Result};
 use crate::forces::Force;
 use crate::ids::{BodyId, ForceId};
@@ -32,6 +33,13 @@ pub struct Model<T: Real = f64> {
     /// Discrete variable holding one enabled flag (1 or 0) per force element.
     pub(crate) force_enabled: crate::ids::DiscreteVarId,
     pub(crate) auto_update: SlotLayout<T>,
+    /// Constraint elements, their rows, and the discrete variable of their enabled flags.
+    pub(crate) constraints: Vec<Constraint<T>>,
+    pub(crate) constraint_rows: Vec<ConstraintRows>,
+    pub(crate) constraint_enabled: crate::ids::DiscreteVarId,
+    /// Total constraint rows, and how many of them are holonomic.
+    pub(crate) n_constraint_rows: usize,
+    pub(crate) n_holonomic_rows: usize,
     /// Offsets of the quaternions within q (for projection and error norms).
     pub(crate) quaternion_starts: Vec<usize>,
 }
@@ -122,6 +130,75 @@ impl<T: Real> Model<T> {
         Ok(())
     }
 
+    /// The constraint elements.
+    pub fn constraints(&self) -> &[Constraint<T>] {
+        &self.constraints
+    }
+
+    /// One constraint element; errors if `id` is not a constraint of this model.
+    pub fn constraint(&self, id: ConstraintId) -> Result<&Constraint<T>> {
+        self.constraints
+            .get(id.0)
+            .ok_or_else(|| self.bad_constraint(id))
+    }
+
+    /// Where a constraint's rows live in the multiplier and error vectors of
+    /// [`Data::constraints`](crate::Data); errors if `id` is not a constraint of this model.
+    pub fn constraint_rows(&self, id: ConstraintId) -> Result<ConstraintRows> {
+        self.constraint_rows
+            .get(id.0)
+            .copied()
+            .ok_or_else(|| self.bad_constraint(id))
+    }
+
+    /// Total number of constraint equations (rows), enabled or not.
+    pub fn n_constraint_rows(&self) -> usize {
+        self.n_constraint_rows
+    }
+
+    /// Whether the model has any constraint element.
+    pub fn has_constraints(&self) -> bool {
+        !self.constraints.is_empty()
+    }
+
+    /// Whether constraint `id` is enabled in `state` (Simbody `Constraint::isDisabled`,
+    /// negated); false for an id that names no constraint.
+    pub fn is_constraint_enabled(&self, state: &State<T>, id: ConstraintId) -> bool {
+        id.0 < self.constraints.len() && self.constraint_flag(state, id.0)
+    }
+
+    pub(crate) fn constraint_flag(&self, state: &State<T>, i: usize) -> bool {
+        state.discrete(self, self.constraint_enabled)[i].re() != 0.0
+    }
+
+    /// Disables constraint `id` in `state` from the next evaluation on: its rows become zero
+    /// and it applies no force (Simbody `Constraint::disable`).
+    pub fn disable_constraint(&self, state: &mut State<T>, id: ConstraintId) -> Result<()> {
+        self.set_constraint_flag(state, id, T::zero())
+    }
+
+    /// Enables constraint `id` in `state` without satisfying it (Simbody `Constraint::enable`);
+    /// project or [`assemble`](crate::constraints::assembly::assemble) afterwards.
+    pub fn enable_constraint(&self, state: &mut State<T>, id: ConstraintId) -> Result<()> {
+        self.set_constraint_flag(state, id, T::one())
+    }
+
+    fn set_constraint_flag(&self, state: &mut State<T>, id: ConstraintId, v: T) -> Result<()> {
+        if id.0 >= self.constraints.len() {
+            return Err(self.bad_constraint(id));
+        }
+        state.discrete_mut(self, self.constraint_enabled)[id.0] = v;
+        Ok(())
+    }
+
+    fn bad_constraint(&self, id: ConstraintId) -> Error {
+        Error::Model(format!(
+            "constraint id {} is out of range: the model has {} constraints",
+            id.0,
+            self.constraints.len()
+        ))
+    }
+
     /// The force elements.
     pub fn forces(&self) -> &[Force<T>] {
         &self.forces
@@ -168,6 +245,11 @@ impl<T: Real> Model<T> {
             discrete: self.discrete.cast(),
             force_enabled: self.force_enabled,
             auto_update: self.auto_update.cast(),
+            constraints: self.constraints.iter().map(|c| c.cast()).collect(),
+            constraint_rows: self.constraint_rows.clone(),
+            constraint_enabled: self.constraint_enabled,
+            n_constraint_rows: self.n_constraint_rows,
+            n_holonomic_rows: self.n_holonomic_rows,
             quaternion_starts: self.quaternion_starts.clone(),
         })
     }

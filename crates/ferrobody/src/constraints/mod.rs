@@ -1,0 +1,224 @@
+//! Bilateral constraints: holonomic (position), non-holonomic (velocity) constraint equations,
+//! their Jacobian G, Lagrange multipliers and projection onto the constraint manifold.
+//!
+//! Each constraint supplies, for its rows, the position errors `perr(q)` (holonomic rows
+//! only), the velocity errors `verr = G u` and the acceleration errors `aerr = G u̇ + b(q, u)`,
+//! computed from body poses, velocities and accelerations ([`station::BodyMotion`]), and the
+//! body forces that a multiplier vector λ produces. The equations of motion are Simbody's
+//! (notes §0):
+//!
+//! ```text
+//! M u̇ + Gᵀ λ = f_applied,     G u̇ + b = 0
+//! ```
+//!
+//! so the force a constraint applies is `−Gᵀ λ`: a contact whose normal row pushes the follower
+//! along +n has a **negative** normal multiplier. Row j of G is the generalized force of the
+//! body forces of a unit multiplier j, which makes `λ·verr` the power of the multiplier forces.
+//! Rows of one constraint are contiguous, holonomic rows first. Equations and sign conventions:
+//! `docs/models/constraints.md`. Solution and projection: [`dynamics`], [`projection`].
+
+pub mod assembly;
+mod cast;
+pub mod dynamics;
+pub mod plane;
+pub mod points;
+pub mod projection;
+mod schur;
+pub mod sphere_on_sphere;
+pub mod station;
+
+pub use plane::{PointInPlane, PointOnPlaneContact, SphereOnPlaneContact};
+pub use points::{Ball, Rod, Weld};
+pub use sphere_on_sphere::SphereOnSphereContact;
+
+use crate::error::{Error, Result};
+use crate::ids::BodyId;
+use crate::math::SpatialVec;
+use crate::model::Model;
+use crate::scalar::Real;
+use crate::state::State;
+use station::BodyMotion;
+
+/// Simbody's `TinyReal = eps^(5/4)` (notes §0): below this distance a direction is undefined.
+pub(crate) const TINY_REAL: f64 = 2.7105054312137611e-20;
+
+/// Index of a constraint in the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstraintId(pub usize);
+
+/// One constraint element. An enum so that the hot loops dispatch statically.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Constraint<T: Real = f64> {
+    /// Coincident points (3 holonomic rows).
+    Ball(Ball<T>),
+    /// Coincident frames (6 holonomic rows).
+    Weld(Weld<T>),
+    /// Constant distance (1 holonomic row).
+    Rod(Rod<T>),
+    /// Point in a plane (1 holonomic row).
+    PointInPlane(PointInPlane<T>),
+    /// Point on a plane without slip (1 holonomic + 2 non-holonomic rows).
+    PointOnPlaneContact(PointOnPlaneContact<T>),
+    /// Sphere on a plane (1 holonomic row, + 2 non-holonomic when rolling).
+    SphereOnPlaneContact(SphereOnPlaneContact<T>),
+    /// Sphere on a sphere (1 holonomic row, + 2 non-holonomic when rolling).
+    SphereOnSphereContact(SphereOnSphereContact<T>),
+}
+
+/// Where a constraint's rows live in the constraint-space vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstraintRows {
+    /// First row in the multiplier / velocity-error / acceleration-error vectors.
+    pub start: usize,
+    /// First entry in the position-error vector.
+    pub position_start: usize,
+    /// Number of holonomic rows (they come first).
+    pub holonomic: usize,
+    /// Number of non-holonomic rows.
+    pub nonholonomic: usize,
+}
+
+impl ConstraintRows {
+    /// All rows of this constraint in the multiplier vector.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.holonomic + self.nonholonomic
+    }
+
+    /// Its entries in the position-error vector.
+    pub fn position_range(&self) -> std::ops::Range<usize> {
+        self.position_start..self.position_start + self.holonomic
+    }
+}
+
+/// Calls `$fixed` on every constraint kind whose parameters are fixed at construction, and
+/// `$sos` on the sphere-on-sphere contact, whose parameters live in the state.
+macro_rules! dispatch {
+    ($self:expr, $c:ident => $fixed:expr, $s:ident => $sos:expr) => {
+        match $self {
+            Constraint::Ball($c) => $fixed,
+            Constraint::Weld($c) => $fixed,
+            Constraint::Rod($c) => $fixed,
+            Constraint::PointInPlane($c) => $fixed,
+            Constraint::PointOnPlaneContact($c) => $fixed,
+            Constraint::SphereOnPlaneContact($c) => $fixed,
+            Constraint::SphereOnSphereContact($s) => $sos,
+        }
+    };
+}
+
+impl<T: Real> Constraint<T> {
+    /// Simbody's class name.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Constraint::Ball(_) => "Ball",
+            Constraint::Weld(_) => "Weld",
+            Constraint::Rod(_) => "Rod",
+            Constraint::PointInPlane(_) => "PointInPlane",
+            Constraint::PointOnPlaneContact(_) => "PointOnPlaneContact",
+            Constraint::SphereOnPlaneContact(_) => "SphereOnPlaneContact",
+            Constraint::SphereOnSphereContact(_) => "SphereOnSphereContact",
+        }
+    }
+
+    /// (holonomic, non-holonomic) row counts.
+    pub fn row_counts(&self) -> (usize, usize) {
+        match self {
+            Constraint::Ball(_) => (3, 0),
+            Constraint::Weld(_) => (6, 0),
+            Constraint::Rod(_) | Constraint::PointInPlane(_) => (1, 0),
+            Constraint::PointOnPlaneContact(_) => (1, 2),
+            Constraint::SphereOnPlaneContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
+            Constraint::SphereOnSphereContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
+        }
+    }
+
+    /// The two constrained bodies.
+    pub fn bodies(&self) -> [BodyId; 2] {
+        match self {
+            Constraint::Ball(c) => [c.body1, c.body2],
+            Constraint::Weld(c) => [c.body1, c.body2],
+            Constraint::Rod(c) => [c.body1, c.body2],
+            Constraint::PointInPlane(c) => [c.plane_body, c.follower],
+            Constraint::PointOnPlaneContact(c) => [c.surface_body, c.follower],
+            Constraint::SphereOnPlaneContact(c) => [c.plane_body, c.ball],
+            Constraint::SphereOnSphereContact(c) => [c.body_f, c.body_b],
+        }
+    }
+
+    /// The per-state parameters of this constraint (empty for all but SphereOnSphereContact).
+    pub(crate) fn parameters<'a>(&self, model: &Model<T>, state: &'a State<T>) -> &'a [T] {
+        match self {
+            Constraint::SphereOnSphereContact(c) => state.discrete(model, c.parameters),
+            _ => &[],
+        }
+    }
+
+    pub(crate) fn position_errors(&self, k: &BodyMotion<T>, par: &[T], out: &mut [T]) {
+        dispatch!(self, c => c.position_errors(k, out), s => s.position_errors(k, par, out))
+    }
+
+    pub(crate) fn velocity_errors(&self, k: &BodyMotion<T>, par: &[T], out: &mut [T]) {
+        dispatch!(self, c => c.velocity_errors(k, out), s => s.velocity_errors(k, par, out))
+    }
+
+    pub(crate) fn acceleration_errors(&self, k: &BodyMotion<T>, par: &[T], out: &mut [T]) {
+        dispatch!(self, c => c.acceleration_errors(k, out), s => s.acceleration_errors(k, par, out))
+    }
+
+    /// Adds the body forces of multipliers `lambda` (Simbody's sign: the physical force is the
+    /// negative) to `forces`.
+    pub(crate) fn add_forces(
+        &self,
+        k: &BodyMotion<T>,
+        par: &[T],
+        lambda: &[T],
+        forces: &mut [SpatialVec<T>],
+    ) {
+        dispatch!(self, c => c.add_forces(k, lambda, forces), s => s.add_forces(k, par, lambda, forces))
+    }
+
+    /// Checks bodies and parameters; names the first problem.
+    pub(crate) fn validate(&self, nbodies: usize) -> Result<()> {
+        let fail = |m: String| {
+            Err(Error::Model(format!(
+                "{} constraint: {m}",
+                self.kind_name()
+            )))
+        };
+        let [a, b] = self.bodies();
+        if a.0 >= nbodies || b.0 >= nbodies {
+            return fail(format!("body index {} does not exist", a.0.max(b.0)));
+        }
+        if a == b {
+            return fail(format!(
+                "both sides are body {}: a constraint joins two different bodies",
+                a.0
+            ));
+        }
+        let positive = |name: &str, v: T| {
+            if v.re().is_finite() && v.re() > 0.0 {
+                Ok(())
+            } else {
+                fail(format!(
+                    "{name} must be positive and finite, got {}",
+                    v.re()
+                ))
+            }
+        };
+        match self {
+            Constraint::Rod(c) => positive("length", c.length),
+            Constraint::SphereOnPlaneContact(c) => positive("radius", c.radius),
+            Constraint::SphereOnSphereContact(c) => {
+                positive("radius on F", c.default_radius_on_f)?;
+                positive("radius on B", c.default_radius_on_b)
+            }
+            Constraint::PointInPlane(c) if (c.normal.norm().re() - 1.0).abs() > 1e-9 => {
+                fail(format!(
+                    "normal must be a unit vector, has length {}",
+                    c.normal.norm().re()
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
