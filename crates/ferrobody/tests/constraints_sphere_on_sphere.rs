@@ -94,20 +94,48 @@ fn compare(rolling: bool, file: &str) -> Worst {
         for (i, name) in ["x", "y", "z"].iter().enumerate() {
             w.position = w.position.max((p[i] - r[*name]).abs());
         }
-        let lambda = &d.constraints.multipliers[rows.range()];
-        // Rows are [normal, x, y]; the reference is (tx, ty, n).
-        let pairs = [(lambda[0], "lambda_n")];
-        for (v, name) in pairs {
-            w.multiplier = w.multiplier.max((v - r[name]).abs());
+        let Constraint::SphereOnSphereContact(c) = m.constraint(id).unwrap() else {
+            unreachable!()
+        };
+        let lambda = c.get_multipliers(m, d).unwrap();
+        let force = c.find_force_on_sphere_b_in_g(m, s, d).unwrap();
+        let frame = c.find_contact_frame_in_g(m, s, d);
+        for i in 0..3 {
+            let [l, f, cp] = [
+                ["lambda_tx", "lambda_ty", "lambda_n"],
+                ["fBx", "fBy", "fBz"],
+                ["cx", "cy", "cz"],
+            ]
+            .map(|names| names[i]);
+            w.multiplier = w
+                .multiplier
+                .max((lambda[i] - r[l]).abs())
+                .max((force[i] - r[f]).abs());
+            w.position = w.position.max((frame.p[i] - r[cp]).abs());
         }
-        if rolling {
-            w.multiplier = w.multiplier.max((lambda[1] - r["lambda_tx"]).abs());
-            w.multiplier = w.multiplier.max((lambda[2] - r["lambda_ty"]).abs());
-        }
+        // Rows are stored [normal, x, y]; the getters reorder them as Simbody's (x, y, z).
+        assert_eq!(lambda.z, d.constraints.multipliers[rows.start]);
+        let verr = c.get_velocity_errors(m, d).unwrap();
+        let aerr = c.get_acceleration_errors(m, d).unwrap();
+        // Projection keeps the RMS over the three rows within the constraint tolerance 1e-9;
+        // accelerations satisfy the constraints to rounding.
+        assert!(
+            verr.norm() / 3f64.sqrt() <= 1e-9 && aerr.norm() < 1e-9,
+            "verr {verr}, aerr {aerr}"
+        );
+        assert_eq!(
+            c.get_position_error(m, d).unwrap(),
+            c.find_separation(m, s, d)
+        );
         let e = kinetic_energy(m, d) + potential_energy(m, s, d);
         let e0 = *e0.get_or_insert(e);
         w.energy_drift = w.energy_drift.max((e - e0).abs());
-        w.perr = w.perr.max(d.constraints.position_errors[0].abs());
+        w.perr = w
+            .perr
+            .max(m.constraint_position_errors(d, id).unwrap()[0].abs());
+        // The constraint is workless: its power is the multipliers times the (projected) velocity
+        // errors, |λ| ≲ 10 N times |verr| ≤ 1e-9 m/s.
+        assert!(m.constraint_power(s, d, id).unwrap().abs() < 1e-7);
         Ok(())
     })
     .unwrap();

@@ -70,6 +70,7 @@ impl<T: Real> Constraint<T> {
                     c.enforce_rolling,
                 );
                 out.parameters = c.parameters;
+                out.index = c.index;
                 Constraint::SphereOnSphereContact(out)
             }
         }

@@ -14,6 +14,7 @@
 //! rows a zero multiplier (Simbody: `FactorQTZ` with rank tolerance `m·eps^¾`). Disabled
 //! constraints have zero rows, errors and multipliers. All buffers are sized once.
 
+use super::queries::motion;
 use super::schur;
 use super::station::BodyMotion;
 use crate::algorithms::crba;
@@ -74,14 +75,6 @@ impl<T: Real> ConstraintCache<T> {
 impl<T: Real> Default for ConstraintCache<T> {
     fn default() -> Self {
         Self::new(0, 0, 0, 0)
-    }
-}
-
-fn motion<T: Real>(data: &Data<T>) -> BodyMotion<'_, T> {
-    BodyMotion {
-        x_gb: &data.pos.x_gb,
-        v_gb: &data.vel.v_gb,
-        a_gb: &data.acc.a_gb,
     }
 }
 

@@ -23,6 +23,7 @@ pub mod dynamics;
 pub mod plane;
 pub mod points;
 pub mod projection;
+mod queries;
 mod schur;
 pub mod sphere_on_sphere;
 pub mod station;

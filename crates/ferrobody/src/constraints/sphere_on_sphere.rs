@@ -20,7 +20,10 @@
 //! `findForceOnSphereBInG = −(λx Cx + λy Cy + λz Cz)`. Rows are ordered [normal, x, y];
 //! the Simbody-style getters return vectors ordered (x, y, z).
 
+use super::queries::motion;
 use super::station::{frame_from_z_axis, BodyMotion};
+use super::ConstraintId;
+use crate::data::Data;
 use crate::ids::{BodyId, DiscreteVarId};
 use crate::math::{SpatialVec, Transform};
 use crate::model::Model;
@@ -48,6 +51,8 @@ pub struct SphereOnSphereContact<T: Real = f64> {
     pub enforce_rolling: bool,
     /// The discrete variable holding the per-state parameters (set when the model is built).
     pub(crate) parameters: DiscreteVarId,
+    /// This constraint's index in the model (set when it is added).
+    pub(crate) index: ConstraintId,
 }
 
 /// The geometry of one pose: sphere centres, the normal and the contact frame.
@@ -80,6 +85,7 @@ impl<T: Real> SphereOnSphereContact<T> {
             default_radius_on_b: radius_on_b,
             enforce_rolling,
             parameters: DiscreteVarId(usize::MAX),
+            index: ConstraintId(usize::MAX),
         }
     }
 
@@ -239,5 +245,75 @@ impl<T: Real> SphereOnSphereContact<T> {
             k.add_force_at(f, bb, &g.frame.p, &t);
             k.add_force_at(f, bf, &g.frame.p, &-t);
         }
+    }
+}
+
+/// Simbody's computations on a realized state. Vectors over the rows are returned in Simbody's
+/// (x, y, z) order: tangential x, tangential y, normal.
+impl<T: Real> SphereOnSphereContact<T> {
+    fn xyz(&self, v: &[T]) -> Vector3<T> {
+        if self.enforce_rolling {
+            Vector3::new(v[1], v[2], v[0])
+        } else {
+            Vector3::new(T::zero(), T::zero(), v[0])
+        }
+    }
+
+    /// Signed distance between the sphere surfaces (m), `getPositionError`.
+    pub fn get_position_error(&self, model: &Model<T>, data: &Data<T>) -> crate::Result<T> {
+        Ok(model.constraint_position_errors(data, self.index)?[0])
+    }
+
+    /// `getVelocityErrors`: (slip x, slip y, normal separation rate).
+    pub fn get_velocity_errors(
+        &self,
+        model: &Model<T>,
+        data: &Data<T>,
+    ) -> crate::Result<Vector3<T>> {
+        Ok(self.xyz(model.constraint_velocity_errors(data, self.index)?))
+    }
+
+    /// `getAccelerationErrors`, ordered as [`Self::get_velocity_errors`].
+    pub fn get_acceleration_errors(
+        &self,
+        model: &Model<T>,
+        data: &Data<T>,
+    ) -> crate::Result<Vector3<T>> {
+        Ok(self.xyz(model.constraint_acceleration_errors(data, self.index)?))
+    }
+
+    /// `getMultipliers`: the negative of the force on sphere B at Co, in the contact frame
+    /// (x, y tangential, z normal).
+    pub fn get_multipliers(&self, model: &Model<T>, data: &Data<T>) -> crate::Result<Vector3<T>> {
+        Ok(self.xyz(model.constraint_multipliers(data, self.index)?))
+    }
+
+    /// `findContactFrameInG`: origin Co, z from F's centre toward B's (Position stage).
+    pub fn find_contact_frame_in_g(
+        &self,
+        model: &Model<T>,
+        state: &State<T>,
+        data: &Data<T>,
+    ) -> Transform<T> {
+        self.geometry(&motion(data), state.discrete(model, self.parameters))
+            .frame
+    }
+
+    /// `findSeparation`: `|p_SfSb| − (rf + rb)` (m; negative when penetrating).
+    pub fn find_separation(&self, model: &Model<T>, state: &State<T>, data: &Data<T>) -> T {
+        let par = state.discrete(model, self.parameters);
+        self.geometry(&motion(data), par).r - (par[3] + par[7])
+    }
+
+    /// `findForceOnSphereBInG`: the force this constraint applies to sphere B at Co, in
+    /// Ground (Acceleration stage): `−(λx Cx + λy Cy + λz Cz)`.
+    pub fn find_force_on_sphere_b_in_g(
+        &self,
+        model: &Model<T>,
+        state: &State<T>,
+        data: &Data<T>,
+    ) -> crate::Result<Vector3<T>> {
+        let lambda = self.get_multipliers(model, data)?;
+        Ok(-(self.find_contact_frame_in_g(model, state, data).r * lambda))
     }
 }

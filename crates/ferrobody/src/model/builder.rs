@@ -160,6 +160,7 @@ impl<T: Real> ModelBuilder<T> {
         if let Constraint::SphereOnSphereContact(c) = &mut constraint {
             let name = format!("sphere_on_sphere_{}", self.constraints.len());
             c.parameters = DiscreteVarId(self.discrete.push(&name, &c.default_parameters()));
+            c.index = ConstraintId(self.constraints.len());
         }
         self.constraints.push(constraint);
         self.constraint_disabled_by_default.push(false);
