@@ -183,13 +183,13 @@ fn velocity_errors_are_the_rate_of_position_errors() {
 fn constrained_accelerations_keep_velocity_errors_at_zero() {
     let h = 1e-5;
     let mut checked = [0; 9];
-    for kind in 0..9 {
+    for (kind, checked) in checked.iter_mut().enumerate() {
         for seed in 0..6 {
             let (model, mut state, id) = constrained_tree(100 * kind as u64 + seed, kind);
             if assemble(&model, &mut state, 1e-12).is_err() {
                 continue; // a random pair may be unable to meet (e.g. a rod longer than reach)
             }
-            checked[kind] += 1;
+            *checked += 1;
             let data = realized(&model, &state);
             let rows = model.constraint_rows(id).unwrap().range();
             let verr = |s: &State<f64>| {

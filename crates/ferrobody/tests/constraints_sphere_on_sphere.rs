@@ -35,8 +35,21 @@ fn reference(name: &str) -> Vec<HashMap<String, f64>> {
         .collect()
 }
 
-/// The s5 model and its initial state.
+/// The s5 model and initial state, from its scene file; the programmatic build must agree.
 fn s5(rolling: bool) -> (Model<f64>, State<f64>, ConstraintId) {
+    let name = if rolling { "rolling" } else { "sliding" };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "../../examples/scenes/s5_sphere_on_sphere_{name}.toml"
+    ));
+    let scene = ferrobody::io::load_scene(&path).unwrap();
+    assert_eq!(scene.integrator.accuracy, 1e-8);
+    let (model, state, id) = built(rolling);
+    assert_eq!(scene.initial_state.q, state.q);
+    assert_eq!(scene.model.constraints(), model.constraints());
+    (scene.model, scene.initial_state, id)
+}
+
+fn built(rolling: bool) -> (Model<f64>, State<f64>, ConstraintId) {
     let mut b = ModelBuilder::<f64>::new();
     let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity() * 0.025);
     let ball = b

@@ -41,7 +41,7 @@ use crate::state::State;
 use station::BodyMotion;
 
 /// Simbody's `TinyReal = eps^(5/4)` (notes §0): below this distance a direction is undefined.
-pub(crate) const TINY_REAL: f64 = 2.7105054312137611e-20;
+pub(crate) const TINY_REAL: f64 = 2.710_505_431_213_761e-20;
 
 /// Index of a constraint in the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -120,6 +120,11 @@ impl<T: Real> ProjectionWorkspace<T> {
     }
 }
 
+/// `x > bound`, or x is NaN.
+fn exceeds(x: f64, bound: f64) -> bool {
+    x.is_nan() || x > bound
+}
+
 fn rms<T: Real>(v: &[T], n: usize) -> f64 {
     if n == 0 {
         return 0.0;
@@ -268,7 +273,7 @@ pub fn project_q<T: Real>(
     let mp = enabled_holonomic(model, state);
     let pn0 = position_error_rms(data, mp);
     let qn0 = quaternion_norm_error(state.q.as_slice(), quats);
-    if !(pn0.max(qn0) <= opts.limit) {
+    if exceeds(pn0, opts.limit) || exceeds(qn0, opts.limit) {
         return Ok(ProjectionResult::Failed);
     }
     if pn0 == 0.0 || (pn0 <= tol && !opts.force) {
@@ -309,8 +314,8 @@ pub fn project_q<T: Real>(
             break;
         }
     }
-    if !(pn <= tol) {
-        if !(pn < pn0) {
+    if exceeds(pn, tol) {
+        if pn.is_nan() || pn >= pn0 {
             state.q.copy_from_slice(&ws.saved.as_slice()[..nq]);
             realize(model, state, data, Stage::Position)?;
         }
@@ -348,7 +353,7 @@ pub fn project_u<T: Real>(
     select_rows(model, state, false, ws);
     let m = ws.rows.len();
     let vn0 = rms(&data.constraints.velocity_errors, m);
-    if !(vn0 <= opts.limit) {
+    if exceeds(vn0, opts.limit) {
         return Ok(ProjectionResult::Failed);
     }
     if vn0 == 0.0 || (vn0 <= tol && !opts.force) {
@@ -388,8 +393,8 @@ pub fn project_u<T: Real>(
             break;
         }
     }
-    if !(vn <= tol) {
-        if !(vn < vn0) {
+    if exceeds(vn, tol) {
+        if vn.is_nan() || vn >= vn0 {
             state.u.copy_from_slice(&ws.saved.as_slice()[..nu]);
             realize(model, state, data, Stage::Velocity)?;
         }

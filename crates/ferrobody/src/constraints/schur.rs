@@ -73,7 +73,7 @@ mod tests {
         let mut x = [1.0, 2.0, 3.0];
         solve_ldlt(&a, 3, &mut x);
         let r = &a0 * nalgebra::DVector::from_column_slice(&x);
-        for (ri, bi) in r.iter().zip([1.0, 2.0, 3.0]) {
+        for (ri, bi) in r.iter().zip([1.0f64, 2.0, 3.0]) {
             assert!((ri - bi).abs() < 1e-14);
         }
     }
@@ -89,7 +89,7 @@ mod tests {
         solve_ldlt(&a, 3, &mut x);
         assert_eq!(x[2], 0.0);
         let r = &a0 * nalgebra::DVector::from_column_slice(&x);
-        for (ri, bi) in r.iter().zip([2.0, 1.0, 2.0]) {
+        for (ri, bi) in r.iter().zip([2.0f64, 1.0, 2.0]) {
             assert!((ri - bi).abs() < 1e-14);
         }
     }

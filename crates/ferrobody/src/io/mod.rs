@@ -8,6 +8,7 @@
 pub mod contacts;
 pub mod scene;
 mod scene_build;
+mod scene_constraints;
 mod scene_types;
 pub mod trajectory;
 

@@ -79,6 +79,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
             .map_err(|e| format!("contact[{i}]: {}", model_reason(&e)))?;
         disable_unless(&mut b, id, c.enabled.unwrap_or(true))?;
     }
+    super::scene_constraints::add_constraints(&mut b, &raw.constraints)?;
     let model = b.build().map_err(|e| model_reason(&e))?;
     let mut state = model.default_state();
     for (i, body) in raw.bodies.iter().enumerate() {
@@ -124,7 +125,7 @@ fn positive(key: &str, v: f64) -> Res<f64> {
     }
 }
 
-fn finite3(v: [f64; 3]) -> Res<Vector3<f64>> {
+pub(super) fn finite3(v: [f64; 3]) -> Res<Vector3<f64>> {
     if v.iter().all(|x| x.is_finite()) {
         Ok(Vector3::from(v))
     } else {
@@ -153,7 +154,7 @@ fn integrator_settings(s: Option<&IntegratorSection>) -> Res<IntegratorSettings>
     Ok(out)
 }
 
-fn frame(f: Option<&FrameSection>, key: &str) -> Res<Transform<f64>> {
+pub(super) fn frame(f: Option<&FrameSection>, key: &str) -> Res<Transform<f64>> {
     let Some(f) = f else {
         return Ok(Transform::identity());
     };

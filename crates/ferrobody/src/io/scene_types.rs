@@ -18,6 +18,8 @@ pub(super) struct SceneFile {
     pub materials: std::collections::BTreeMap<String, MaterialSection>,
     #[serde(default, rename = "contact")]
     pub contacts: Vec<ContactSection>,
+    #[serde(default, rename = "constraint")]
+    pub constraints: Vec<super::scene_constraints::ConstraintSection>,
 }
 
 #[derive(Deserialize, Debug)]
