@@ -10,7 +10,7 @@
 //!
 //! Row j of G is `Jᵀ F_j`, the generalized force of the body forces `F_j` of a unit multiplier
 //! j, accumulated tip to base in O(n). `M⁻¹ Gᵀ` comes from the composite-rigid-body mass matrix
-//! and its Cholesky factor; `G M⁻¹ Gᵀ` is solved by [`super::schur`], which gives redundant
+//! and its Cholesky factor; `G M⁻¹ Gᵀ` is solved by the LDLᵀ of module `schur`, which gives redundant
 //! rows a zero multiplier (Simbody: `FactorQTZ` with rank tolerance `m·eps^¾`). Disabled
 //! constraints have zero rows, errors and multipliers. All buffers are sized once.
 
