@@ -1,4 +1,5 @@
-//! Shared helpers for the integration tests: a seeded random generator and random trees.
+//! Shared helpers for the integration tests: a seeded random generator, random trees, and the
+//! s5 ball held on a sphere.
 #![allow(dead_code, missing_docs)]
 
 use ferrobody::forces::{ConstantForce, ConstantTorque, MobilityConstantForce};
@@ -134,3 +135,32 @@ pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
 
 /// Standard gravity used in the scenes (m/s²).
 pub const G: f64 = 9.81;
+
+/// The s5 ball (Free, mass 1, inertia 0.025, radius 0.25, at the origin of Ground) held by a
+/// SphereOnSphereContact on the unit sphere centred on `sphere_body`'s origin, with gravity
+/// (0, −9.81, 0). Returns the ball and the constraint.
+pub fn add_ball_on_sphere(
+    b: &mut ModelBuilder<f64>,
+    sphere_body: BodyId,
+    rolling: bool,
+) -> (BodyId, ferrobody::constraints::ConstraintId) {
+    use ferrobody::constraints::{Constraint, SphereOnSphereContact};
+    let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity() * 0.025);
+    let ball = b
+        .add_body(BodyDef::new("ball", BodyId::GROUND, Mobilizer::Free, mp))
+        .unwrap();
+    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
+    let c = SphereOnSphereContact::new(
+        sphere_body,
+        Vector3::zeros(),
+        1.0,
+        ball,
+        Vector3::zeros(),
+        0.25,
+        rolling,
+    );
+    let id = b
+        .add_constraint(Constraint::SphereOnSphereContact(c))
+        .unwrap();
+    (ball, id)
+}

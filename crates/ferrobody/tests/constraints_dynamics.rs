@@ -1,6 +1,8 @@
 //! Constrained motion over time: a four-bar linkage (a closed loop with a redundant row), a
 //! ball rolling on a sphere carried by a spinning body, and a constraint disabled mid-run.
 
+mod common;
+
 use ferrobody::algorithms::{kinetic_energy, potential_energy};
 use ferrobody::constraints::*;
 use ferrobody::prelude::*;
@@ -96,28 +98,7 @@ fn ball_rolls_without_slip_on_a_spinning_sphere() {
     let table = b
         .add_body(BodyDef::new("table", BodyId::GROUND, Mobilizer::Pin, table_mp).with_x_pf(z_to_y))
         .unwrap();
-    let ball_mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity() * 0.025);
-    let ball = b
-        .add_body(BodyDef::new(
-            "ball",
-            BodyId::GROUND,
-            Mobilizer::Free,
-            ball_mp,
-        ))
-        .unwrap();
-    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
-    let c = SphereOnSphereContact::new(
-        table,
-        Vector3::zeros(),
-        1.0,
-        ball,
-        Vector3::zeros(),
-        0.25,
-        true,
-    );
-    let id = b
-        .add_constraint(Constraint::SphereOnSphereContact(c))
-        .unwrap();
+    let (ball, id) = common::add_ball_on_sphere(&mut b, table, true);
     let model = b.build().unwrap();
     let mut state = model.default_state();
     let a: f64 = 0.05;
@@ -157,23 +138,7 @@ fn ball_rolls_without_slip_on_a_spinning_sphere() {
 #[test]
 fn a_disabled_constraint_lets_the_ball_fall_and_can_be_enabled_again() {
     let mut b = ModelBuilder::<f64>::new();
-    let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity() * 0.025);
-    let ball = b
-        .add_body(BodyDef::new("ball", BodyId::GROUND, Mobilizer::Free, mp))
-        .unwrap();
-    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
-    let c = SphereOnSphereContact::new(
-        BodyId::GROUND,
-        Vector3::zeros(),
-        1.0,
-        ball,
-        Vector3::zeros(),
-        0.25,
-        true,
-    );
-    let id = b
-        .add_constraint(Constraint::SphereOnSphereContact(c))
-        .unwrap();
+    let (ball, id) = common::add_ball_on_sphere(&mut b, BodyId::GROUND, true);
     let model = b.build().unwrap();
     let mut state = model.default_state();
     state.set_body_q(&model, ball, &[1.0, 0.0, 0.0, 0.0, 0.0, 1.25, 0.0]);

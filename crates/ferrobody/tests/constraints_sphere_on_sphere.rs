@@ -5,8 +5,10 @@
 //! 1e-5 N at every report time, energy conserved to 1e-6 J, |position error| ≤ 1e-9 (the
 //! constraint tolerance, accuracy 1e-8 / 10) at every report.
 
+mod common;
+
 use ferrobody::algorithms::{kinetic_energy, potential_energy};
-use ferrobody::constraints::{Constraint, ConstraintId, SphereOnSphereContact};
+use ferrobody::constraints::{Constraint, ConstraintId};
 use ferrobody::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -51,23 +53,7 @@ fn s5(rolling: bool) -> (Model<f64>, State<f64>, ConstraintId) {
 
 fn built(rolling: bool) -> (Model<f64>, State<f64>, ConstraintId) {
     let mut b = ModelBuilder::<f64>::new();
-    let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity() * 0.025);
-    let ball = b
-        .add_body(BodyDef::new("ball", BodyId::GROUND, Mobilizer::Free, mp))
-        .unwrap();
-    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
-    let c = SphereOnSphereContact::new(
-        BodyId::GROUND,
-        Vector3::zeros(),
-        1.0,
-        ball,
-        Vector3::zeros(),
-        0.25,
-        rolling,
-    );
-    let id = b
-        .add_constraint(Constraint::SphereOnSphereContact(c))
-        .unwrap();
+    let (ball, id) = common::add_ball_on_sphere(&mut b, BodyId::GROUND, rolling);
     let model = b.build().unwrap();
     let mut state = model.default_state();
     let a: f64 = 0.01;

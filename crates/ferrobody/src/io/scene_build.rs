@@ -314,12 +314,12 @@ fn build_contact(
     HuntCrossleyForce::new(&name, surfaces, mats, vt, friction).map(Force::HuntCrossley)
 }
 
-fn body_ref(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<BodyId> {
+pub(super) fn body_ref(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<BodyId> {
     b.body_id(name)
         .ok_or_else(|| format!("{key}: no body named '{name}'"))
 }
 
-fn station(key: &str, v: Option<[f64; 3]>) -> Res<Vector3<f64>> {
+pub(super) fn station(key: &str, v: Option<[f64; 3]>) -> Res<Vector3<f64>> {
     finite3(v.unwrap_or([0.0; 3])).map_err(|m| format!("{key}: {m}"))
 }
 

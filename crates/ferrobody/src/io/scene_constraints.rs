@@ -1,9 +1,9 @@
 //! `[[constraint]]` tables of a scene file (docs/scene-format.md#constraint).
 
+use super::scene_build::{body_ref as body, station as vec3};
 use super::scene_types::FrameSection;
 use crate::constraints::*;
 use crate::model::ModelBuilder;
-use nalgebra::Vector3;
 use serde::Deserialize;
 
 type Res<T> = std::result::Result<T, String>;
@@ -103,15 +103,6 @@ pub(super) fn add_constraints(
             .map_err(|e| e.to_string())?;
     }
     Ok(())
-}
-
-fn body(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<crate::BodyId> {
-    b.body_id(name)
-        .ok_or_else(|| format!("{key}: no body named '{name}'"))
-}
-
-fn vec3(key: &str, v: Option<[f64; 3]>) -> Res<Vector3<f64>> {
-    super::scene_build::finite3(v.unwrap_or([0.0; 3])).map_err(|m| format!("{key}: {m}"))
 }
 
 fn frame(key: &str, f: Option<&FrameSection>) -> Res<crate::math::Transform<f64>> {
