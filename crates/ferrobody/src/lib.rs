@@ -48,6 +48,7 @@ pub mod prelude;
 pub mod scalar;
 pub mod simulation;
 pub mod state;
+pub mod unilateral;
 
 /// The README's examples, compiled and run as doctests so that they cannot go stale.
 #[cfg(doctest)]

@@ -12,4 +12,5 @@ pub use crate::pipeline::realize;
 pub use crate::scalar::Real;
 pub use crate::simulation::Simulation;
 pub use crate::state::State;
+pub use crate::unilateral::{FrictionCoefficients, UnilateralContact, UnilateralContactId};
 pub use nalgebra::{Matrix3, Vector3};

@@ -29,6 +29,7 @@ use crate::model::Model;
 use crate::pipeline::{realize, state_derivative};
 use crate::scalar::Real;
 use crate::state::State;
+use crate::unilateral::RigidStepper;
 
 /// Buffers of the step loop, sized once.
 struct Buffers<T: Real> {
@@ -51,6 +52,7 @@ pub struct Simulation<'m, T: Real = f64> {
     report_data: Data<T>,
     buf: Buffers<T>,
     projection: ProjectionWorkspace<T>,
+    rigid: Option<RigidStepper<T>>,
     t_prev: f64,
     h: f64,
     f_end_valid: bool,
@@ -81,6 +83,7 @@ impl<'m, T: Real> Simulation<'m, T> {
                 message: "initial state has a zero or non-finite quaternion".into(),
             });
         }
+        let rigid = rigid_stepper(model, &settings)?;
         let mut data = Data::new(model);
         let mut projection = ProjectionWorkspace::new(model);
         if model.has_constraints() {
@@ -114,6 +117,7 @@ impl<'m, T: Real> Simulation<'m, T> {
                 merson: MersonWorkspace::new(ny),
             },
             projection,
+            rigid,
             h: h0,
             f_end_valid: false,
             interpolation_valid: false,
@@ -189,8 +193,15 @@ impl<'m, T: Real> Simulation<'m, T> {
             if final_time - t_report <= 1e-9 * report_interval {
                 t_report = final_time;
             }
+            // The rigid-contact stepper cannot be interpolated across impacts: it steps onto
+            // report times instead.
+            let t_max = if self.rigid.is_some() {
+                t_report
+            } else {
+                final_time
+            };
             while self.state.t < t_report {
-                self.step(final_time)?;
+                self.step(t_max)?;
             }
             self.report_at(t_report)?;
             on_report(self.model, &self.report_state, &self.report_data)?;
@@ -220,6 +231,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.state.swap_auto_updates(self.model, &mut self.data);
         let t1 = match self.settings.kind {
             IntegratorKind::RungeKuttaMerson => self.merson_step(t0, t_max)?,
+            IntegratorKind::SemiExplicitEuler => self.rigid_step(t0, t_max)?,
             kind => self.fixed_step(kind, t0, t_max)?,
         };
         self.state.t = t1;
@@ -307,6 +319,30 @@ impl<'m, T: Real> Simulation<'m, T> {
             Projection::Unchanged => err0,
             Projection::Normalized => norm(&ws.y1, &ws.y_err),
         }
+    }
+
+    /// One step of the rigid-contact stepper.
+    fn rigid_step(&mut self, t0: f64, t_max: f64) -> Result<f64> {
+        let (t1, _) = choose_step_end(t0, self.settings.fixed_step, t_max);
+        self.stats.steps_attempted += 1;
+        let tol = self.settings.consistent_constraint_tolerance();
+        let rigid = self
+            .rigid
+            .as_mut()
+            .expect("rigid stepper exists for this kind");
+        rigid
+            .step(self.model, &mut self.state, &mut self.data, t1 - t0, tol)
+            .map_err(|e| Error::Simulation {
+                t: t0,
+                message: e.to_string(),
+            })?;
+        self.state.copy_y_to(&mut self.buf.merson.y1);
+        Ok(t1)
+    }
+
+    /// The rigid-contact stepper's counters (`None` for other integrators).
+    pub fn rigid_stats(&self) -> Option<crate::unilateral::RigidStats> {
+        self.rigid.as_ref().map(|r| r.stats())
     }
 
     /// A fixed-step RK4 or Euler step; quaternions normalized afterwards.
@@ -449,4 +485,28 @@ fn check_dimensions<T: Real>(model: &Model<T>, state: &State<T>) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The rigid-contact stepper for kind `SemiExplicitEuler`; unilateral contacts need it, and it
+/// does not (yet) enforce bilateral constraints.
+fn rigid_stepper<T: Real>(
+    model: &Model<T>,
+    settings: &IntegratorSettings,
+) -> Result<Option<RigidStepper<T>>> {
+    if settings.kind != IntegratorKind::SemiExplicitEuler {
+        if model.has_unilateral_contacts() {
+            return Err(Error::Model(format!(
+                "the model has {} unilateral contacts: they are enforced only by the rigid-contact stepper (integrator kind \"semi-explicit-euler\"), not by {}",
+                model.unilateral_contacts().len(),
+                settings.kind.name()
+            )));
+        }
+        return Ok(None);
+    }
+    if model.has_constraints() {
+        return Err(Error::Model(
+            "the rigid-contact stepper (semi-explicit-euler) does not enforce bilateral constraints; use a mobilizer instead of the constraint, or another integrator".into(),
+        ));
+    }
+    RigidStepper::new(model, settings.rigid_contact).map(Some)
 }

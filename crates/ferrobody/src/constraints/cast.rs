@@ -73,6 +73,15 @@ impl<T: Real> Constraint<T> {
                 out.index = c.index;
                 Constraint::SphereOnSphereContact(out)
             }
+            Constraint::LineOnLineContact(c) => Constraint::LineOnLineContact(LineOnLineContact {
+                body_f: c.body_f,
+                edge_frame_f: c.edge_frame_f.cast(),
+                half_length_f: s(c.half_length_f),
+                body_b: c.body_b,
+                edge_frame_b: c.edge_frame_b.cast(),
+                half_length_b: s(c.half_length_b),
+                enforce_rolling: c.enforce_rolling,
+            }),
         }
     }
 }

@@ -20,14 +20,16 @@
 pub mod assembly;
 mod cast;
 pub mod dynamics;
+pub mod line_on_line;
 pub mod plane;
 pub mod points;
 pub mod projection;
-mod queries;
-mod schur;
+pub(crate) mod queries;
+pub(crate) mod schur;
 pub mod sphere_on_sphere;
 pub mod station;
 
+pub use line_on_line::LineOnLineContact;
 pub use plane::{PointInPlane, PointOnPlaneContact, SphereOnPlaneContact};
 pub use points::{Ball, Rod, Weld};
 pub use sphere_on_sphere::SphereOnSphereContact;
@@ -64,6 +66,8 @@ pub enum Constraint<T: Real = f64> {
     SphereOnPlaneContact(SphereOnPlaneContact<T>),
     /// Sphere on a sphere (1 holonomic row, + 2 non-holonomic when rolling).
     SphereOnSphereContact(SphereOnSphereContact<T>),
+    /// Edge on edge (1 holonomic row, + 2 non-holonomic when rolling).
+    LineOnLineContact(LineOnLineContact<T>),
 }
 
 /// Where a constraint's rows live in the constraint-space vectors.
@@ -102,6 +106,7 @@ macro_rules! dispatch {
             Constraint::PointInPlane($c) => $fixed,
             Constraint::PointOnPlaneContact($c) => $fixed,
             Constraint::SphereOnPlaneContact($c) => $fixed,
+            Constraint::LineOnLineContact($c) => $fixed,
             Constraint::SphereOnSphereContact($s) => $sos,
         }
     };
@@ -118,6 +123,7 @@ impl<T: Real> Constraint<T> {
             Constraint::PointOnPlaneContact(_) => "PointOnPlaneContact",
             Constraint::SphereOnPlaneContact(_) => "SphereOnPlaneContact",
             Constraint::SphereOnSphereContact(_) => "SphereOnSphereContact",
+            Constraint::LineOnLineContact(_) => "LineOnLineContact",
         }
     }
 
@@ -130,6 +136,7 @@ impl<T: Real> Constraint<T> {
             Constraint::PointOnPlaneContact(_) => (1, 2),
             Constraint::SphereOnPlaneContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
             Constraint::SphereOnSphereContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
+            Constraint::LineOnLineContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
         }
     }
 
@@ -143,6 +150,7 @@ impl<T: Real> Constraint<T> {
             Constraint::PointOnPlaneContact(c) => [c.surface_body, c.follower],
             Constraint::SphereOnPlaneContact(c) => [c.plane_body, c.ball],
             Constraint::SphereOnSphereContact(c) => [c.body_f, c.body_b],
+            Constraint::LineOnLineContact(c) => [c.body_f, c.body_b],
         }
     }
 
@@ -212,6 +220,10 @@ impl<T: Real> Constraint<T> {
             Constraint::SphereOnSphereContact(c) => {
                 positive("radius on F", c.default_radius_on_f)?;
                 positive("radius on B", c.default_radius_on_b)
+            }
+            Constraint::LineOnLineContact(c) => {
+                positive("half length on F", c.half_length_f)?;
+                positive("half length on B", c.half_length_b)
             }
             Constraint::PointInPlane(c) if (c.normal.norm().re() - 1.0).abs() > 1e-9 => {
                 fail(format!(

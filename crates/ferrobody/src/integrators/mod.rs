@@ -34,6 +34,11 @@ pub enum IntegratorKind {
     /// Fixed-step explicit (forward) Euler.
     #[serde(rename = "explicit-euler")]
     ExplicitEuler,
+    /// Fixed-step semi-explicit Euler with rigid unilateral contact: impacts, Coulomb friction
+    /// and position projection (Simbody's `SemiExplicitEulerTimeStepper`,
+    /// [`crate::unilateral::stepper`]).
+    #[serde(rename = "semi-explicit-euler")]
+    SemiExplicitEuler,
 }
 
 impl IntegratorKind {
@@ -43,6 +48,7 @@ impl IntegratorKind {
             IntegratorKind::RungeKuttaMerson => "rk-merson",
             IntegratorKind::RungeKutta4 => "rk4",
             IntegratorKind::ExplicitEuler => "explicit-euler",
+            IntegratorKind::SemiExplicitEuler => "semi-explicit-euler",
         }
     }
 }
@@ -64,6 +70,8 @@ pub struct IntegratorSettings {
     pub max_step: Option<f64>,
     /// Step size of the fixed-step methods (s).
     pub fixed_step: f64,
+    /// Settings of the rigid-contact stepper (kind `SemiExplicitEuler`).
+    pub rigid_contact: crate::unilateral::RigidContactSettings,
 }
 
 impl IntegratorSettings {
@@ -77,7 +85,14 @@ impl IntegratorSettings {
             min_step: None,
             max_step: None,
             fixed_step: 1e-3,
+            rigid_contact: crate::unilateral::RigidContactSettings::default(),
         }
+    }
+
+    /// The rigid-contact time stepper with step `h` (s) and Simbody's defaults (constraint
+    /// tolerance 1e-3, Poisson restitution, simultaneous impacts, PLUS solver).
+    pub fn semi_explicit_euler(h: f64) -> Self {
+        Self::fixed(IntegratorKind::SemiExplicitEuler, h)
     }
 
     /// A fixed-step method with step `h` (s).
@@ -89,9 +104,15 @@ impl IntegratorSettings {
         }
     }
 
-    /// The constraint tolerance in use (accuracy/10 unless set).
+    /// The constraint tolerance in use: accuracy/10 unless set, and 1e-3 for the rigid-contact
+    /// stepper (Simbody's `SemiExplicitEulerTimeStepper` default, notes §4.3).
     pub fn consistent_constraint_tolerance(&self) -> f64 {
-        self.constraint_tolerance.unwrap_or(self.accuracy / 10.0)
+        let default = if self.kind == IntegratorKind::SemiExplicitEuler {
+            1e-3
+        } else {
+            self.accuracy / 10.0
+        };
+        self.constraint_tolerance.unwrap_or(default)
     }
 
     /// Checks every value; names the first bad one.
@@ -107,6 +128,7 @@ impl IntegratorSettings {
         };
         positive("accuracy", self.accuracy)?;
         positive("fixed_step", self.fixed_step)?;
+        self.rigid_contact.validate()?;
         for (name, v) in [
             ("constraint_tolerance", self.constraint_tolerance),
             ("initial_step", self.initial_step),

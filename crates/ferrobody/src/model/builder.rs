@@ -9,6 +9,7 @@ use crate::math::inertia::check_inertia;
 use crate::math::{MassProperties, Transform};
 use crate::mobilizer::Mobilizer;
 use crate::scalar::Real;
+use crate::unilateral::{Underlying, UnilateralContact, UnilateralContactId};
 use std::sync::Arc;
 
 /// Builds a [`Model`] one body and force element at a time.
@@ -32,6 +33,7 @@ pub struct ModelBuilder<T: Real = f64> {
     disabled_by_default: Vec<bool>,
     constraints: Vec<Constraint<T>>,
     constraint_disabled_by_default: Vec<bool>,
+    unilateral: Vec<UnilateralContact<T>>,
 }
 
 impl<T: Real> Default for ModelBuilder<T> {
@@ -62,6 +64,7 @@ impl<T: Real> ModelBuilder<T> {
             disabled_by_default: Vec::new(),
             constraints: Vec::new(),
             constraint_disabled_by_default: Vec::new(),
+            unilateral: Vec::new(),
         }
     }
 
@@ -182,6 +185,24 @@ impl<T: Real> ModelBuilder<T> {
         Ok(())
     }
 
+    /// Adds a unilateral contact (seed `UnilateralContact`) between bodies added so far; checks
+    /// its bodies and coefficients. It starts disabled; the rigid-contact time stepper
+    /// (integrator kind `semi-explicit-euler`) enables it while it is proximal.
+    pub fn add_unilateral_contact(
+        &mut self,
+        mut contact: UnilateralContact<T>,
+    ) -> Result<UnilateralContactId> {
+        contact.validate(&self.bodies)?;
+        if let Underlying::Constraint(Constraint::SphereOnSphereContact(c)) =
+            &mut contact.underlying
+        {
+            let name = format!("unilateral_sphere_sphere_{}", self.unilateral.len());
+            c.parameters = DiscreteVarId(self.discrete.push(&name, &c.default_parameters()));
+        }
+        self.unilateral.push(contact);
+        Ok(UnilateralContactId(self.unilateral.len() - 1))
+    }
+
     /// Validates the whole model and builds it.
     pub fn build(mut self) -> Result<Model<T>> {
         check_mass_of_subtrees(&self.bodies)?;
@@ -209,6 +230,15 @@ impl<T: Real> ModelBuilder<T> {
             .map(|&d| if d { T::zero() } else { T::one() })
             .collect();
         let constraint_enabled = DiscreteVarId(self.discrete.push("constraint_enabled", &flags));
+        let nu_contacts = self.unilateral.len();
+        let unilateral_enabled = DiscreteVarId(
+            self.discrete
+                .push("unilateral_enabled", &vec![T::zero(); nu_contacts]),
+        );
+        let unilateral_multipliers = DiscreteVarId(
+            self.discrete
+                .push("unilateral_multipliers", &vec![T::zero(); 3 * nu_contacts]),
+        );
         let (mut start, mut position_start) = (0, 0);
         let constraint_rows: Vec<ConstraintRows> = self
             .constraints
@@ -232,6 +262,9 @@ impl<T: Real> ModelBuilder<T> {
             constraint_enabled,
             n_constraint_rows: start,
             n_holonomic_rows: position_start,
+            unilateral: self.unilateral,
+            unilateral_enabled,
+            unilateral_multipliers,
             force_enabled,
             bodies: self.bodies,
             forces: self.forces,

@@ -40,6 +40,11 @@ pub struct Model<T: Real = f64> {
     /// Total constraint rows, and how many of them are holonomic.
     pub(crate) n_constraint_rows: usize,
     pub(crate) n_holonomic_rows: usize,
+    /// Unilateral contacts, and the discrete variables of their enabled flags and multipliers
+    /// (three per contact: normal, friction x, friction y).
+    pub(crate) unilateral: Vec<crate::unilateral::UnilateralContact<T>>,
+    pub(crate) unilateral_enabled: crate::ids::DiscreteVarId,
+    pub(crate) unilateral_multipliers: crate::ids::DiscreteVarId,
     /// Offsets of the quaternions within q (for projection and error norms).
     pub(crate) quaternion_starts: Vec<usize>,
 }
@@ -250,6 +255,9 @@ impl<T: Real> Model<T> {
             constraint_enabled: self.constraint_enabled,
             n_constraint_rows: self.n_constraint_rows,
             n_holonomic_rows: self.n_holonomic_rows,
+            unilateral: self.unilateral.iter().map(|c| c.cast()).collect(),
+            unilateral_enabled: self.unilateral_enabled,
+            unilateral_multipliers: self.unilateral_multipliers,
             quaternion_starts: self.quaternion_starts.clone(),
         })
     }
