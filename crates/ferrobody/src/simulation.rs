@@ -340,9 +340,9 @@ impl<'m, T: Real> Simulation<'m, T> {
         Ok(t1)
     }
 
-    /// The rigid-contact stepper's counters (`None` for other integrators).
-    pub fn rigid_stats(&self) -> Option<crate::unilateral::RigidStats> {
-        self.rigid.as_ref().map(|r| r.stats())
+    /// The rigid-contact stepper (`None` for other integrators): counters, last impact.
+    pub fn rigid_stepper(&self) -> Option<&RigidStepper<T>> {
+        self.rigid.as_ref()
     }
 
     /// A fixed-step RK4 or Euler step; quaternions normalized afterwards.

@@ -10,6 +10,7 @@ pub mod scene;
 mod scene_build;
 mod scene_constraints;
 mod scene_types;
+mod scene_unilateral;
 pub mod trajectory;
 
 pub use contacts::ContactsWriter;

@@ -80,6 +80,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         disable_unless(&mut b, id, c.enabled.unwrap_or(true))?;
     }
     super::scene_constraints::add_constraints(&mut b, &raw.constraints)?;
+    super::scene_unilateral::add_unilateral_contacts(&mut b, &raw.unilateral_contacts)?;
     let model = b.build().map_err(|e| model_reason(&e))?;
     let mut state = model.default_state();
     for (i, body) in raw.bodies.iter().enumerate() {
@@ -143,6 +144,9 @@ fn integrator_settings(s: Option<&IntegratorSection>) -> Res<IntegratorSettings>
         out.min_step = s.min_step;
         out.max_step = s.max_step;
         out.fixed_step = s.fixed_step.unwrap_or(out.fixed_step);
+        if let Some(r) = &s.rigid_contact {
+            out.rigid_contact = r.settings();
+        }
     }
     out.validate().map_err(|e| {
         let reason = model_reason(&e);

@@ -20,6 +20,8 @@ pub(super) struct SceneFile {
     pub contacts: Vec<ContactSection>,
     #[serde(default, rename = "constraint")]
     pub constraints: Vec<super::scene_constraints::ConstraintSection>,
+    #[serde(default, rename = "unilateral_contact")]
+    pub unilateral_contacts: Vec<super::scene_unilateral::UnilateralSection>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -84,6 +86,7 @@ pub(super) struct IntegratorSection {
     pub min_step: Option<f64>,
     pub max_step: Option<f64>,
     pub fixed_step: Option<f64>,
+    pub rigid_contact: Option<super::scene_unilateral::RigidContactSection>,
 }
 
 #[derive(Deserialize, Debug)]

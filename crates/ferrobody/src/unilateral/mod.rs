@@ -41,7 +41,7 @@ pub use settings::{
     InducedImpactModel, PositionProjection, RestitutionModel, RigidContactSettings,
 };
 pub use solver::ImpulseSolverKind;
-pub use stepper::{RigidStats, RigidStepper};
+pub use stepper::{ImpactRecord, RigidStats, RigidStepper};
 
 use crate::constraints::Constraint;
 use crate::ids::BodyId;

@@ -9,7 +9,8 @@
 //! 4. Contact phase: `u̇₀` from the forces at the post-impact state,
 //!    `A π = v + G (h u̇₀)` with the contact inequalities and Coulomb friction; `λ = π/h`;
 //!    `u ← u + h u̇₀ − M⁻¹ Gᵀ π`; `z ← z + h ż`.
-//! 5. Position projection (Bilateral): on the normal rows of the contacts that are pushing or
+//! 5. Position projection (Bilateral), when some proximal contact has `|perr₀| > tol` (Simbody
+//!    3.7's `anyPositionErrorsViolated`): on the normal rows of the contacts that are pushing or
 //!    penetrating, `A_PP π = perr₀/h` (least squares); `q̇ = N(q)(u − M⁻¹ Gᵀ π)`, u unchanged.
 //! 6. `q ← q + h q̇`, quaternions normalized, `t ← t + h`.
 //!
@@ -20,6 +21,7 @@ use super::eval::RowWorkspace;
 use super::settings::{PositionProjection, RigidContactSettings};
 use super::solver::{solve, ActiveContact, ImpulseProblem, SolverWorkspace};
 use crate::algorithms::crba;
+use crate::algorithms::energy::kinetic_energy;
 use crate::constraints::schur;
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
@@ -29,6 +31,17 @@ use crate::pipeline::realize;
 use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::{DMatrix, DVector};
+
+/// Kinetic energy just before and just after the impact phase of a step (J).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImpactRecord {
+    /// Time at the start of the step (s).
+    pub t: f64,
+    /// Kinetic energy before the impact impulses.
+    pub kinetic_energy_before: f64,
+    /// Kinetic energy after them.
+    pub kinetic_energy_after: f64,
+}
 
 /// Counters of the rigid-contact stepper.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,6 +80,7 @@ pub struct RigidStepper<T: Real> {
     du: DVector<T>,
     qdot: DVector<T>,
     stats: RigidStats,
+    last_impact: Option<ImpactRecord>,
 }
 
 impl<T: Real> RigidStepper<T> {
@@ -103,12 +117,18 @@ impl<T: Real> RigidStepper<T> {
             du: DVector::zeros(nu),
             qdot: DVector::zeros(model.nq()),
             stats: RigidStats::default(),
+            last_impact: None,
         })
     }
 
     /// Counters so far.
     pub fn stats(&self) -> RigidStats {
         self.stats
+    }
+
+    /// The impact of the last step, if it had one.
+    pub fn last_impact(&self) -> Option<ImpactRecord> {
+        self.last_impact
     }
 
     /// The settings.
@@ -134,18 +154,25 @@ impl<T: Real> RigidStepper<T> {
             self.du.copy_from(&data.acc.udot);
             self.du *= T::c(h);
             state.u += &self.du;
-            return self.finish_step(model, state, data, h, false);
+            return self.finish_step(model, state, data, h, tol, false);
         }
         self.stats.contact_steps += 1;
         self.build_rows(model, state, data);
         self.build_schur(model, data)?;
+        self.last_impact = None;
         if self.impact_phase(model, tol) {
             self.stats.impact_steps += 1;
+            let ke_before = kinetic_energy(model, data).re();
             self.apply_impulse_to_u(state);
             realize(model, state, data, Stage::Velocity)?;
+            self.last_impact = Some(ImpactRecord {
+                t: state.t,
+                kinetic_energy_before: ke_before,
+                kinetic_energy_after: kinetic_energy(model, data).re(),
+            });
         }
         self.contact_phase(model, state, data, h)?;
-        self.finish_step(model, state, data, h, true)
+        self.finish_step(model, state, data, h, tol, true)
     }
 
     /// Enables the proximal contacts, disables the others, and lays out their rows.
@@ -383,6 +410,14 @@ impl<T: Real> RigidStepper<T> {
         }
     }
 
+    /// Simbody 3.7 `anyPositionErrorsViolated`: projection runs only when some proximal
+    /// contact's |perr₀| exceeds the constraint tolerance (upstream HEAD projects always).
+    fn any_position_error_violated(&self, tol: f64) -> bool {
+        self.contacts
+            .iter()
+            .any(|c| self.perr[c.normal_row].re().abs() > tol)
+    }
+
     /// z, projection, q update, quaternion normalization and time.
     fn finish_step(
         &mut self,
@@ -390,13 +425,14 @@ impl<T: Real> RigidStepper<T> {
         state: &mut State<T>,
         data: &mut Data<T>,
         h: f64,
+        tol: f64,
         contacts: bool,
     ) -> Result<()> {
         let ht = T::c(h);
         for (z, zdot) in state.z.iter_mut().zip(data.dynamics.zdot.iter()) {
             *z += *zdot * ht;
         }
-        if contacts {
+        if contacts && self.any_position_error_violated(tol) {
             self.position_projection(h);
         } else {
             self.du.fill(T::zero());
