@@ -146,6 +146,7 @@ impl<T: Real> RigidStepper<T> {
         tol: f64,
     ) -> Result<()> {
         self.max_rolling_speed = self.settings.transition_velocity_in_use(tol);
+        self.last_impact = None;
         realize(model, state, data, Stage::Velocity)?;
         self.select_proximal(model, state, data, tol);
         model.clear_unilateral_multipliers(state);
@@ -159,7 +160,6 @@ impl<T: Real> RigidStepper<T> {
         self.stats.contact_steps += 1;
         self.build_rows(model, state, data);
         self.build_schur(model, data)?;
-        self.last_impact = None;
         if self.impact_phase(model, tol) {
             self.stats.impact_steps += 1;
             let ke_before = kinetic_energy(model, data).re();
