@@ -138,6 +138,7 @@ fn sq(x: f64) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
 

@@ -63,8 +63,8 @@ pub fn solve<T: Real>(p: &ImpulseProblem<'_, T>, ws: &mut SolverWorkspace<T>, pi
             s = 1.0;
         }
         let st = T::c(s);
-        for i in 0..m {
-            pi_out[i] += ws.pi[i] * st;
+        for (out, pi) in pi_out[..m].iter_mut().zip(&ws.pi) {
+            *out += *pi * st;
         }
         for i in 0..m {
             let a_pi = p.a_times(i, &ws.pi);
