@@ -221,7 +221,13 @@ impl<'m, T: Real> Simulation<'m, T> {
                 message: format!("cannot step to t = {t_max}: not after the current time"),
             });
         }
-        self.ensure_end_derivative()?;
+        // The rigid-contact stepper needs no derivative at the step start (it is not
+        // interpolated across impacts); it swaps in the auto-update values of its own last
+        // force evaluation.
+        let rigid = self.rigid.is_some();
+        if !rigid {
+            self.ensure_end_derivative()?;
+        }
         self.state.copy_y_to(&mut self.buf.y0);
         crate::state::copy_small(&mut self.buf.f0, &self.buf.f_end);
         self.t_prev = t0;
@@ -237,7 +243,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.state.t = t1;
         self.state.set_y(&self.buf.merson.y1);
         self.f_end_valid = false;
-        self.interpolation_valid = true;
+        self.interpolation_valid = !rigid;
         self.stats.steps_taken += 1;
         if !self.state.is_finite() {
             return Err(Error::Simulation {
@@ -403,9 +409,13 @@ impl<'m, T: Real> Simulation<'m, T> {
             if !self.interpolation_valid {
                 return Err(Error::Simulation {
                     t: self.state.t,
-                    message: format!(
-                        "cannot report at t = {t}: the state was changed after the last step"
-                    ),
+                    message: if self.rigid.is_some() {
+                        format!("cannot report at t = {t}: the rigid-contact stepper reports only at step ends")
+                    } else {
+                        format!(
+                            "cannot report at t = {t}: the state was changed after the last step"
+                        )
+                    },
                 });
             }
             self.ensure_end_derivative()?;

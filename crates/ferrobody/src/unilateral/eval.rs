@@ -10,6 +10,7 @@ use crate::constraints::dynamics::generalized_forces;
 use crate::constraints::queries::motion;
 use crate::constraints::Constraint;
 use crate::data::Data;
+use crate::ids::BodyId;
 use crate::math::SpatialVec;
 use crate::model::Model;
 use crate::scalar::Real;
@@ -34,26 +35,16 @@ impl<T: Real> RowWorkspace<T> {
     }
 }
 
-impl<T: Real> UnilateralContact<T> {
-    /// (q index, u index) of a hard stop's coordinate.
-    fn coordinate_index(&self, model: &Model<T>) -> Option<(usize, usize, T)> {
-        match &self.underlying {
-            Underlying::Coordinate {
-                body,
-                coordinate,
-                limit,
-            } => {
-                let b = model.body(*body);
-                Some((
-                    b.q_range().start + coordinate,
-                    b.u_range().start + coordinate,
-                    *limit,
-                ))
-            }
-            Underlying::Constraint(_) => None,
-        }
-    }
+/// (q index, u index) of coordinate `coordinate` of `body`'s mobilizer (q̇ = u there).
+fn coordinate_index<T: Real>(model: &Model<T>, body: BodyId, coordinate: usize) -> (usize, usize) {
+    let b = model.body(body);
+    (
+        b.q_range().start + coordinate,
+        b.u_range().start + coordinate,
+    )
+}
 
+impl<T: Real> UnilateralContact<T> {
     /// Normal-row position error (Position stage).
     pub(crate) fn eval_position_error(
         &self,
@@ -62,10 +53,11 @@ impl<T: Real> UnilateralContact<T> {
         data: &Data<T>,
     ) -> T {
         match &self.underlying {
-            Underlying::Coordinate { .. } => {
-                let (iq, _, limit) = self.coordinate_index(model).expect("coordinate row");
-                state.q[iq] - limit
-            }
+            Underlying::Coordinate {
+                body,
+                coordinate,
+                limit,
+            } => state.q[coordinate_index(model, *body, *coordinate).0] - *limit,
             Underlying::Constraint(c) => {
                 let mut out = [T::zero()];
                 c.position_errors(&motion(data), c.parameters(model, state), &mut out);
@@ -83,10 +75,9 @@ impl<T: Real> UnilateralContact<T> {
         out: &mut [T],
     ) {
         match &self.underlying {
-            Underlying::Coordinate { .. } => {
-                let (_, iu, _) = self.coordinate_index(model).expect("coordinate row");
-                out[0] = state.u[iu];
-            }
+            Underlying::Coordinate {
+                body, coordinate, ..
+            } => out[0] = state.u[coordinate_index(model, *body, *coordinate).1],
             Underlying::Constraint(c) => {
                 c.velocity_errors(&motion(data), c.parameters(model, state), out)
             }
@@ -102,10 +93,9 @@ impl<T: Real> UnilateralContact<T> {
         out: &mut [T],
     ) {
         match &self.underlying {
-            Underlying::Coordinate { .. } => {
-                let (_, iu, _) = self.coordinate_index(model).expect("coordinate row");
-                out[0] = data.acc.udot[iu];
-            }
+            Underlying::Coordinate {
+                body, coordinate, ..
+            } => out[0] = data.acc.udot[coordinate_index(model, *body, *coordinate).1],
             Underlying::Constraint(c) => {
                 c.acceleration_errors(&motion(data), c.parameters(model, state), out)
             }
@@ -123,10 +113,11 @@ impl<T: Real> UnilateralContact<T> {
         out: &mut [T],
     ) {
         match &self.underlying {
-            Underlying::Coordinate { .. } => {
-                let (_, iu, _) = self.coordinate_index(model).expect("coordinate row");
+            Underlying::Coordinate {
+                body, coordinate, ..
+            } => {
                 out.fill(T::zero());
-                out[iu] = T::one();
+                out[coordinate_index(model, *body, *coordinate).1] = T::one();
             }
             Underlying::Constraint(c) => {
                 let n = self.row_count();

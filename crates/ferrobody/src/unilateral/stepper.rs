@@ -162,14 +162,15 @@ impl<T: Real> RigidStepper<T> {
         self.build_schur(model, data)?;
         if self.impact_phase(model, tol) {
             self.stats.impact_steps += 1;
-            let ke_before = kinetic_energy(model, data).re();
-            self.apply_impulse_to_u(state);
-            realize(model, state, data, Stage::Velocity)?;
+            // The after-impact energy is read once the contact phase has realized the new u.
             self.last_impact = Some(ImpactRecord {
                 t: state.t,
-                kinetic_energy_before: ke_before,
-                kinetic_energy_after: kinetic_energy(model, data).re(),
+                kinetic_energy_before: kinetic_energy(model, data).re(),
+                kinetic_energy_after: f64::NAN,
             });
+            for c in 0..state.u.len() {
+                state.u[c] -= self.minv_gt_times(c, &self.pi_total);
+            }
         }
         self.contact_phase(model, state, data, h)?;
         self.finish_step(model, state, data, h, tol, true)
@@ -255,15 +256,13 @@ impl<T: Real> RigidStepper<T> {
         Ok(())
     }
 
-    /// `u ← u − M⁻¹ Gᵀ π_total`.
-    fn apply_impulse_to_u(&mut self, state: &mut State<T>) {
-        for c in 0..state.u.len() {
-            let mut s = T::zero();
-            for r in 0..self.m {
-                s += self.minv_gt[(c, r)] * self.pi_total[r];
-            }
-            state.u[c] -= s;
+    /// `(M⁻¹ Gᵀ x)_c` over the active rows.
+    fn minv_gt_times(&self, c: usize, x: &[T]) -> T {
+        let mut s = T::zero();
+        for (r, xr) in x[..self.m].iter().enumerate() {
+            s += self.minv_gt[(c, r)] * *xr;
         }
+        s
     }
 
     /// Contact phase: forces, impulses of the step, new u and z; stores λ = π/h.
@@ -276,6 +275,9 @@ impl<T: Real> RigidStepper<T> {
     ) -> Result<()> {
         let m = self.m;
         realize(model, state, data, Stage::Acceleration)?;
+        if let Some(record) = &mut self.last_impact {
+            record.kinetic_energy_after = kinetic_energy(model, data).re();
+        }
         let ht = T::c(h);
         for i in 0..m {
             let mut s = T::zero();
@@ -314,11 +316,7 @@ impl<T: Real> RigidStepper<T> {
             &mut self.pi,
         );
         for c in 0..model.nu() {
-            let mut s = T::zero();
-            for r in 0..m {
-                s += self.minv_gt[(c, r)] * self.pi[r];
-            }
-            state.u[c] += data.acc.udot[c] * ht - s;
+            state.u[c] += data.acc.udot[c] * ht - self.minv_gt_times(c, &self.pi);
         }
         for k in 0..self.contacts.len() {
             let ac = self.contacts[k];
@@ -371,11 +369,7 @@ impl<T: Real> RigidStepper<T> {
             }
         }
         for c in 0..self.du.len() {
-            let mut s = T::zero();
-            for r in 0..m {
-                s += self.minv_gt[(c, r)] * self.pi[r];
-            }
-            self.du[c] = s;
+            self.du[c] = self.minv_gt_times(c, &self.pi);
         }
     }
 
