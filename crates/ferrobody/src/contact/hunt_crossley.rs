@@ -26,12 +26,12 @@
 use super::friction::{hollars, stribeck, FrictionModel};
 use super::material::{combine, ContactMaterial};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
-use crate::geometry::{candidate_pairs, pair_contact, BroadPhase, ContactSurface};
+use crate::geometry::{candidate_pairs, pair_contact, BroadPhase, ContactSurface, Shape};
 use crate::ids::BodyId;
 use crate::math::spatial::shift_motion;
 use crate::math::{linear, Transform};
 use crate::scalar::Real;
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 
 /// `SignificantReal²` of Simbody: below this squared slip speed there is no friction.
 const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
@@ -168,7 +168,11 @@ impl<T: Real> HuntCrossleyForce<T> {
     /// Poses of all surface frames in Ground.
     pub(crate) fn surface_poses(&self, ctx: &ForceContext<'_, T>, x_gs: &mut Vec<Transform<T>>) {
         x_gs.clear();
-        x_gs.extend(self.surfaces.iter().map(|s| ctx.x_gb(s.body) * &s.x_bs));
+        x_gs.extend(
+            self.surfaces
+                .iter()
+                .map(|s| surface_pose(ctx.x_gb(s.body), s)),
+        );
     }
 
     /// Evaluates the contact between surfaces `i` and `j`, or `None` if they do not overlap.
@@ -223,6 +227,25 @@ impl<T: Real> HuntCrossleyForce<T> {
             eval.friction_force = v_t * (f * mu / slip_speed);
         }
         Some(eval)
+    }
+}
+
+/// `x_gs = x_gb · x_bs`, skipping the rotation product where it is not needed: surfaces on
+/// Ground (whose pose is the identity, so the product is `x_bs` exactly, derivative parts
+/// included) and spheres placed without rotation. A sphere's orientation is never read by the
+/// pair routines (only its centre is), so comparing real parts with the identity there cannot
+/// change a result, not even a dual-number derivative.
+#[inline(always)]
+pub(crate) fn surface_pose<T: Real>(x_gb: &Transform<T>, s: &ContactSurface<T>) -> Transform<T> {
+    if s.body.0 == 0 {
+        s.x_bs
+    } else if matches!(s.shape, Shape::Sphere { .. }) && s.x_bs.r == Matrix3::identity() {
+        Transform {
+            r: x_gb.r,
+            p: x_gb.apply(&s.x_bs.p),
+        }
+    } else {
+        x_gb * &s.x_bs
     }
 }
 

@@ -37,6 +37,10 @@ pub fn candidate_pairs<T: Real>(
     bp: &mut BroadPhase,
 ) {
     bp.pairs.clear();
+    if surfaces.len() <= ALL_PAIRS_BELOW {
+        small_set_pairs(surfaces, x_gs, &mut bp.pairs);
+        return;
+    }
     bp.intervals.clear();
     bp.centres.clear();
     bp.half_spaces.clear();
@@ -71,6 +75,58 @@ pub fn candidate_pairs<T: Real>(
 /// Below this many bounded surfaces, testing every pair's bounding spheres is cheaper than
 /// sorting (the s6 chain has 5).
 const ALL_PAIRS_BELOW: usize = 32;
+
+/// The whole broad phase of a small set (at most [`ALL_PAIRS_BELOW`] surfaces), straight from
+/// the surface poses without building the bounding-sphere list: bounded pairs whose spheres
+/// overlap (`i < j`), then every half space with every bounded surface, the order of the
+/// general path.
+#[allow(clippy::needless_range_loop)] // surfaces and centres share the index
+fn small_set_pairs<T: Real>(
+    surfaces: &[ContactSurface<T>],
+    x_gs: &[Transform<T>],
+    pairs: &mut Vec<(u32, u32)>,
+) {
+    let n = surfaces.len().min(x_gs.len());
+    let mut centres = [([0.0; 3], f64::INFINITY); ALL_PAIRS_BELOW];
+    for i in 0..n {
+        if let Shape::Sphere { radius } = surfaces[i].shape {
+            let p = &x_gs[i].p;
+            centres[i] = ([p.x.re(), p.y.re(), p.z.re()], radius);
+        }
+    }
+    for i in 0..n {
+        let (a, ra) = &centres[i];
+        if !ra.is_finite() {
+            continue;
+        }
+        for j in i + 1..n {
+            let (b, rb) = &centres[j];
+            if rb.is_finite()
+                && surfaces[i].body != surfaces[j].body
+                && centres_within(a, b, ra + rb)
+            {
+                pairs.push((i as u32, j as u32));
+            }
+        }
+    }
+    for h in 0..n {
+        if !matches!(surfaces[h].shape, Shape::HalfSpace) {
+            continue;
+        }
+        for j in 0..n {
+            if centres[j].1.is_finite() && surfaces[j].body != surfaces[h].body {
+                pairs.push((h.min(j) as u32, h.max(j) as u32));
+            }
+        }
+    }
+}
+
+/// Whether two points are at most `reach` apart.
+#[inline(always)]
+fn centres_within(a: &[f64; 3], b: &[f64; 3], reach: f64) -> bool {
+    let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= reach * reach
+}
 
 /// Every pair of bounded surfaces on different bodies whose bounding spheres overlap.
 fn all_bounded_pairs<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhase) {
@@ -267,10 +323,10 @@ fn sorted_intervals(
     order.extend(intervals.iter().map(|x| x.2));
 }
 
+#[inline(always)]
 fn spheres_overlap(centres: &[([f64; 3], f64)], i: u32, j: u32) -> bool {
-    let ((a, ra), (b, rb)) = (centres[i as usize], centres[j as usize]);
-    let d2: f64 = (0..3).map(|k| (a[k] - b[k]).powi(2)).sum();
-    d2 <= (ra + rb) * (ra + rb)
+    let ((a, ra), (b, rb)) = (&centres[i as usize], &centres[j as usize]);
+    centres_within(a, b, ra + rb)
 }
 
 /// The axis (0, 1, 2) along which the finite bounding-sphere centres spread most.
