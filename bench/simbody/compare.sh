@@ -2,7 +2,8 @@
 # Side-by-side timing of Debian's Simbody 3.7 and ferrobody on the validation scenes.
 # Builds both, then for each scene alternates RUNS single runs of each program (so slow drifts
 # of machine load hit both alike), and prints a markdown table of the medians.
-#   bash bench/simbody/compare.sh            (RUNS=5 by default; SKIP_CARGO=1 reuses the binary)
+#   bash bench/simbody/compare.sh            (RUNS=5 by default; SKIP_CARGO=1 reuses the binary;
+#                                             SCENES="id:file ..." picks scenes)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -14,8 +15,9 @@ bash bench/simbody/build.sh "$sb"
 [ "${SKIP_CARGO:-0}" = 1 ] || cargo build --release
 
 # simbody_bench scene id -> ferrobody scene file
-scenes="s1:s1_hc_ball s2:s2_ccs_ball s3:s3_smooth_ball s6:s6_chain_contact s7_n10:s7_many_balls_n10
-        s7_n100:s7_many_balls_n100 s7_n1000:s7_many_balls_n1000"
+# (SCENES="s6:s6_chain_contact" runs one of them.)
+scenes="${SCENES:-s1:s1_hc_ball s2:s2_ccs_ball s3:s3_smooth_ball s6:s6_chain_contact
+        s7_n10:s7_many_balls_n10 s7_n100:s7_many_balls_n100 s7_n1000:s7_many_balls_n1000}"
 
 log="$(mktemp)"; trap 'rm -f "$log"' EXIT
 for pair in $scenes; do

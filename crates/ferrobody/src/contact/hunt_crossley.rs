@@ -29,7 +29,7 @@ use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::geometry::{candidate_pairs, pair_contact, BroadPhase, ContactSurface, Shape};
 use crate::ids::BodyId;
 use crate::math::spatial::shift_motion;
-use crate::math::{linear, Transform};
+use crate::math::{linear, spatial, Transform};
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Vector3};
 
@@ -268,19 +268,22 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
     }
 
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
-        let mut scratch = out.take_contact_scratch();
+        // The buffers and the body forces are disjoint fields of `out`: borrowed side by side.
+        let scratch = &mut *out.contact_scratch;
+        let (x_gb, body_forces) = (out.x_gb, &mut *out.body_forces);
         self.surface_poses(ctx, &mut scratch.x_gs);
         candidate_pairs(&self.surfaces, &scratch.x_gs, &mut scratch.broad);
         for &(i, j) in &scratch.broad.pairs {
             if let Some(c) = self.evaluate(ctx, &scratch.x_gs, i as usize, j as usize) {
                 if c.normal_force.re() > 0.0 {
                     let f = c.force_on_body2();
-                    out.add_force_at_point(c.bodies.1, &c.point, &f);
-                    out.add_force_at_point(c.bodies.0, &c.point, &(-f));
+                    for (body, f) in [(c.bodies.1, f), (c.bodies.0, -f)] {
+                        let r = c.point - x_gb[body.0].p;
+                        body_forces[body.0] += spatial(r.cross(&f), f);
+                    }
                 }
             }
         }
-        out.put_contact_scratch(scratch);
     }
 
     fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {

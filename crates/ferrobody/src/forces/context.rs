@@ -1,7 +1,7 @@
 //! What a force element can read (`ForceContext`) and where it writes (`ForceAccumulator`).
 
 use crate::contact::hunt_crossley::ContactScratch;
-use crate::data::Data;
+use crate::data::{Data, PositionCache, VelocityCache};
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ZId};
 use crate::math::spatial::shift_motion;
 use crate::math::{linear, spatial, SpatialVec, Transform};
@@ -11,31 +11,51 @@ use crate::state::State;
 use nalgebra::Vector3;
 
 /// Read-only view of the model, the state and its Position/Velocity results.
+///
+/// It borrows only the Position and Velocity caches of [`Data`], so the force evaluation can
+/// write the Dynamics cache and the contact buffers of the same `Data` at the same time.
 pub struct ForceContext<'a, T: Real> {
     /// The model.
     pub model: &'a Model<T>,
     /// The state being evaluated.
     pub state: &'a State<T>,
-    /// Its realized data (Velocity stage or later).
-    pub data: &'a Data<T>,
+    /// Its Position-stage results (poses, inertias in Ground, hinge columns).
+    pub pos: &'a PositionCache<T>,
+    /// Its Velocity-stage results (body velocities, Coriolis and gyroscopic terms).
+    pub vel: &'a VelocityCache<T>,
 }
 
 impl<'a, T: Real> ForceContext<'a, T> {
-    /// A context over a realized state.
+    /// A context over a state realized to Velocity or later.
     pub fn new(model: &'a Model<T>, state: &'a State<T>, data: &'a Data<T>) -> Self {
-        Self { model, state, data }
+        Self::from_caches(model, state, &data.pos, &data.vel)
+    }
+
+    /// A context over the Position and Velocity caches of a realized state.
+    pub fn from_caches(
+        model: &'a Model<T>,
+        state: &'a State<T>,
+        pos: &'a PositionCache<T>,
+        vel: &'a VelocityCache<T>,
+    ) -> Self {
+        Self {
+            model,
+            state,
+            pos,
+            vel,
+        }
     }
 
     /// Pose of a body in Ground.
     #[inline(always)]
     pub fn x_gb(&self, b: BodyId) -> &Transform<T> {
-        &self.data.pos.x_gb[b.0]
+        &self.pos.x_gb[b.0]
     }
 
     /// Spatial velocity of a body's origin in Ground.
     #[inline(always)]
     pub fn v_gb(&self, b: BodyId) -> &SpatialVec<T> {
-        &self.data.vel.v_gb[b.0]
+        &self.vel.v_gb[b.0]
     }
 
     /// Position in Ground of station `p_bs` (body frame).

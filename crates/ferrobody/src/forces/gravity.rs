@@ -30,7 +30,7 @@ impl<T: Real> ForceElement<T> for Gravity<T> {
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
         for (i, body) in ctx.model.bodies().iter().enumerate().skip(1) {
             let f = self.g * body.mass_properties.mass;
-            let c = ctx.data.pos.inertia[i].c;
+            let c = ctx.pos.inertia[i].c;
             out.add_body_force(BodyId(i), &spatial(c.cross(&f), f));
         }
     }
@@ -38,7 +38,7 @@ impl<T: Real> ForceElement<T> for Gravity<T> {
     fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {
         let mut pe = T::zero();
         for (i, body) in ctx.model.bodies().iter().enumerate().skip(1) {
-            let p_gc = ctx.data.pos.x_gb[i].p + ctx.data.pos.inertia[i].c;
+            let p_gc = ctx.pos.x_gb[i].p + ctx.pos.inertia[i].c;
             pe -= self.g.dot(&p_gc) * body.mass_properties.mass;
         }
         pe

@@ -158,46 +158,34 @@ impl<T: Real> Force<T> {
 /// Reads: `data.pos`, `data.vel`, `state`. Writes: `data.dynamics`, the auto-update cache.
 pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
     data.require(Stage::Velocity);
-    let mut body_forces = std::mem::take(&mut data.dynamics.body_forces);
-    let mut mobility = std::mem::take(&mut data.dynamics.mobility_forces);
-    let mut au_cache = std::mem::take(&mut data.auto_update_cache);
-    let mut au_valid = std::mem::take(&mut data.auto_update_valid);
-    let mut zdot = std::mem::take(&mut data.dynamics.zdot);
-    let mut scratch = std::mem::take(&mut data.contact_scratch);
-    zdot.fill(T::zero());
+    let dynamics = &mut data.dynamics;
+    dynamics.zdot.fill(T::zero());
     // An auto-update cache entry is valid only if computed in this realization (Simbody
     // invalidates it with its stage), so a value from an earlier stage evaluation is never
     // swapped in.
-    au_valid.fill(false);
-    body_forces
+    data.auto_update_valid.fill(false);
+    dynamics
+        .body_forces
         .iter_mut()
         .for_each(|f| *f = SpatialVec::zeros());
-    mobility.fill(T::zero());
-    {
-        let ctx = ForceContext::new(model, state, data);
-        let mut out = ForceAccumulator {
-            model,
-            x_gb: &data.pos.x_gb,
-            body_forces: &mut body_forces,
-            mobility_forces: mobility.as_mut_slice(),
-            auto_update_cache: &mut au_cache,
-            auto_update_valid: &mut au_valid,
-            zdot: zdot.as_mut_slice(),
-            contact_scratch: &mut scratch,
-        };
-        let enabled = state.discrete(model, model.force_enabled);
-        for (f, flag) in model.forces.iter().zip(enabled) {
-            if flag.re() != 0.0 {
-                f.calc_force(&ctx, &mut out);
-            }
+    dynamics.mobility_forces.fill(T::zero());
+    let ctx = ForceContext::from_caches(model, state, &data.pos, &data.vel);
+    let mut out = ForceAccumulator {
+        model,
+        x_gb: &data.pos.x_gb,
+        body_forces: &mut dynamics.body_forces,
+        mobility_forces: dynamics.mobility_forces.as_mut_slice(),
+        auto_update_cache: &mut data.auto_update_cache,
+        auto_update_valid: &mut data.auto_update_valid,
+        zdot: dynamics.zdot.as_mut_slice(),
+        contact_scratch: &mut data.contact_scratch,
+    };
+    let enabled = state.discrete(model, model.force_enabled);
+    for (f, flag) in model.forces.iter().zip(enabled) {
+        if flag.re() != 0.0 {
+            f.calc_force(&ctx, &mut out);
         }
     }
-    data.contact_scratch = scratch;
-    data.dynamics.body_forces = body_forces;
-    data.dynamics.mobility_forces = mobility;
-    data.auto_update_cache = au_cache;
-    data.auto_update_valid = au_valid;
-    data.dynamics.zdot = zdot;
     data.realizations += 1;
     data.realized = Stage::Dynamics;
 }

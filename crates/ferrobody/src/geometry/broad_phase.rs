@@ -38,7 +38,7 @@ pub fn candidate_pairs<T: Real>(
 ) {
     bp.pairs.clear();
     if surfaces.len() <= ALL_PAIRS_BELOW {
-        small_set_pairs(surfaces, x_gs, &mut bp.pairs);
+        small_set_pairs(surfaces, x_gs, &mut bp.centres, &mut bp.pairs);
         return;
     }
     bp.intervals.clear();
@@ -84,16 +84,15 @@ const ALL_PAIRS_BELOW: usize = 32;
 fn small_set_pairs<T: Real>(
     surfaces: &[ContactSurface<T>],
     x_gs: &[Transform<T>],
+    centres: &mut Vec<([f64; 3], f64)>,
     pairs: &mut Vec<(u32, u32)>,
 ) {
     let n = surfaces.len().min(x_gs.len());
-    let mut centres = [([0.0; 3], f64::INFINITY); ALL_PAIRS_BELOW];
-    for i in 0..n {
-        if let Shape::Sphere { radius } = surfaces[i].shape {
-            let p = &x_gs[i].p;
-            centres[i] = ([p.x.re(), p.y.re(), p.z.re()], radius);
-        }
-    }
+    centres.clear();
+    centres.extend(surfaces.iter().zip(x_gs).map(|(s, x)| match s.shape {
+        Shape::Sphere { radius } => ([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius),
+        Shape::HalfSpace => ([0.0; 3], f64::INFINITY),
+    }));
     for i in 0..n {
         let (a, ra) = &centres[i];
         if !ra.is_finite() {
