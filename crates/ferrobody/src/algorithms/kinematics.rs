@@ -111,14 +111,19 @@ fn body_pose<T: Real>(
     };
     let mp = &body.mass_properties;
     pos.inertia[i] = RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
-    let p_mb = x_gb.p - x_gm.p;
-    hinge_in_ground(
-        body.mobilizer,
-        &q[body.q_range()],
-        &x_gf.r,
-        &p_mb,
-        &mut pos.h_g[body.u_range()],
-    );
+    if body.hinge_is_pure_rotation_at_origin() {
+        // The commonest hinge, a rotation about F's z with M at the body origin: [z_F; 0].
+        pos.h_g[body.u_start] = spatial(x_gf.r.column(2).into_owned(), Vector3::zeros());
+    } else {
+        let p_mb = x_gb.p - x_gm.p;
+        hinge_in_ground(
+            body.mobilizer,
+            &q[body.q_range()],
+            &x_gf.r,
+            &p_mb,
+            &mut pos.h_g[body.u_range()],
+        );
+    }
     pos.x_gf[i] = x_gf;
     pos.p_gm[i] = x_gm.p;
     pos.x_gb[i] = x_gb;
@@ -218,10 +223,12 @@ fn body_velocity<T: Real>(
     qdot_is_u: bool,
 ) -> SpatialVec<T> {
     let (p_gb, p_gm) = (pose.x_gb.p, pose.p_gm);
-    let mut v_rel = SpatialVec::zeros();
-    for k in body.u_range() {
-        v_rel += pos.h_g[k] * u[k];
-    }
+    let v_rel = match body.mobilizer.nu() {
+        1 => pos.h_g[body.u_start] * u[body.u_start],
+        _ => body
+            .u_range()
+            .fold(SpatialVec::zeros(), |v, k| v + pos.h_g[k] * u[k]),
+    };
     let v_gb = shift_motion(v_gp, &(p_gb - p_gp)) + v_rel;
     // Coriolis acceleration of B given a parent at rest and u̇ = 0.
     let p_mb = p_gb - p_gm;

@@ -171,4 +171,11 @@ impl<T: Real> Body<T> {
     pub fn u_range(&self) -> std::ops::Range<usize> {
         self.u_start..self.u_start + self.nu()
     }
+
+    /// Whether the hinge is a Pin whose M frame sits at the body origin, so its one column in
+    /// Ground is `[z_F; 0]`: no linear part. Kinematics writes that column directly.
+    #[inline(always)]
+    pub fn hinge_is_pure_rotation_at_origin(&self) -> bool {
+        self.mobilizer == crate::mobilizer::Mobilizer::Pin && self.x_bm_is_identity
+    }
 }
