@@ -19,8 +19,7 @@
 //! The total impulse π is returned; the caller applies `Δu = −M⁻¹ Gᵀ π`.
 
 use super::settings::{InducedImpactModel, RestitutionModel};
-use super::solver::{solve, ImpulseProblem};
-use super::stepper::RigidStepper;
+use super::stepper::{ImpulseStart, RigidStepper};
 use crate::model::Model;
 use crate::scalar::Real;
 
@@ -133,24 +132,7 @@ impl<T: Real> RigidStepper<T> {
     /// Solves the current round's problem and applies it to `verr` and the total.
     fn solve_round(&mut self) {
         let m = self.m;
-        let problem = ImpulseProblem {
-            a: &self.a,
-            m,
-            contacts: &self.contacts,
-            participating: &self.participating,
-            v_start: &self.verr,
-            v_applied: &self.v_applied,
-            known: &self.known,
-            known_rows: &self.known_rows,
-            friction: true,
-            max_rolling_speed: self.max_rolling_speed,
-        };
-        solve(
-            self.settings.solver,
-            &problem,
-            &mut self.solver,
-            &mut self.pi,
-        );
+        self.solve_impulse_problem(ImpulseStart::VelocityErrors);
         for i in 0..m {
             self.pi[i] += self.known[i];
             self.pi_total[i] += self.pi[i];

@@ -32,6 +32,17 @@ use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::{DMatrix, DVector};
 
+/// Where an impulse problem starts: the rows' velocity errors `verr` (impacts and the velocity
+/// step, friction rows included), or the position-correction velocities `perr / h` in `work`
+/// (the unilateral position projection, frictionless).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ImpulseStart {
+    /// From `verr`, with friction.
+    VelocityErrors,
+    /// From `work`, without friction.
+    PositionCorrection,
+}
+
 /// Kinetic energy just before and just after the impact phase of a step (J).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ImpactRecord {
@@ -256,6 +267,33 @@ impl<T: Real> RigidStepper<T> {
         Ok(())
     }
 
+    /// Solves the impulse problem over the current active rows into `pi`, with the configured
+    /// solver (PLUS or PGS), starting from `start`.
+    pub(crate) fn solve_impulse_problem(&mut self, start: ImpulseStart) {
+        let (v_start, friction) = match start {
+            ImpulseStart::VelocityErrors => (&self.verr, true),
+            ImpulseStart::PositionCorrection => (&self.work, false),
+        };
+        let problem = ImpulseProblem {
+            a: &self.a,
+            m: self.m,
+            contacts: &self.contacts,
+            participating: &self.participating,
+            v_start,
+            v_applied: &self.v_applied,
+            known: &self.known,
+            known_rows: &self.known_rows,
+            friction,
+            max_rolling_speed: self.max_rolling_speed,
+        };
+        solve(
+            self.settings.solver,
+            &problem,
+            &mut self.solver,
+            &mut self.pi,
+        );
+    }
+
     /// `(M⁻¹ Gᵀ x)_c` over the active rows.
     fn minv_gt_times(&self, c: usize, x: &[T]) -> T {
         let mut s = T::zero();
@@ -297,24 +335,7 @@ impl<T: Real> RigidStepper<T> {
             self.verr[i] = s;
         }
         self.participating.iter_mut().for_each(|p| *p = true);
-        let problem = ImpulseProblem {
-            a: &self.a,
-            m,
-            contacts: &self.contacts,
-            participating: &self.participating,
-            v_start: &self.verr,
-            v_applied: &self.v_applied,
-            known: &self.known,
-            known_rows: &self.known_rows,
-            friction: true,
-            max_rolling_speed: self.max_rolling_speed,
-        };
-        solve(
-            self.settings.solver,
-            &problem,
-            &mut self.solver,
-            &mut self.pi,
-        );
+        self.solve_impulse_problem(ImpulseStart::VelocityErrors);
         for c in 0..model.nu() {
             state.u[c] += data.acc.udot[c] * ht - self.minv_gt_times(c, &self.pi);
         }
@@ -348,24 +369,7 @@ impl<T: Real> RigidStepper<T> {
                         self.work[f + 1] = T::zero();
                     }
                 }
-                let problem = ImpulseProblem {
-                    a: &self.a,
-                    m,
-                    contacts: &self.contacts,
-                    participating: &self.participating,
-                    v_start: &self.work,
-                    v_applied: &self.v_applied,
-                    known: &self.known,
-                    known_rows: &self.known_rows,
-                    friction: false,
-                    max_rolling_speed: self.max_rolling_speed,
-                };
-                solve(
-                    self.settings.solver,
-                    &problem,
-                    &mut self.solver,
-                    &mut self.pi,
-                );
+                self.solve_impulse_problem(ImpulseStart::PositionCorrection);
             }
         }
         for c in 0..self.du.len() {
