@@ -17,9 +17,9 @@
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
 use crate::math::small::mul3v;
-use crate::math::small::{mul6v, mul6v_pair, sub_outer6};
+use crate::math::small::{mul6v, mul6v_pair, mul6x3v, sub_outer6};
 use crate::math::spatial::{add_shifted_inertia, shift_force, shift_motion};
-use crate::math::SpatialVec;
+use crate::math::{angular, SpatialVec};
 use crate::model::Model;
 use crate::scalar::Real;
 use nalgebra::{Matrix6, Vector3, Vector6};
@@ -44,7 +44,12 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
             solve_rigid_free_body(body, i, data);
             continue;
         }
-        if !articulate_body(body.u_range(), i, data, body.hinge_is_identity) {
+        let ok = if body.hinge_is_pure_rotation_at_origin() {
+            articulate_rotation(body.u_start, i, data)
+        } else {
+            articulate_body(body.u_range(), i, data, body.hinge_is_identity)
+        };
+        if !ok {
             return Err(Error::Model(format!(
                 "articulated inertia of body '{}' is singular",
                 body.name
@@ -222,6 +227,29 @@ fn articulate_one<T: Real>(k: usize, i: usize, data: &mut Data<T>) -> bool {
     }
     let d_inv = T::one() / d;
     let eps = data.dynamics.mobility_forces[k] - h.dot(&z);
+    let g = ph * d_inv;
+    sub_outer6(&mut ws.p[i], &g, &ph);
+    ws.z[i] = z + g * eps;
+    ws.g[k] = g;
+    ws.nu[k] = d_inv * eps;
+    true
+}
+
+/// A one-dof hinge whose column is a pure rotation `h = [w; 0]` (a Pin with M at the body
+/// origin): as [`articulate_one`], but `P h` reads only the first three columns of `P`, and
+/// `hᵀ x` only the first three entries of `x`.
+fn articulate_rotation<T: Real>(k: usize, i: usize, data: &mut Data<T>) -> bool {
+    let ws = &mut data.aba;
+    let w = angular(&data.pos.h_g[k]);
+    let pc = mul6v(&ws.p[i], &data.vel.coriolis[i]);
+    let ph = mul6x3v(&ws.p[i], &w);
+    let z = ws.z[i] + pc;
+    let d = w.dot(&angular(&ph));
+    if d.re() <= 0.0 {
+        return false;
+    }
+    let d_inv = T::one() / d;
+    let eps = data.dynamics.mobility_forces[k] - w.dot(&angular(&z));
     let g = ph * d_inv;
     sub_outer6(&mut ws.p[i], &g, &ph);
     ws.z[i] = z + g * eps;

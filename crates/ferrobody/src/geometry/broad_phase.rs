@@ -38,7 +38,7 @@ pub fn candidate_pairs<T: Real>(
 ) {
     bp.pairs.clear();
     if surfaces.len() <= ALL_PAIRS_BELOW {
-        small_set_pairs(surfaces, x_gs, &mut bp.centres, &mut bp.pairs);
+        small_set_pairs(surfaces, x_gs, &mut bp.pairs);
         return;
     }
     bp.intervals.clear();
@@ -77,43 +77,36 @@ pub fn candidate_pairs<T: Real>(
 const ALL_PAIRS_BELOW: usize = 32;
 
 /// The whole broad phase of a small set (at most [`ALL_PAIRS_BELOW`] surfaces), straight from
-/// the surface poses without building the bounding-sphere list: bounded pairs whose spheres
-/// overlap (`i < j`), then every half space with every bounded surface, the order of the
-/// general path.
-#[allow(clippy::needless_range_loop)] // surfaces and centres share the index
+/// the surface poses: bounded pairs whose bounding spheres overlap (`i < j`), then every half
+/// space with every bounded surface, the order of the general path.
+#[allow(clippy::needless_range_loop)] // surfaces and poses share the index
 fn small_set_pairs<T: Real>(
     surfaces: &[ContactSurface<T>],
     x_gs: &[Transform<T>],
-    centres: &mut Vec<([f64; 3], f64)>,
     pairs: &mut Vec<(u32, u32)>,
 ) {
     let n = surfaces.len().min(x_gs.len());
-    centres.clear();
-    centres.extend(surfaces.iter().zip(x_gs).map(|(s, x)| match s.shape {
-        Shape::Sphere { radius } => ([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius),
-        Shape::HalfSpace => ([0.0; 3], f64::INFINITY),
-    }));
+    let (surfaces, x_gs) = (&surfaces[..n], &x_gs[..n]);
+    let centre = |x: &Transform<T>| [x.p.x.re(), x.p.y.re(), x.p.z.re()];
     for i in 0..n {
-        let (a, ra) = &centres[i];
-        if !ra.is_finite() {
+        let Shape::Sphere { radius: ra } = surfaces[i].shape else {
             continue;
-        }
+        };
+        let (a, body) = (centre(&x_gs[i]), surfaces[i].body);
         for j in i + 1..n {
-            let (b, rb) = &centres[j];
-            if rb.is_finite()
-                && surfaces[i].body != surfaces[j].body
-                && centres_within(a, b, ra + rb)
-            {
-                pairs.push((i as u32, j as u32));
+            if let Shape::Sphere { radius: rb } = surfaces[j].shape {
+                if body != surfaces[j].body && centres_within(&a, &centre(&x_gs[j]), ra + rb) {
+                    pairs.push((i as u32, j as u32));
+                }
             }
         }
     }
-    for h in 0..n {
-        if !matches!(surfaces[h].shape, Shape::HalfSpace) {
+    for (h, sh) in surfaces.iter().enumerate() {
+        if !matches!(sh.shape, Shape::HalfSpace) {
             continue;
         }
-        for j in 0..n {
-            if centres[j].1.is_finite() && surfaces[j].body != surfaces[h].body {
+        for (j, sj) in surfaces.iter().enumerate() {
+            if matches!(sj.shape, Shape::Sphere { .. }) && sj.body != sh.body {
                 pairs.push((h.min(j) as u32, h.max(j) as u32));
             }
         }

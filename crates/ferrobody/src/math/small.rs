@@ -45,6 +45,18 @@ pub fn mul6v<T: Real>(m: &Matrix6<T>, v: &Vector6<T>) -> Vector6<T> {
     Vector6::from(acc)
 }
 
+/// `m · [w; 0]` for a 6×6 matrix: only its first three columns are read.
+#[inline(always)]
+pub fn mul6x3v<T: Real>(m: &Matrix6<T>, w: &Vector3<T>) -> Vector6<T> {
+    let mut acc = [T::zero(); 6];
+    for (col, &s) in m.as_slice()[..18].chunks_exact(6).zip(w.iter()) {
+        for (a, &x) in acc.iter_mut().zip(col) {
+            *a += x * s;
+        }
+    }
+    Vector6::from(acc)
+}
+
 /// `(m · a, m · b)` for a 6×6 matrix, reading `m` once.
 #[inline(always)]
 pub fn mul6v_pair<T: Real>(
@@ -100,6 +112,9 @@ mod tests {
         let m = Matrix6::from_fn(|i, j| (i * 6 + j) as f64 * 0.1 - 1.0);
         let w = Vector6::new(1.0, -1.0, 0.5, 2.0, 0.0, 3.0);
         assert!((mul6v(&m, &w) - m * w).norm() < 1e-12);
+        let w3 = Vector3::new(0.7, -0.2, 1.3);
+        let w3_6 = Vector6::new(0.7, -0.2, 1.3, 0.0, 0.0, 0.0);
+        assert!((mul6x3v(&m, &w3) - m * w3_6).norm() < 1e-12);
         let w2 = Vector6::new(0.3, 0.1, -0.5, 1.0, 2.0, -1.0);
         let (mw, mw2) = mul6v_pair(&m, &w, &w2);
         assert!((mw - m * w).norm() < 1e-12 && (mw2 - m * w2).norm() < 1e-12);
