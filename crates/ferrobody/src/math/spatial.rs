@@ -60,42 +60,30 @@ pub fn cross_matrix<T: Real>(r: &Vector3<T>) -> Matrix3<T> {
 ///
 /// With `P = [[A, B], [Bᵀ, D]]` (A, D symmetric) and `R = [r]×` (so `Rᵀ = −R`):
 /// `B' = B + R D`, `A' = A + R Bᵀ − B' R`, `D' = D`. Every product with R is a cross product:
-/// column j of `R X` is `r × x_j`, and row i of `X R` is `−(r × row_i(X))ᵀ`, so
-/// `A'_ij = A_ij + (r × row_j(B))_i + (r × row_i(B'))_j`. A' is symmetric: only its six
-/// distinct entries are computed (three cross products for B', twelve cross-product
-/// components for A').
+/// column j of `R X` is `r × x_j`, and row i of `X R` is `−(r × row_i(X))ᵀ`. Nine cross
+/// products, no 6×6 product.
 #[inline]
 pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, r_pb: &Vector3<T>) {
     // Column-major storage: entry (i, j) is at 6 j + i.
     let (s, t) = (p.as_slice(), target.as_mut_slice());
     let r = r_pb;
     let v = |a: usize, b: usize, c: usize| Vector3::new(s[a], s[b], s[c]);
-    // Component k of r × x.
-    let cross_k = |k: usize, x: &Vector3<T>| match k {
-        0 => r.y * x.z - r.z * x.y,
-        1 => r.z * x.x - r.x * x.z,
-        _ => r.x * x.y - r.y * x.x,
-    };
     // Columns of B' = B + R D (B: rows 0..3 of columns 3..6; D: rows 3..6 of columns 3..6).
-    let b_new = [
-        v(18, 19, 20) + r.cross(&v(21, 22, 23)),
-        v(24, 25, 26) + r.cross(&v(27, 28, 29)),
-        v(30, 31, 32) + r.cross(&v(33, 34, 35)),
-    ];
-    let b_row = |j: usize| v(18 + j, 24 + j, 30 + j);
-    let b_new_row = |i: usize| Vector3::new(b_new[0][i], b_new[1][i], b_new[2][i]);
-    for j in 0..3 {
-        let row_j = b_row(j);
-        for i in 0..=j {
-            let a = s[6 * j + i] + cross_k(i, &row_j) + cross_k(j, &b_new_row(i));
-            t[6 * j + i] += a;
-            if i != j {
-                t[6 * i + j] += a;
-            }
-        }
-    }
+    let b0 = v(18, 19, 20) + r.cross(&v(21, 22, 23));
+    let b1 = v(24, 25, 26) + r.cross(&v(27, 28, 29));
+    let b2 = v(30, 31, 32) + r.cross(&v(33, 34, 35));
+    // Columns of R Bᵀ: r × (row j of B).
+    let rbt0 = r.cross(&v(18, 24, 30));
+    let rbt1 = r.cross(&v(19, 25, 31));
+    let rbt2 = r.cross(&v(20, 26, 32));
+    // Rows of B' R: −(r × row i of B').
+    let bnr0 = -r.cross(&Vector3::new(b0.x, b1.x, b2.x));
+    let bnr1 = -r.cross(&Vector3::new(b0.y, b1.y, b2.y));
+    let bnr2 = -r.cross(&Vector3::new(b0.z, b1.z, b2.z));
+    let (b_new, rbt, bnr) = ([b0, b1, b2], [rbt0, rbt1, rbt2], [bnr0, bnr1, bnr2]);
     for j in 0..3 {
         for i in 0..3 {
+            t[6 * j + i] += s[6 * j + i] + rbt[j][i] - bnr[i][j];
             t[6 * (3 + j) + i] += b_new[j][i];
             t[6 * i + 3 + j] += b_new[j][i];
             t[6 * (3 + j) + 3 + i] += s[6 * (3 + j) + 3 + i];
