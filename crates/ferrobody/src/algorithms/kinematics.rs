@@ -79,11 +79,15 @@ pub fn kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T
     data.realized = Stage::Velocity;
 }
 
-/// What the velocity stage of one body needs from its pose.
+/// What the velocity stage of one body needs from its pose. The inertia and the first hinge
+/// column travel in registers too: read back from the cache right after being stored entry by
+/// entry, they would wait on store-to-load forwarding.
 struct BodyPose<T: Real> {
     x_gb: Transform<T>,
     r_gf: Matrix3<T>,
     p_gm: Vector3<T>,
+    inertia: RigidInertia<T>,
+    h_first: SpatialVec<T>,
 }
 
 /// Pose, mobilizer frames, inertia and hinge columns of body `i`, given its parent's pose.
@@ -110,10 +114,13 @@ fn body_pose<T: Real>(
         x_gm * body.x_mb
     };
     let mp = &body.mass_properties;
-    pos.inertia[i] = RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
-    if body.hinge_is_pure_rotation_at_origin() {
+    let inertia = RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
+    pos.inertia[i] = inertia;
+    let h_first = if body.hinge_is_pure_rotation_at_origin() {
         // The commonest hinge, a rotation about F's z with M at the body origin: [z_F; 0].
-        pos.h_g[body.u_start] = spatial(x_gf.r.column(2).into_owned(), Vector3::zeros());
+        let h = spatial(x_gf.r.column(2).into_owned(), Vector3::zeros());
+        pos.h_g[body.u_start] = h;
+        h
     } else {
         let p_mb = x_gb.p - x_gm.p;
         hinge_in_ground(
@@ -123,7 +130,8 @@ fn body_pose<T: Real>(
             &p_mb,
             &mut pos.h_g[body.u_range()],
         );
-    }
+        pos.h_g.get(body.u_start).copied().unwrap_or_else(SpatialVec::zeros)
+    };
     pos.x_gf[i] = x_gf;
     pos.p_gm[i] = x_gm.p;
     pos.x_gb[i] = x_gb;
@@ -131,6 +139,8 @@ fn body_pose<T: Real>(
         x_gb,
         r_gf: x_gf.r,
         p_gm: x_gm.p,
+        inertia,
+        h_first,
     }
 }
 
@@ -180,6 +190,8 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
             x_gb: data.pos.x_gb[i],
             r_gf: data.pos.x_gf[i].r,
             p_gm: data.pos.p_gm[i],
+            inertia: data.pos.inertia[i],
+            h_first: data.pos.h_g.get(body.u_start).copied().unwrap_or_else(SpatialVec::zeros),
         };
         let p_gp = data.pos.x_gb[p].p;
         v_prev = body_velocity(
@@ -224,7 +236,7 @@ fn body_velocity<T: Real>(
 ) -> SpatialVec<T> {
     let (p_gb, p_gm) = (pose.x_gb.p, pose.p_gm);
     let v_rel = match body.mobilizer.nu() {
-        1 => pos.h_g[body.u_start] * u[body.u_start],
+        1 => pose.h_first * u[body.u_start],
         _ => body
             .u_range()
             .fold(SpatialVec::zeros(), |v, k| v + pos.h_g[k] * u[k]),
@@ -255,7 +267,7 @@ fn body_velocity<T: Real>(
         a_c += alpha_c.cross(&p_mb) + w_gb.cross(&w_gb.cross(&p_mb));
     }
     vel.coriolis[i] = spatial(alpha_c, a_c);
-    vel.gyroscopic[i] = pos.inertia[i].gyroscopic_force(&w_gb);
+    vel.gyroscopic[i] = pose.inertia.gyroscopic_force(&w_gb);
     vel.v_gb[i] = v_gb;
     if !qdot_is_u {
         body.mobilizer.qdot(
