@@ -81,12 +81,20 @@ pub fn add_shifted_inertia<T: Real>(target: &mut Matrix6<T>, p: &Matrix6<T>, r_p
     let bnr1 = -r.cross(&Vector3::new(b0.y, b1.y, b2.y));
     let bnr2 = -r.cross(&Vector3::new(b0.z, b1.z, b2.z));
     let (b_new, rbt, bnr) = ([b0, b1, b2], [rbt0, rbt1, rbt2], [bnr0, bnr1, bnr2]);
+    // Whole columns are formed first and then added: `target` is read right after this by
+    // the parent's products, column-wise, and entry-by-entry stores there would stall them.
+    let mut shifted = [[T::zero(); 6]; 6];
     for j in 0..3 {
         for i in 0..3 {
-            t[6 * j + i] += s[6 * j + i] + rbt[j][i] - bnr[i][j];
-            t[6 * (3 + j) + i] += b_new[j][i];
-            t[6 * i + 3 + j] += b_new[j][i];
-            t[6 * (3 + j) + 3 + i] += s[6 * (3 + j) + 3 + i];
+            shifted[j][i] = s[6 * j + i] + rbt[j][i] - bnr[i][j];
+            shifted[j][3 + i] = b_new[i][j];
+            shifted[3 + j][i] = b_new[j][i];
+            shifted[3 + j][3 + i] = s[6 * (3 + j) + 3 + i];
+        }
+    }
+    for (t_col, col) in t.chunks_exact_mut(6).zip(&shifted) {
+        for (x, &y) in t_col.iter_mut().zip(col) {
+            *x += y;
         }
     }
 }
