@@ -130,7 +130,10 @@ fn body_pose<T: Real>(
             &p_mb,
             &mut pos.h_g[body.u_range()],
         );
-        pos.h_g.get(body.u_start).copied().unwrap_or_else(SpatialVec::zeros)
+        pos.h_g
+            .get(body.u_start)
+            .copied()
+            .unwrap_or_else(SpatialVec::zeros)
     };
     pos.x_gf[i] = x_gf;
     pos.p_gm[i] = x_gm.p;
@@ -191,7 +194,12 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
             r_gf: data.pos.x_gf[i].r,
             p_gm: data.pos.p_gm[i],
             inertia: data.pos.inertia[i],
-            h_first: data.pos.h_g.get(body.u_start).copied().unwrap_or_else(SpatialVec::zeros),
+            h_first: data
+                .pos
+                .h_g
+                .get(body.u_start)
+                .copied()
+                .unwrap_or_else(SpatialVec::zeros),
         };
         let p_gp = data.pos.x_gb[p].p;
         v_prev = body_velocity(
