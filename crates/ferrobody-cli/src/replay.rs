@@ -155,7 +155,7 @@ fn body_shapes(model: &Model<f64>) -> Vec<Vec<Primitive>> {
     for f in model.forces() {
         match f {
             Force::HuntCrossley(hc) => {
-                for s in &hc.surfaces {
+                for s in hc.surfaces() {
                     match s.shape {
                         Shape::Sphere { radius } => shapes[s.body.0].push(Primitive::sphere(
                             &s.x_bs,

@@ -29,6 +29,19 @@ fn ground_frame() -> Transform<f64> {
 
 /// Simbody's test model: the sphere is surface 1 in insertion order, the ground surface 2.
 fn simbody_test_model() -> (Model<f64>, BodyId) {
+    model_with_element(|surfaces| {
+        let materials = vec![
+            material(1.0, 0.5, 1.0, 0.5, 0.1),
+            material(2.0, 1.0, 0.7, 0.2, 0.05),
+        ];
+        HuntCrossleyForce::new("hc", surfaces, materials, 0.001, FrictionModel::Hollars).unwrap()
+    })
+}
+
+/// The test model with the contact element that `make` builds from its two surfaces.
+fn model_with_element(
+    make: impl FnOnce(Vec<ContactSurface<f64>>) -> HuntCrossleyForce<f64>,
+) -> (Model<f64>, BodyId) {
     let mut b = ModelBuilder::<f64>::new();
     let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity());
     let sphere = b
@@ -52,13 +65,7 @@ fn simbody_test_model() -> (Model<f64>, BodyId) {
             shape: Shape::HalfSpace,
         },
     ];
-    let materials = vec![
-        material(1.0, 0.5, 1.0, 0.5, 0.1),
-        material(2.0, 1.0, 0.7, 0.2, 0.05),
-    ];
-    let hc =
-        HuntCrossleyForce::new("hc", surfaces, materials, 0.001, FrictionModel::Hollars).unwrap();
-    b.add_force(Force::HuntCrossley(hc)).unwrap();
+    b.add_force(Force::HuntCrossley(make(surfaces))).unwrap();
     (b.build().unwrap(), sphere)
 }
 
@@ -112,6 +119,53 @@ fn realized(
     let mut d = Data::new(model);
     realize(model, &s, &mut d, Stage::Dynamics).unwrap();
     (s, d)
+}
+
+#[test]
+fn set_material_replaces_the_material_and_everything_combined_from_it() {
+    // Built with other materials and then changed must equal built with the final ones: the
+    // cached stiffness powers and pair materials follow the change.
+    let last = [
+        material(1.0, 0.5, 1.0, 0.5, 0.1),
+        material(2.0, 1.0, 0.7, 0.2, 0.05),
+    ];
+    let (direct, sphere) = model_with_element(|surfaces| {
+        HuntCrossleyForce::new("hc", surfaces, last.to_vec(), 0.001, FrictionModel::Hollars)
+            .unwrap()
+    });
+    let (changed, _) = model_with_element(|surfaces| {
+        let first = vec![material(5.0, 0.1, 0.3, 0.2, 0.0); 2];
+        let mut hc =
+            HuntCrossleyForce::new("hc", surfaces, first, 0.001, FrictionModel::Hollars).unwrap();
+        for (i, m) in last.iter().enumerate() {
+            hc.set_material(i, *m).unwrap();
+        }
+        assert_eq!(hc.materials(), &last);
+        hc
+    });
+    let v = Vector3::new(0.3, -0.2, 0.1);
+    let (_, d_direct) = realized(&direct, sphere, R - 0.05, v);
+    let (_, d_changed) = realized(&changed, sphere, R - 0.05, v);
+    assert_eq!(
+        d_direct.dynamics.body_forces[sphere.0],
+        d_changed.dynamics.body_forces[sphere.0]
+    );
+    // Bad changes are refused and leave the element as it was.
+    let (_, _) = model_with_element(|surfaces| {
+        let mut hc =
+            HuntCrossleyForce::new("hc", surfaces, last.to_vec(), 0.001, FrictionModel::Hollars)
+                .unwrap();
+        assert!(hc
+            .set_material(2, last[0])
+            .unwrap_err()
+            .contains("out of range"));
+        let err = hc
+            .set_material(0, material(-1.0, 0.5, 1.0, 0.5, 0.1))
+            .unwrap_err();
+        assert!(err.starts_with("surface[0].material"), "{err}");
+        assert_eq!(hc.materials(), &last);
+        hc
+    });
 }
 
 #[test]

@@ -24,7 +24,7 @@
 //! 241–261.
 
 use super::friction::{hollars, stribeck, FrictionModel};
-use super::material::{combine, ContactMaterial};
+use super::material::{combine, CombinedMaterial, ContactMaterial};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::geometry::{candidate_pairs, pair_contact, BroadPhase, ContactSurface, Shape};
 use crate::ids::BodyId;
@@ -42,16 +42,23 @@ pub struct HuntCrossleyForce<T: Real = f64> {
     /// Name for outputs (`contacts.csv`'s `element` column).
     pub name: String,
     /// The surfaces of the set; every pair of them on different bodies may touch.
-    pub surfaces: Vec<ContactSurface<T>>,
+    surfaces: Vec<ContactSurface<T>>,
     /// One material per surface.
-    pub materials: Vec<ContactMaterial<T>>,
+    materials: Vec<ContactMaterial<T>>,
     /// Transition velocity of the friction curve (m/s), Simbody default 0.01.
     pub transition_velocity: T,
     /// Which friction curve.
     pub friction: FrictionModel,
     /// `E^(2/3)` per surface (cached).
     k: Vec<T>,
+    /// The combined material of every ordered pair `(i, j)` at `i n + j`, for sets of at most
+    /// [`PAIR_TABLE_MAX_SURFACES`] surfaces (empty for larger sets, which combine per contact):
+    /// the four divisions of [`combine`] leave the force evaluation.
+    pair_materials: Vec<CombinedMaterial<T>>,
 }
+
+/// Largest set whose pair materials are tabulated (the table then holds at most 1024 entries).
+pub const PAIR_TABLE_MAX_SURFACES: usize = 32;
 
 /// One evaluated contact.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,18 +124,68 @@ impl<T: Real> HuntCrossleyForce<T> {
                 "transition_velocity: must be positive and finite, got {vt}"
             ));
         }
-        let k = materials
-            .iter()
-            .map(|m| m.stiffness.powf(T::c(2.0 / 3.0)))
-            .collect();
-        Ok(Self {
+        let mut element = Self {
             name: name.to_string(),
             surfaces,
             materials,
             transition_velocity,
             friction,
-            k,
-        })
+            k: Vec::new(),
+            pair_materials: Vec::new(),
+        };
+        element.refresh_material_caches();
+        Ok(element)
+    }
+
+    /// The surfaces of the set.
+    pub fn surfaces(&self) -> &[ContactSurface<T>] {
+        &self.surfaces
+    }
+
+    /// The material of each surface.
+    pub fn materials(&self) -> &[ContactMaterial<T>] {
+        &self.materials
+    }
+
+    /// Replaces the material of surface `i` (validated; the cached stiffness powers and pair
+    /// materials are recomputed).
+    pub fn set_material(&mut self, i: usize, material: ContactMaterial<T>) -> Result<(), String> {
+        if i >= self.materials.len() {
+            return Err(format!(
+                "surface index {i} out of range: the set has {} surfaces",
+                self.materials.len()
+            ));
+        }
+        material
+            .validate()
+            .map_err(|e| format!("surface[{i}].material: {e}"))?;
+        self.materials[i] = material;
+        self.refresh_material_caches();
+        Ok(())
+    }
+
+    /// Recomputes `k` and, for small sets, the pair table from the materials.
+    fn refresh_material_caches(&mut self) {
+        self.k = self
+            .materials
+            .iter()
+            .map(|m| m.stiffness.powf(T::c(2.0 / 3.0)))
+            .collect();
+        let n = self.materials.len();
+        self.pair_materials.clear();
+        if n <= PAIR_TABLE_MAX_SURFACES {
+            for a in 0..n {
+                for b in 0..n {
+                    self.pair_materials.push(self.combine_pair(a, b));
+                }
+            }
+        }
+    }
+
+    /// The combined material of surfaces `a` (surface 1) and `b` (surface 2).
+    #[inline]
+    fn combine_pair(&self, a: usize, b: usize) -> CombinedMaterial<T> {
+        combine(&self.materials[a], self.k[a], &self.materials[b], self.k[b])
     }
 
     /// Converts to another scalar type through `f64`.
@@ -187,7 +244,11 @@ impl<T: Real> HuntCrossleyForce<T> {
         let (pc, swapped) = pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j])?;
         let (a, b) = if swapped { (j, i) } else { (i, j) };
         let (body1, body2) = (self.surfaces[a].body, self.surfaces[b].body);
-        let m = combine(&self.materials[a], self.k[a], &self.materials[b], self.k[b]);
+        let n = self.materials.len();
+        let m = match self.pair_materials.get(a * n + b) {
+            Some(m) => *m,
+            None => self.combine_pair(a, b),
+        };
         let (x, n) = (pc.depth, pc.normal);
         let half = T::c(0.5);
         let point = pc.location + n * (x * (half - m.s1));

@@ -59,7 +59,7 @@ pub fn contact_reports<T: Real>(
         match f {
             Force::HuntCrossley(hc) => {
                 hc.surface_poses(&ctx, &mut x_gs);
-                candidate_pairs(&hc.surfaces, &x_gs, &mut broad);
+                candidate_pairs(hc.surfaces(), &x_gs, &mut broad);
                 for &(i, j) in &broad.pairs {
                     if let Some(c) = hc.evaluate(&ctx, &x_gs, i as usize, j as usize) {
                         out.push(ContactReport {
