@@ -166,19 +166,7 @@ fn pins_with_m_at_the_body_origin_take_the_rotation_path_consistently() {
         b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
         let model = b.build().unwrap();
         assert!(model.bodies()[1].hinge_is_pure_rotation_at_origin());
-        let mut state = model.default_state();
-        for i in 0..model.nq() {
-            state.q[i] = rng.uniform(-1.0, 1.0);
-        }
-        for &s in model.quaternion_starts() {
-            let n = state.q.rows(s, 4).norm();
-            for k in 0..4 {
-                state.q[s + k] /= n;
-            }
-        }
-        for i in 0..model.nu() {
-            state.u[i] = rng.uniform(-2.0, 2.0);
-        }
+        let state = common::random_state(&model, &mut rng, 2.0);
         let mut data = Data::new(&model);
         realize(&model, &state, &mut data, Stage::Acceleration).unwrap();
         let udot = data.acc.udot.clone();

@@ -117,6 +117,13 @@ pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     });
     b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
     let model = b.build().unwrap();
+    let state = random_state(&model, &mut rng, 1.0);
+    (model, state)
+}
+
+/// A random state of `model`: every q in [−1, 1] (quaternions then normalized), every u in
+/// [−u_max, u_max].
+pub fn random_state(model: &Model<f64>, rng: &mut Rng, u_max: f64) -> State<f64> {
     let mut state = model.default_state();
     for i in 0..model.nq() {
         state.q[i] = rng.uniform(-1.0, 1.0);
@@ -128,9 +135,9 @@ pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
         }
     }
     for i in 0..model.nu() {
-        state.u[i] = rng.uniform(-1.0, 1.0);
+        state.u[i] = rng.uniform(-u_max, u_max);
     }
-    (model, state)
+    state
 }
 
 /// Standard gravity used in the scenes (m/s²).

@@ -14,7 +14,7 @@
 
 #![allow(clippy::needless_range_loop)] // several arrays share one index: plain loops read best
 
-use crate::data::{Data, Stage};
+use crate::data::{AbaWorkspace, Data, Stage};
 use crate::error::{Error, Result};
 use crate::math::small::mul3v;
 use crate::math::small::{mul6v, mul6v_pair, mul6x3v, sub_outer6};
@@ -221,18 +221,8 @@ fn articulate_one<T: Real>(k: usize, i: usize, data: &mut Data<T>) -> bool {
     // z + P c and P h in one pass over P.
     let (pc, ph) = mul6v_pair(&ws.p[i], &data.vel.coriolis[i], h);
     let z = ws.z[i] + pc;
-    let d = h.dot(&ph);
-    if d.re() <= 0.0 {
-        return false;
-    }
-    let d_inv = T::one() / d;
     let eps = data.dynamics.mobility_forces[k] - h.dot(&z);
-    let g = ph * d_inv;
-    sub_outer6(&mut ws.p[i], &g, &ph);
-    ws.z[i] = z + g * eps;
-    ws.g[k] = g;
-    ws.nu[k] = d_inv * eps;
-    true
+    rank_one_step(ws, k, i, z, ph, h.dot(&ph), eps)
 }
 
 /// A one-dof hinge whose column is a pure rotation `h = [w; 0]` (a Pin with M at the body
@@ -244,12 +234,27 @@ fn articulate_rotation<T: Real>(k: usize, i: usize, data: &mut Data<T>) -> bool 
     let pc = mul6v(&ws.p[i], &data.vel.coriolis[i]);
     let ph = mul6x3v(&ws.p[i], &w);
     let z = ws.z[i] + pc;
-    let d = w.dot(&angular(&ph));
+    let eps = data.dynamics.mobility_forces[k] - w.dot(&angular(&z));
+    rank_one_step(ws, k, i, z, ph, w.dot(&angular(&ph)), eps)
+}
+
+/// The rest of a one-dof step, given `z + P c`, `P h`, `D = hᵀ P h` and `ε = τ − hᵀ (z + P c)`:
+/// `G = P h D⁻¹`, `ν = D⁻¹ ε`, `P⁺ = P − G (P h)ᵀ`, `z⁺ = z + P c + G ε`. Returns false if `D`
+/// is not positive.
+#[inline(always)]
+fn rank_one_step<T: Real>(
+    ws: &mut AbaWorkspace<T>,
+    k: usize,
+    i: usize,
+    z: SpatialVec<T>,
+    ph: SpatialVec<T>,
+    d: T,
+    eps: T,
+) -> bool {
     if d.re() <= 0.0 {
         return false;
     }
     let d_inv = T::one() / d;
-    let eps = data.dynamics.mobility_forces[k] - w.dot(&angular(&z));
     let g = ph * d_inv;
     sub_outer6(&mut ws.p[i], &g, &ph);
     ws.z[i] = z + g * eps;

@@ -130,10 +130,7 @@ fn body_pose<T: Real>(
             &p_mb,
             &mut pos.h_g[body.u_range()],
         );
-        pos.h_g
-            .get(body.u_start)
-            .copied()
-            .unwrap_or_else(SpatialVec::zeros)
+        first_hinge_column(pos, body)
     };
     pos.x_gf[i] = x_gf;
     pos.p_gm[i] = x_gm.p;
@@ -145,6 +142,14 @@ fn body_pose<T: Real>(
         inertia,
         h_first,
     }
+}
+
+/// The first hinge column of `body` (zero for a Weld, which has none; then unused).
+fn first_hinge_column<T: Real>(pos: &PositionCache<T>, body: &Body<T>) -> SpatialVec<T> {
+    if body.nu() == 0 {
+        return SpatialVec::zeros();
+    }
+    pos.h_g[body.u_start]
 }
 
 /// Hinge columns in Ground at the body origin: `[R_GF hw ; R_GF hv + (R_GF hw) × p_mb]`.
@@ -194,12 +199,7 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
             r_gf: data.pos.x_gf[i].r,
             p_gm: data.pos.p_gm[i],
             inertia: data.pos.inertia[i],
-            h_first: data
-                .pos
-                .h_g
-                .get(body.u_start)
-                .copied()
-                .unwrap_or_else(SpatialVec::zeros),
+            h_first: first_hinge_column(&data.pos, body),
         };
         let p_gp = data.pos.x_gb[p].p;
         v_prev = body_velocity(

@@ -182,7 +182,17 @@ impl<T: Real> HuntCrossleyForce<T> {
         }
     }
 
-    /// The combined material of surfaces `a` (surface 1) and `b` (surface 2).
+    /// The combined material of surfaces `a` (surface 1) and `b` (surface 2): from the table
+    /// of a small set, else combined now.
+    #[inline]
+    fn pair_material(&self, a: usize, b: usize) -> CombinedMaterial<T> {
+        match self.pair_materials.get(a * self.materials.len() + b) {
+            Some(m) => *m,
+            None => self.combine_pair(a, b),
+        }
+    }
+
+    /// The combined material of surfaces `a` (surface 1) and `b` (surface 2), computed.
     #[inline]
     fn combine_pair(&self, a: usize, b: usize) -> CombinedMaterial<T> {
         combine(&self.materials[a], self.k[a], &self.materials[b], self.k[b])
@@ -244,11 +254,7 @@ impl<T: Real> HuntCrossleyForce<T> {
         let (pc, swapped) = pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j])?;
         let (a, b) = if swapped { (j, i) } else { (i, j) };
         let (body1, body2) = (self.surfaces[a].body, self.surfaces[b].body);
-        let n = self.materials.len();
-        let m = match self.pair_materials.get(a * n + b) {
-            Some(m) => *m,
-            None => self.combine_pair(a, b),
-        };
+        let m = self.pair_material(a, b);
         let (x, n) = (pc.depth, pc.normal);
         let half = T::c(0.5);
         let point = pc.location + n * (x * (half - m.s1));
