@@ -99,6 +99,9 @@ fn body_pose<T: Real>(
     x_gp: &Transform<T>,
     pos: &mut PositionCache<T>,
 ) -> BodyPose<T> {
+    if body.hinge_is_identity {
+        return free_body_on_ground_pose(body, i, q, pos);
+    }
     let x_gf = if body.x_pf_is_translation {
         Transform {
             r: x_gp.r,
@@ -141,6 +144,36 @@ fn body_pose<T: Real>(
         p_gm: x_gm.p,
         inertia,
         h_first,
+    }
+}
+
+/// Pose of a Free body on Ground with identity frames (`hinge_is_identity`): F is Ground and M
+/// is B, so `x_gb = x_fm(q)` and the hinge columns are the unit columns. The general path gives
+/// the same numbers (it multiplies by identities and adds zeros) at twice the cost.
+#[inline(always)]
+fn free_body_on_ground_pose<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    q: &[T],
+    pos: &mut PositionCache<T>,
+) -> BodyPose<T> {
+    let x_gb = Mobilizer::Free.x_fm(&q[body.q_range()]);
+    let mp = &body.mass_properties;
+    let inertia = RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
+    pos.inertia[i] = inertia;
+    for (k, h) in pos.h_g[body.u_range()].iter_mut().enumerate() {
+        *h = SpatialVec::zeros();
+        h[k] = T::one();
+    }
+    pos.x_gf[i] = Transform::identity();
+    pos.p_gm[i] = x_gb.p;
+    pos.x_gb[i] = x_gb;
+    BodyPose {
+        x_gb,
+        r_gf: Matrix3::identity(),
+        p_gm: x_gb.p,
+        inertia,
+        h_first: pos.h_g[body.u_start],
     }
 }
 
@@ -242,6 +275,9 @@ fn body_velocity<T: Real>(
     vel: &mut VelocityCache<T>,
     qdot_is_u: bool,
 ) -> SpatialVec<T> {
+    if body.hinge_is_identity {
+        return free_body_on_ground_velocity(body, i, (q, u), &pose.inertia, vel);
+    }
     let (p_gb, p_gm) = (pose.x_gb.p, pose.p_gm);
     let v_rel = match body.mobilizer.nu() {
         1 => pose.h_first * u[body.u_start],
@@ -284,5 +320,28 @@ fn body_velocity<T: Real>(
             &mut vel.qdot.as_mut_slice()[body.q_range()],
         );
     }
+    v_gb
+}
+
+/// Velocity stage of a Free body on Ground with identity frames: `V_GB = u` (unit hinge
+/// columns, Ground at rest) and no Coriolis term (parent at rest, M at the body origin).
+#[inline(always)]
+fn free_body_on_ground_velocity<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    (q, u): (&[T], &[T]),
+    inertia: &RigidInertia<T>,
+    vel: &mut VelocityCache<T>,
+) -> SpatialVec<T> {
+    let us = &u[body.u_range()];
+    let v_gb = SpatialVec::from_column_slice(us);
+    vel.coriolis[i] = SpatialVec::zeros();
+    vel.gyroscopic[i] = inertia.gyroscopic_force(&angular(&v_gb));
+    vel.v_gb[i] = v_gb;
+    body.mobilizer.qdot(
+        &q[body.q_range()],
+        us,
+        &mut vel.qdot.as_mut_slice()[body.q_range()],
+    );
     v_gb
 }
