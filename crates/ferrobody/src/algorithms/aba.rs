@@ -14,6 +14,9 @@
 
 #![allow(clippy::needless_range_loop)] // several arrays share one index: plain loops read best
 
+use super::aba_planar::{
+    accelerate_planar, articulate_planar, start_planar, store_planar_contribution,
+};
 use crate::data::{AbaWorkspace, Data, Stage};
 use crate::error::{Error, Result};
 use crate::math::small::mul3v;
@@ -33,13 +36,30 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     data.require(Stage::Dynamics);
     let nb = model.nbodies();
     for i in 1..nb {
-        if !model.bodies[i].rigid_free_on_ground {
+        let body = &model.bodies[i];
+        if let Some(plane) = &body.plane {
+            start_planar(plane, i, data);
+            continue;
+        }
+        if !body.rigid_free_on_ground {
             data.pos.inertia[i].write_matrix(&mut data.aba.p[i]);
         }
         data.aba.z[i] = data.vel.gyroscopic[i] - data.dynamics.body_forces[i];
     }
+    let mut carried = None;
     for i in (1..nb).rev() {
         let body = &model.bodies[i];
+        if let Some(plane) = &body.plane {
+            let to_parent = articulate_planar(body, plane, i, data, carried.take())
+                .map_err(|()| singular(body))?;
+            let parent = body.parent.0;
+            match to_parent {
+                Some(c) if parent == i - 1 => carried = Some(c),
+                Some(c) => store_planar_contribution(parent, c, data),
+                None => {}
+            }
+            continue;
+        }
         if body.rigid_free_on_ground {
             solve_rigid_free_body(body, i, data);
             continue;
@@ -50,10 +70,7 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
             articulate_body(body.u_range(), i, data, body.hinge_is_identity)
         };
         if !ok {
-            return Err(Error::Model(format!(
-                "articulated inertia of body '{}' is singular",
-                body.name
-            )));
+            return Err(singular(body));
         }
         let parent = body.parent.0;
         if parent != 0 {
@@ -66,7 +83,12 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     }
     data.acc.a_gb[0] = SpatialVec::zeros();
     let mut a_prev = SpatialVec::zeros();
+    let mut a3_prev = Vector3::zeros();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
+        if let Some(plane) = &body.plane {
+            a3_prev = accelerate_planar(body, plane, i, data, &a3_prev);
+            continue;
+        }
         if body.rigid_free_on_ground {
             // H = 1, no Coriolis term, parent at rest: A = u̇ = ν.
             let k = body.u_start;
@@ -98,6 +120,14 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     }
     data.realized = Stage::Acceleration;
     Ok(())
+}
+
+/// The error for a body whose articulated inertia along its hinge is not positive definite.
+fn singular<T: Real>(body: &crate::model::Body<T>) -> Error {
+    Error::Model(format!(
+        "articulated inertia of body '{}' is singular",
+        body.name
+    ))
 }
 
 /// One tip-to-base step for body `i`: replaces `P` and `z` of body i by `P⁺` and `z⁺` in place

@@ -8,6 +8,7 @@
 //! Springer 2011 (the Ground-frame spatial operator form used here).
 
 pub mod aba;
+mod aba_planar;
 pub mod crba;
 pub mod energy;
 pub mod jacobian;

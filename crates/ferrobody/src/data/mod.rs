@@ -10,7 +10,7 @@ use crate::math::inertia::RigidInertia;
 use crate::math::{SpatialVec, Transform};
 use crate::model::Model;
 use crate::scalar::Real;
-use nalgebra::{DVector, Matrix6, Vector3};
+use nalgebra::{DVector, Matrix3, Matrix6, Vector3};
 
 /// Position-stage results (depend on q).
 #[derive(Clone, Debug)]
@@ -76,6 +76,17 @@ pub struct AbaWorkspace<T: Real> {
     pub ph: Vec<SpatialVec<T>>,
     /// Body accelerations used as workspace by inverse dynamics (nbodies).
     pub a: Vec<SpatialVec<T>>,
+    /// Bodies of planar subtrees (`crate::model::planar`): reduced articulated inertia
+    /// `Sᵀ P S` (nbodies).
+    pub p3: Vec<Matrix3<T>>,
+    /// Planar bodies: reduced bias force `Sᵀ z` (nbodies).
+    pub z3: Vec<Vector3<T>>,
+    /// Planar bodies: reduced acceleration `Sᵀ A` (nbodies).
+    pub a3: Vec<Vector3<T>>,
+    /// Planar bodies: reduced hinge columns `Sᵀ h` (nu).
+    pub h3: Vec<Vector3<T>>,
+    /// Planar bodies: reduced `G = P h D⁻¹` columns (nu).
+    pub g3: Vec<Vector3<T>>,
 }
 
 /// All computed quantities for one state, grouped by stage.
@@ -141,6 +152,11 @@ impl<T: Real> Data<T> {
                 nu: vec![T::zero(); nu],
                 ph: vec![SpatialVec::zeros(); nu],
                 a: sv(),
+                p3: vec![Matrix3::zeros(); nb],
+                z3: vec![Vector3::zeros(); nb],
+                a3: vec![Vector3::zeros(); nb],
+                h3: vec![Vector3::zeros(); nu],
+                g3: vec![Vector3::zeros(); nu],
             },
             auto_update_cache: model.auto_update.defaults.clone(),
             auto_update_valid: vec![false; model.auto_update.len()],

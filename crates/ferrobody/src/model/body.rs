@@ -1,5 +1,6 @@
 //! A body of the multibody tree and the mobilizer connecting it to its parent.
 
+use super::planar::PlaneBasis;
 use crate::ids::BodyId;
 use crate::math::{MassProperties, Transform};
 use crate::mobilizer::Mobilizer;
@@ -83,6 +84,9 @@ pub struct Body<T: Real = f64> {
     /// inertia: ABA solves its Newton–Euler equations in closed form (set when the model is
     /// built).
     pub rigid_free_on_ground: bool,
+    /// The plane basis of the planar subtree this body belongs to, if it does (set when the
+    /// model is built; see [`crate::model::planar`]): ABA then runs on 3×3 inertias.
+    pub plane: Option<PlaneBasis<T>>,
     /// Inverse central inertia in the body frame (zero when singular; cached).
     pub inverse_inertia_com: nalgebra::Matrix3<T>,
     /// First index of this body's q in the state.
@@ -107,6 +111,7 @@ impl<T: Real> Body<T> {
             x_bm_is_identity: false,
             hinge_is_identity: false,
             rigid_free_on_ground: false,
+            plane: None,
             inverse_inertia_com: nalgebra::Matrix3::zeros(),
             q_start,
             u_start,
@@ -115,8 +120,14 @@ impl<T: Real> Body<T> {
         body
     }
 
-    /// Sets `rigid_free_on_ground` for every body of a finished tree (needs to know leaves).
-    pub(crate) fn mark_rigid_free_bodies(bodies: &mut [Body<T>]) {
+    /// Sets the flags that need the whole tree: `rigid_free_on_ground` (needs to know leaves)
+    /// and `plane` (needs whole subtrees).
+    pub(crate) fn mark_tree_flags(bodies: &mut [Body<T>]) {
+        Self::mark_rigid_free_bodies(bodies);
+        super::planar::mark_planar_subtrees(bodies);
+    }
+
+    fn mark_rigid_free_bodies(bodies: &mut [Body<T>]) {
         let mut has_children = vec![false; bodies.len()];
         for b in &bodies[1..] {
             has_children[b.parent.0] = true;

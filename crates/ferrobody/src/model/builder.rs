@@ -206,7 +206,7 @@ impl<T: Real> ModelBuilder<T> {
     /// Validates the whole model and builds it.
     pub fn build(mut self) -> Result<Model<T>> {
         check_mass_of_subtrees(&self.bodies)?;
-        Body::mark_rigid_free_bodies(&mut self.bodies);
+        Body::mark_tree_flags(&mut self.bodies);
         let last = self.bodies.last().expect("ground is always present");
         let (nq, nu) = (last.q_start + last.nq(), last.u_start + last.nu());
         let mut default_q = vec![T::zero(); nq];

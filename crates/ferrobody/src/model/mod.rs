@@ -9,6 +9,7 @@
 mod body;
 mod builder;
 mod layout;
+pub mod planar;
 
 pub use body::{Body, BodyDef};
 pub use builder::ModelBuilder;
@@ -239,7 +240,7 @@ impl<T: Real> Model<T> {
             .map(|f| f.cast::<U>())
             .collect::<crate::Result<_>>()?;
         let mut bodies: Vec<Body<U>> = self.bodies.iter().map(cast_body).collect();
-        Body::mark_rigid_free_bodies(&mut bodies);
+        Body::mark_tree_flags(&mut bodies);
         Ok(Model {
             bodies,
             forces,

@@ -1,0 +1,173 @@
+//! Planar subtrees: bodies that can only move in one plane, so that forward dynamics can run on
+//! 3×3 instead of 6×6 articulated inertias.
+//!
+//! A subtree hanging off Ground is *planar about* a Ground direction `n` when every hinge column
+//! of every body in it lies, for every q, in the three-dimensional subspace
+//!
+//! ```text
+//! S = span{ [n; 0], [0; e1], [0; e2] }      (rotation about n, translation in the plane ⊥ n)
+//! ```
+//!
+//! where `(e1, e2, n)` is a right-handed orthonormal basis. That holds for Pins and Planars whose
+//! F z axis is parallel to `n`, for Sliders whose axis is perpendicular to `n`, and for Welds, as
+//! long as each F frame keeps its axis parallel to `n` whatever the q of the bodies above (checked
+//! with the axis carried down the tree in each body's frame). The root of the subtree must be a
+//! Pin or a Planar: its F z axis in Ground defines `n`. Every body velocity of such a subtree
+//! lies in S, and S is closed under the spatial shift `Φ` (a rotation about `n` moves points
+//! perpendicular to `n`), so the articulated-body recursion closes on the reduced quantities
+//! `Sᵀ P S` (3×3), `Sᵀ z` and `Sᵀ h` — exactly, not as an approximation: the forces and
+//! moments out of the plane do work on no motion of the subtree (Featherstone 2008, §4.5 on
+//! planar subspaces; Jain 2011, §7 for the Ground-frame recursion). Reduced motion vectors are
+//! `[ω·n, v·e1, v·e2]`, reduced forces `[m·n, f·e1, f·e2]`.
+//!
+//! The axes are compared with a tolerance of [`PLANAR_AXIS_TOLERANCE`] (sine of the angle): a
+//! mechanism built with rotations such as `−π/2` about x has axes off by ~1e-16, and their
+//! out-of-plane coupling is of the same order, far below any integrator accuracy.
+
+use super::Body;
+use crate::ids::BodyId;
+use crate::math::inertia::RigidInertia;
+use crate::math::small::mul3v;
+use crate::math::{angular, linear, spatial, SpatialVec};
+use crate::mobilizer::Mobilizer;
+use crate::scalar::Real;
+use nalgebra::{Matrix3, Vector3};
+
+/// Largest sine of the angle between two axes that still counts them as parallel (or a slider
+/// axis as perpendicular to the plane normal).
+pub const PLANAR_AXIS_TOLERANCE: f64 = 1e-12;
+
+/// The basis `(e1, e2, n)` of a planar subtree, in Ground.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlaneBasis<T: Real> {
+    /// In-plane unit vector.
+    pub e1: Vector3<T>,
+    /// In-plane unit vector, `n × e1`.
+    pub e2: Vector3<T>,
+    /// Unit normal of the plane of motion (the common rotation axis).
+    pub n: Vector3<T>,
+    /// Whether the basis is Ground's `(x, y, z)`: then reducing picks components instead of
+    /// forming dot products with unit axes (same values; the derivative parts of a dual-valued
+    /// `n` that is `z` in value are taken as zero, like the other cached frame flags).
+    pub ground_xy: bool,
+}
+
+impl<T: Real> PlaneBasis<T> {
+    /// A right-handed basis with normal `n` (unit). `e1` is the Ground axis least aligned with
+    /// `n`, made perpendicular to it; for `n = ±z` it is exactly x.
+    pub fn from_normal(n: Vector3<T>) -> Self {
+        let k = (0..3)
+            .min_by(|&a, &b| n[a].re().abs().total_cmp(&n[b].re().abs()))
+            .unwrap_or(0);
+        let mut a = Vector3::zeros();
+        a[k] = T::one();
+        let e1 = (a - n * n[k]).normalize();
+        let ground_xy = n.iter().map(|x| x.re()).eq([0.0, 0.0, 1.0]);
+        Self {
+            e1,
+            e2: n.cross(&e1),
+            n,
+            ground_xy,
+        }
+    }
+
+    /// Reduced motion (or force) vector: `[ω·n, v·e1, v·e2]` of `[ω; v]`.
+    #[inline(always)]
+    pub fn reduce(&self, s: &SpatialVec<T>) -> Vector3<T> {
+        if self.ground_xy {
+            return Vector3::new(s[2], s[3], s[4]);
+        }
+        let (w, v) = (angular(s), linear(s));
+        Vector3::new(w.dot(&self.n), v.dot(&self.e1), v.dot(&self.e2))
+    }
+
+    /// The spatial vector `[a₀ n; a₁ e1 + a₂ e2]` of a reduced one.
+    #[inline(always)]
+    pub fn lift(&self, a: &Vector3<T>) -> SpatialVec<T> {
+        if self.ground_xy {
+            let o = T::zero();
+            return SpatialVec::new(o, o, a[0], a[1], a[2], o);
+        }
+        spatial(self.n * a[0], self.e1 * a[1] + self.e2 * a[2])
+    }
+
+    /// In-plane components `(r·e1, r·e2)` of a vector.
+    #[inline(always)]
+    pub fn in_plane(&self, r: &Vector3<T>) -> (T, T) {
+        if self.ground_xy {
+            return (r.x, r.y);
+        }
+        (r.dot(&self.e1), r.dot(&self.e2))
+    }
+
+    /// `nᵀ I n` of a symmetric 3×3 matrix.
+    #[inline(always)]
+    fn along_normal(&self, i: &Matrix3<T>) -> T {
+        if self.ground_xy {
+            return i[(2, 2)];
+        }
+        self.n.dot(&mul3v(i, &self.n))
+    }
+
+    /// Reduced spatial inertia `Sᵀ M S` about the body origin:
+    /// `[[I_nn, −m c₂, m c₁], [−m c₂, m, 0], [m c₁, 0, m]]` with `I_nn = nᵀ I_B n` and the
+    /// COM offset's in-plane components `c₁, c₂`.
+    #[inline(always)]
+    pub fn reduce_inertia(&self, inertia: &RigidInertia<T>) -> Matrix3<T> {
+        let m = inertia.mass;
+        let i_nn = self.along_normal(&inertia.i_b);
+        let (c1, c2) = self.in_plane(&inertia.c);
+        let (mc1, mc2) = (m * c1, m * c2);
+        let o = T::zero();
+        Matrix3::new(i_nn, -mc2, mc1, -mc2, m, o, mc1, o, m)
+    }
+}
+
+/// Sets `plane` on every body of a planar subtree of Ground (module docs) and clears it on the
+/// others. Bodies are in tree order (parents first).
+pub(crate) fn mark_planar_subtrees<T: Real>(bodies: &mut [Body<T>]) {
+    let nb = bodies.len();
+    // The subtree's normal in each body's frame (f64: only the structure is decided here).
+    let mut n_b: Vec<Option<Vector3<f64>>> = vec![None; nb];
+    let mut root = vec![0usize; nb];
+    let mut planar_root = vec![true; nb];
+    for i in 1..nb {
+        let body = &bodies[i];
+        let p = body.parent.0;
+        root[i] = if p == 0 { i } else { root[p] };
+        let n_f = if body.parent == BodyId::GROUND {
+            matches!(body.mobilizer, Mobilizer::Pin | Mobilizer::Planar).then(Vector3::z)
+        } else {
+            n_b[p].map(|n_p| re_matrix(&body.x_pf.r).tr_mul(&n_p))
+        };
+        n_b[i] = n_f
+            .filter(|n_f| keeps_plane(body.mobilizer, n_f))
+            .map(|n_m| re_matrix(&body.x_bm.r) * n_m);
+        if n_b[i].is_none() {
+            planar_root[root[i]] = false;
+        }
+    }
+    for i in 1..nb {
+        let r = root[i];
+        bodies[i].plane = planar_root[r].then(|| {
+            let n: Vector3<T> = bodies[r].x_pf.r.column(2).into_owned();
+            PlaneBasis::from_normal(n)
+        });
+    }
+}
+
+/// Whether a mobilizer whose F frame sees the plane normal as `n_f` keeps motion in the plane:
+/// its rotation axis (z for Pin and Planar) along `n_f`, its translations perpendicular to it.
+fn keeps_plane(mobilizer: Mobilizer, n_f: &Vector3<f64>) -> bool {
+    let tol = PLANAR_AXIS_TOLERANCE;
+    match mobilizer {
+        Mobilizer::Weld => true,
+        Mobilizer::Pin | Mobilizer::Planar => n_f.x.abs() <= tol && n_f.y.abs() <= tol,
+        Mobilizer::Slider => n_f.x.abs() <= tol,
+        _ => false,
+    }
+}
+
+fn re_matrix<T: Real>(m: &Matrix3<T>) -> Matrix3<f64> {
+    m.map(|x| x.re())
+}
