@@ -157,7 +157,7 @@ fn free_body_on_ground_pose<T: Real>(
     q: &[T],
     pos: &mut PositionCache<T>,
 ) -> BodyPose<T> {
-    let x_gb = Mobilizer::Free.x_fm(&q[body.q_range()]);
+    let x_gb = crate::mobilizer::free_x_fm(&q[body.q_range()]);
     let mp = &body.mass_properties;
     let inertia = RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
     pos.inertia[i] = inertia;

@@ -243,6 +243,9 @@ impl<T: Real> HuntCrossleyForce<T> {
     }
 
     /// Evaluates the contact between surfaces `i` and `j`, or `None` if they do not overlap.
+    /// (Inlined: returned through memory, the evaluation would be read back by `calc_force`
+    /// right after being stored, and stall on store-to-load forwarding.)
+    #[inline(always)]
     pub fn evaluate(
         &self,
         ctx: &ForceContext<'_, T>,

@@ -71,7 +71,10 @@ pub struct PointContact<T: Real> {
 
 /// The contact between surfaces `a` and `b`, whose shape frames are at `x_ga` and `x_gb` in
 /// Ground. Returns the contact and whether the surfaces were swapped (the routine's surface 1
-/// is `b`), or `None` when the pair is separated or has no routine.
+/// is `b`), or `None` when the pair is separated or has no routine. Inlined into the force
+/// loops, which read the result right away (through memory it would stall on store-to-load
+/// forwarding).
+#[inline(always)]
 pub fn pair_contact<T: Real>(
     a: &Shape,
     x_ga: &Transform<T>,

@@ -12,6 +12,7 @@ use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 /// Rotation matrix of the (possibly unnormalized) quaternion `q = [w, x, y, z]`, with Simbody's
 /// arithmetic (`Quaternion` normalizes by dividing by `|q|`, then `Rotation` uses the products
 /// below in this order), so that rotations agree with Simbody's to the last bit.
+#[inline(always)]
 pub fn rotation_from_quaternion<T: Real>(q: &[T]) -> Matrix3<T> {
     let norm = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
     let (q0, q1, q2, q3) = (q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm);

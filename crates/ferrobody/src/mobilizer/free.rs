@@ -5,7 +5,8 @@ use crate::math::{SpatialVec, Transform};
 use crate::scalar::Real;
 use nalgebra::Vector3;
 
-pub(super) fn x_fm<T: Real>(q: &[T]) -> Transform<T> {
+#[inline(always)]
+pub(crate) fn x_fm<T: Real>(q: &[T]) -> Transform<T> {
     Transform {
         r: rotation_from_quaternion(&q[..4]),
         p: Vector3::new(q[4], q[5], q[6]),

@@ -38,6 +38,8 @@ use crate::math::{SpatialVec, Transform};
 use crate::scalar::Real;
 use serde::{Deserialize, Serialize};
 
+pub(crate) use free::x_fm as free_x_fm;
+
 /// The kind of a mobilizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -94,8 +96,10 @@ impl Mobilizer {
     }
 
     /// `x_gm = x_gf · x_fm(q)`, with the cheap forms of the common kinds (a rotation about z
-    /// mixes two columns; a slide along x moves the origin along one column).
-    #[inline]
+    /// mixes two columns; a slide along x moves the origin along one column). Inlined: the
+    /// caller reads the pose right away, and through memory that read would stall on
+    /// store-to-load forwarding.
+    #[inline(always)]
     pub fn compose<T: Real>(self, x_gf: &Transform<T>, q: &[T]) -> Transform<T> {
         match self {
             Mobilizer::Weld => *x_gf,
