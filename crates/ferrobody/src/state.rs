@@ -150,12 +150,21 @@ impl<T: Real> State<T> {
     }
 }
 
-/// Copies `src` into `dst` (same length) with a plain loop: the step loop copies short vectors
-/// many times, and `copy_from_slice` would call `memcpy` for each.
+/// Copies `src` into `dst` (same length) in blocks of four and a tail of at most three: the
+/// step loop copies short vectors many times, and `copy_from_slice` (or a plain loop, which
+/// the compiler turns into one) would call `memcpy` for each.
 #[inline(always)]
 pub(crate) fn copy_small<T: Copy>(dst: &mut [T], src: &[T]) {
     debug_assert_eq!(dst.len(), src.len());
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = *s;
+    let mut d = dst.chunks_exact_mut(4);
+    let mut s = src.chunks_exact(4);
+    for (d4, s4) in (&mut d).zip(&mut s) {
+        d4.copy_from_slice(s4);
+    }
+    match (d.into_remainder(), s.remainder()) {
+        ([d0], [s0]) => *d0 = *s0,
+        ([d0, d1], [s0, s1]) => (*d0, *d1) = (*s0, *s1),
+        ([d0, d1, d2], [s0, s1, s2]) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
+        _ => {}
     }
 }

@@ -334,7 +334,7 @@ fn free_body_on_ground_velocity<T: Real>(
     vel: &mut VelocityCache<T>,
 ) -> SpatialVec<T> {
     let us = &u[body.u_range()];
-    let v_gb = SpatialVec::from_column_slice(us);
+    let v_gb = SpatialVec::new(us[0], us[1], us[2], us[3], us[4], us[5]);
     vel.coriolis[i] = SpatialVec::zeros();
     vel.gyroscopic[i] = inertia.gyroscopic_force(&angular(&v_gb));
     vel.v_gb[i] = v_gb;
