@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::math::small::mul3v;
 use crate::math::small::{mul6v, mul6v_pair, mul6x3v, sub_outer6};
 use crate::math::spatial::{add_shifted_inertia, shift_force, shift_motion};
-use crate::math::{angular, SpatialVec};
+use crate::math::{angular, spatial, SpatialVec};
 use crate::model::Model;
 use crate::scalar::Real;
 use nalgebra::{Matrix6, Vector3, Vector6};
@@ -90,15 +90,7 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
             continue;
         }
         if body.rigid_free_on_ground {
-            // H = 1, no Coriolis term, parent at rest: A = u̇ = ν.
-            let k = body.u_start;
-            let nu = &data.aba.nu[k..k + 6];
-            let a = SpatialVec::new(nu[0], nu[1], nu[2], nu[3], nu[4], nu[5]);
-            for r in 0..6 {
-                data.acc.udot[k + r] = nu[r];
-            }
-            data.acc.a_gb[i] = a;
-            a_prev = a;
+            // Solved in the tip-to-base pass; a leaf, so no child reads `a_prev`.
             continue;
         }
         let parent = body.parent.0;
@@ -176,13 +168,17 @@ fn solve_rigid_free_body<T: Real>(body: &crate::model::Body<T>, i: usize, data: 
         ),
     );
     let a = eps_f / inertia.mass + inertia.c.cross(&alpha);
+    // H = 1, no Coriolis term, parent at rest: A = u̇ = ν, stored here rather than read back
+    // from `ν` in the base-to-tip pass (a read right after the stores, which would stall on
+    // store-to-load forwarding). `G` is not needed: A' = 0.
     for (r, v) in [alpha.x, alpha.y, alpha.z, a.x, a.y, a.z]
         .into_iter()
         .enumerate()
     {
         ws.nu[k + r] = v;
-        ws.g[k + r] = SpatialVec::zeros();
+        data.acc.udot[k + r] = v;
     }
+    data.acc.a_gb[i] = spatial(alpha, a);
 }
 
 /// A Free body on Ground with identity frames: `H = 1`, so `D = P` and `P⁺ = 0` (a six-dof
