@@ -116,8 +116,7 @@ fn body_pose<T: Real>(
     } else {
         x_gm * body.x_mb
     };
-    let mp = &body.mass_properties;
-    let inertia = RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
+    let inertia = inertia_in_ground(body, &x_gb.r);
     pos.inertia[i] = inertia;
     let h_first = if body.hinge_is_pure_rotation_at_origin() {
         // The commonest hinge, a rotation about F's z with M at the body origin: [z_F; 0].
@@ -158,8 +157,7 @@ fn free_body_on_ground_pose<T: Real>(
     pos: &mut PositionCache<T>,
 ) -> BodyPose<T> {
     let x_gb = crate::mobilizer::free_x_fm(&q[body.q_range()]);
-    let mp = &body.mass_properties;
-    let inertia = RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, &x_gb.r);
+    let inertia = inertia_in_ground(body, &x_gb.r);
     pos.inertia[i] = inertia;
     for (k, h) in pos.h_g[body.u_range()].iter_mut().enumerate() {
         *h = SpatialVec::zeros();
@@ -174,6 +172,17 @@ fn free_body_on_ground_pose<T: Real>(
         p_gm: x_gb.p,
         inertia,
         h_first: pos.h_g[body.u_start],
+    }
+}
+
+/// The body's spatial inertia about its origin in Ground, given its rotation `r_gb`.
+#[inline(always)]
+fn inertia_in_ground<T: Real>(body: &Body<T>, r_gb: &Matrix3<T>) -> RigidInertia<T> {
+    let mp = &body.mass_properties;
+    if body.inertia_is_diagonal {
+        RigidInertia::in_ground_diagonal(mp.mass, &mp.com, &body.inertia_about_origin, r_gb)
+    } else {
+        RigidInertia::in_ground(mp.mass, &mp.com, &body.inertia_about_origin, r_gb)
     }
 }
 
@@ -298,7 +307,11 @@ fn body_velocity<T: Real>(
     let mut alpha_c = w_gp.cross(&w_rel);
     let p_pm = p_gm - p_gp;
     let two = T::c(2.0);
-    let mut a_c = w_gp.cross(&w_gp.cross(&p_pm)) + w_gp.cross(&v_rel_m) * two;
+    let mut a_c = w_gp.cross(&w_gp.cross(&p_pm));
+    if !body.hinge_is_pure_rotation_at_origin() {
+        // (For a rotation about the body origin, v_rel_m = 0.)
+        a_c += w_gp.cross(&v_rel_m) * two;
+    }
     if body.mobilizer.hinge_axes().is_none() {
         let hdu = body
             .mobilizer

@@ -11,7 +11,7 @@
 //! where `A_B = [α; a_B]` is the classical acceleration of B's origin and `b_B` the gyroscopic
 //! (velocity-dependent) force (Simbody theory manual, Sherman et al. 2011, §5).
 
-use crate::math::small::{mul3v, rotate_symmetric};
+use crate::math::small::{mul3v, rotate_diagonal, rotate_symmetric};
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 
@@ -85,6 +85,22 @@ impl<T: Real> RigidInertia<T> {
             mass: T::zero(),
             c: Vector3::zeros(),
             i_b: Matrix3::zeros(),
+        }
+    }
+
+    /// [`Self::in_ground`] for an inertia `i_b_body` known to be diagonal (its zero products
+    /// skipped; the same numbers).
+    #[inline]
+    pub fn in_ground_diagonal(
+        mass: T,
+        com: &Vector3<T>,
+        i_b_body: &Matrix3<T>,
+        r_gb: &Matrix3<T>,
+    ) -> Self {
+        Self {
+            mass,
+            c: mul3v(r_gb, com),
+            i_b: rotate_diagonal(r_gb, i_b_body),
         }
     }
 

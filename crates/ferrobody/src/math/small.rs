@@ -86,6 +86,18 @@ pub fn rotate_symmetric<T: Real>(r: &Matrix3<T>, s: &Matrix3<T>) -> Matrix3<T> {
     Matrix3::new(a, b, c, b, d, f, c, f, g)
 }
 
+/// `r · s · rᵀ` for a diagonal `s`: the products of [`rotate_symmetric`] without its terms in
+/// the zero entries, in the same order (so the same numbers).
+#[inline(always)]
+pub fn rotate_diagonal<T: Real>(r: &Matrix3<T>, s: &Matrix3<T>) -> Matrix3<T> {
+    let (s0, s1, s2) = (s[(0, 0)], s[(1, 1)], s[(2, 2)]);
+    let e = |i: usize, j: usize| {
+        r[(i, 0)] * s0 * r[(j, 0)] + r[(i, 1)] * s1 * r[(j, 1)] + r[(i, 2)] * s2 * r[(j, 2)]
+    };
+    let (a, b, c, d, f, g) = (e(0, 0), e(0, 1), e(0, 2), e(1, 1), e(1, 2), e(2, 2));
+    Matrix3::new(a, b, c, b, d, f, c, f, g)
+}
+
 /// `m −= a bᵀ` for 6-vectors (a rank-one update).
 #[inline(always)]
 pub fn sub_outer6<T: Real>(m: &mut Matrix6<T>, a: &Vector6<T>, b: &Vector6<T>) {
@@ -107,6 +119,8 @@ mod tests {
         let v = Vector3::new(0.1, 0.2, -0.3);
         assert!((mul3(&a, &b) - a * b).norm() < 1e-14);
         assert!((mul3v(&a, &v) - a * v).norm() < 1e-14);
+        let diag = Matrix3::from_diagonal(&Vector3::new(0.3, 1.7, 0.9));
+        assert_eq!(rotate_diagonal(&a, &diag), rotate_symmetric(&a, &diag));
         let sym = a + a.transpose();
         assert!((rotate_symmetric(&b, &sym) - b * sym * b.transpose()).norm() < 1e-12);
         let m = Matrix6::from_fn(|i, j| (i * 6 + j) as f64 * 0.1 - 1.0);

@@ -73,6 +73,9 @@ pub struct Body<T: Real = f64> {
     pub mass_properties: MassProperties<T>,
     /// Inertia about the body origin in the body frame (cached from the mass properties).
     pub inertia_about_origin: nalgebra::Matrix3<T>,
+    /// Whether `inertia_about_origin` is diagonal (cached; lets kinematics skip its zero
+    /// products). Decided on real parts, like the other frame flags.
+    pub inertia_is_diagonal: bool,
     /// Whether `x_pf` has no rotation (cached; lets kinematics skip a 3×3 product).
     pub x_pf_is_translation: bool,
     /// Whether `x_bm` is the identity (cached; lets kinematics skip a composition).
@@ -107,6 +110,7 @@ impl<T: Real> Body<T> {
             x_mb: Transform::identity(),
             mass_properties: def.mass_properties,
             inertia_about_origin: nalgebra::Matrix3::zeros(),
+            inertia_is_diagonal: false,
             x_pf_is_translation: false,
             x_bm_is_identity: false,
             hinge_is_identity: false,
@@ -145,6 +149,8 @@ impl<T: Real> Body<T> {
         let id = nalgebra::Matrix3::identity();
         self.x_mb = self.x_bm.inverse();
         self.inertia_about_origin = self.mass_properties.inertia_about_origin();
+        let i = &self.inertia_about_origin;
+        self.inertia_is_diagonal = (0..3).all(|r| (0..3).all(|c| r == c || i[(r, c)].re() == 0.0));
         self.x_pf_is_translation = self.x_pf.r == id;
         self.x_bm_is_identity = self.x_bm.r == id && self.x_bm.p == nalgebra::Vector3::zeros();
         let x_pf_is_identity = self.x_pf.r == id && self.x_pf.p == nalgebra::Vector3::zeros();
