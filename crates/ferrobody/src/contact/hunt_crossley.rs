@@ -25,13 +25,14 @@
 
 use super::friction::{hollars, stribeck, FrictionModel};
 use super::material::{combine, CombinedMaterial, ContactMaterial};
+use super::surface_pose::{surface_pose, SurfacePoseKind};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
-use crate::geometry::{candidate_pairs, pair_contact, BroadPhase, ContactSurface, Shape};
+use crate::geometry::{candidate_pairs, pair_contact, BroadPhase, ContactSurface, SmallSetPlan};
 use crate::ids::BodyId;
 use crate::math::spatial::shift_motion;
 use crate::math::{linear, spatial, Transform};
 use crate::scalar::Real;
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::Vector3;
 
 /// `SignificantReal²` of Simbody: below this squared slip speed there is no friction.
 const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
@@ -55,6 +56,11 @@ pub struct HuntCrossleyForce<T: Real = f64> {
     /// [`PAIR_TABLE_MAX_SURFACES`] surfaces (empty for larger sets, which combine per contact):
     /// the four divisions of [`combine`] leave the force evaluation.
     pair_materials: Vec<CombinedMaterial<T>>,
+    /// The structural candidate pairs of a small set (`None` for a large one, which runs the
+    /// full broad phase at every evaluation).
+    small_set: Option<SmallSetPlan>,
+    /// How each surface's pose in Ground is formed (cached from the surfaces).
+    pose_kinds: Vec<SurfacePoseKind>,
 }
 
 /// Largest set whose pair materials are tabulated (the table then holds at most 1024 entries).
@@ -132,7 +138,11 @@ impl<T: Real> HuntCrossleyForce<T> {
             friction,
             k: Vec::new(),
             pair_materials: Vec::new(),
+            small_set: None,
+            pose_kinds: Vec::new(),
         };
+        element.small_set = SmallSetPlan::new(&element.surfaces);
+        element.pose_kinds = element.surfaces.iter().map(SurfacePoseKind::of).collect();
         element.refresh_material_caches();
         Ok(element)
     }
@@ -238,7 +248,8 @@ impl<T: Real> HuntCrossleyForce<T> {
         x_gs.extend(
             self.surfaces
                 .iter()
-                .map(|s| surface_pose(ctx.x_gb(s.body), s)),
+                .zip(&self.pose_kinds)
+                .map(|(s, &kind)| surface_pose(ctx.x_gb(s.body), s, kind)),
         );
     }
 
@@ -300,25 +311,6 @@ impl<T: Real> HuntCrossleyForce<T> {
     }
 }
 
-/// `x_gs = x_gb · x_bs`, skipping the rotation product where it is not needed: surfaces on
-/// Ground (whose pose is the identity, so the product is `x_bs` exactly, derivative parts
-/// included) and spheres placed without rotation. A sphere's orientation is never read by the
-/// pair routines (only its centre is), so comparing real parts with the identity there cannot
-/// change a result, not even a dual-number derivative.
-#[inline(always)]
-pub(crate) fn surface_pose<T: Real>(x_gb: &Transform<T>, s: &ContactSurface<T>) -> Transform<T> {
-    if s.body.0 == 0 {
-        s.x_bs
-    } else if matches!(s.shape, Shape::Sphere { .. }) && s.x_bs.r == Matrix3::identity() {
-        Transform {
-            r: x_gb.r,
-            p: x_gb.apply(&s.x_bs.p),
-        }
-    } else {
-        x_gb * &s.x_bs
-    }
-}
-
 /// The Hertz force `(4/3) k x √(R k x)` (N) for combined `k = E_eff^(2/3)`, effective radius `R`
 /// (m) and penetration `x > 0` (m).
 #[inline]
@@ -342,15 +334,24 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
         let scratch = &mut *out.contact_scratch;
         let (x_gb, body_forces) = (out.x_gb, &mut *out.body_forces);
         self.surface_poses(ctx, &mut scratch.x_gs);
-        candidate_pairs(&self.surfaces, &scratch.x_gs, &mut scratch.broad);
-        for &(i, j) in &scratch.broad.pairs {
-            if let Some(c) = self.evaluate(ctx, &scratch.x_gs, i as usize, j as usize) {
+        let x_gs = &scratch.x_gs;
+        let mut apply = |i: usize, j: usize| {
+            if let Some(c) = self.evaluate(ctx, x_gs, i, j) {
                 if c.normal_force.re() > 0.0 {
                     let f = c.force_on_body2();
                     for (body, f) in [(c.bodies.1, f), (c.bodies.0, -f)] {
                         let r = c.point - x_gb[body.0].p;
                         body_forces[body.0] += spatial(r.cross(&f), f);
                     }
+                }
+            }
+        };
+        match &self.small_set {
+            Some(plan) => plan.for_each_candidate(x_gs, apply),
+            None => {
+                candidate_pairs(&self.surfaces, x_gs, &mut scratch.broad);
+                for &(i, j) in &scratch.broad.pairs {
+                    apply(i as usize, j as usize);
                 }
             }
         }

@@ -19,6 +19,7 @@ pub mod material;
 mod report;
 pub mod smooth_curves;
 pub mod smooth_sphere_halfspace;
+mod surface_pose;
 
 pub use exponential_spring::{ExponentialSpringForce, ExponentialSpringOutput};
 pub use exponential_spring_parameters::ExponentialSpringParameters;

@@ -7,6 +7,7 @@
 //! range. Surfaces on the same body never collide. Runs on `f64` real parts: it only decides
 //! which pairs exist.
 
+use super::small_set::{small_set_pairs, ALL_PAIRS_BELOW};
 use super::{ContactSurface, Shape};
 use crate::math::Transform;
 use crate::scalar::Real;
@@ -67,47 +68,6 @@ pub fn candidate_pairs<T: Real>(
                 && !matches!(s.shape, Shape::HalfSpace)
             {
                 bp.pairs.push((h.min(j as u32), h.max(j as u32)));
-            }
-        }
-    }
-}
-
-/// Below this many bounded surfaces, testing every pair's bounding spheres is cheaper than
-/// sorting (the s6 chain has 5).
-const ALL_PAIRS_BELOW: usize = 32;
-
-/// The whole broad phase of a small set (at most [`ALL_PAIRS_BELOW`] surfaces), straight from
-/// the surface poses: bounded pairs whose bounding spheres overlap (`i < j`), then every half
-/// space with every bounded surface, the order of the general path.
-#[allow(clippy::needless_range_loop)] // surfaces and poses share the index
-fn small_set_pairs<T: Real>(
-    surfaces: &[ContactSurface<T>],
-    x_gs: &[Transform<T>],
-    pairs: &mut Vec<(u32, u32)>,
-) {
-    let n = surfaces.len().min(x_gs.len());
-    let (surfaces, x_gs) = (&surfaces[..n], &x_gs[..n]);
-    let centre = |x: &Transform<T>| [x.p.x.re(), x.p.y.re(), x.p.z.re()];
-    for i in 0..n {
-        let Shape::Sphere { radius: ra } = surfaces[i].shape else {
-            continue;
-        };
-        let (a, body) = (centre(&x_gs[i]), surfaces[i].body);
-        for j in i + 1..n {
-            if let Shape::Sphere { radius: rb } = surfaces[j].shape {
-                if body != surfaces[j].body && centres_within(&a, &centre(&x_gs[j]), ra + rb) {
-                    pairs.push((i as u32, j as u32));
-                }
-            }
-        }
-    }
-    for (h, sh) in surfaces.iter().enumerate() {
-        if !matches!(sh.shape, Shape::HalfSpace) {
-            continue;
-        }
-        for (j, sj) in surfaces.iter().enumerate() {
-            if matches!(sj.shape, Shape::Sphere { .. }) && sj.body != sh.body {
-                pairs.push((h.min(j) as u32, h.max(j) as u32));
             }
         }
     }

@@ -13,10 +13,12 @@
 mod broad_phase;
 mod contact_halfspace_sphere;
 mod contact_sphere_sphere;
+mod small_set;
 
 pub use broad_phase::{candidate_pairs, BroadPhase};
 pub use contact_halfspace_sphere::contact_halfspace_sphere;
 pub use contact_sphere_sphere::contact_sphere_sphere;
+pub use small_set::SmallSetPlan;
 
 use crate::ids::BodyId;
 use crate::math::Transform;
