@@ -2,7 +2,11 @@
 //! (`valgrind --tool=callgrind`, `perf record`), whose instruction counts are repeatable where
 //! wall-clock timings on a shared machine are not.
 //!
-//! `cargo run --release -p ferrobody --example profile_chain -- 32 100000`
+//! `cargo run --release -p ferrobody --example profile_chain -- 32 100000 [spatial]`
+//!
+//! All hinges turn about parallel axes, so the chain moves in a plane and forward dynamics runs
+//! on the reduced 3×3 inertias of planar subtrees; with `spatial`, every other link's frame is
+//! turned 90° about the rod, so the chain is three-dimensional and runs on 6×6 inertias.
 
 use ferrobody::prelude::*;
 use std::hint::black_box;
@@ -11,6 +15,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(32);
     let iterations: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let spatial = args.next().is_some_and(|a| a == "spatial");
     let mut b = ModelBuilder::<f64>::new();
     let rod = MassProperties::new(
         1.0,
@@ -19,16 +24,21 @@ fn main() {
     );
     let mut parent = BodyId::GROUND;
     for i in 0..n {
-        let x_pf = if i == 0 {
-            Transform::identity()
+        let mut x_pf = if spatial && i % 2 == 1 {
+            Transform::from_axis_angle(Vector3::x(), std::f64::consts::FRAC_PI_2)
         } else {
-            Transform::from_translation(Vector3::new(0.5, 0.0, 0.0))
+            Transform::identity()
         };
+        if i > 0 {
+            x_pf.p = Vector3::new(0.5, 0.0, 0.0);
+        }
         let def = BodyDef::new(&format!("link{i}"), parent, Mobilizer::Pin, rod).with_x_pf(x_pf);
         parent = b.add_body(def).expect("valid body");
     }
     b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
     let model = b.build().expect("valid model");
+    let planar = model.bodies()[1..].iter().all(|body| body.plane.is_some());
+    assert_eq!(planar, !spatial, "the chain's planarity");
     let mut state = model.default_state();
     for i in 0..n {
         state.q[i] = 0.1 * (i as f64).sin();
@@ -49,7 +59,8 @@ fn main() {
     }
     let per = start.elapsed().as_secs_f64() / (iterations.div_ceil(batch) * batch) as f64;
     println!(
-        "{n}-body chain: forward dynamics {:.3} µs per call (fastest batch of {batch}: {:.3} µs); udot[0] = {}",
+        "{n}-body {} chain: forward dynamics {:.3} µs per call (fastest batch of {batch}: {:.3} µs); udot[0] = {}",
+        if planar { "planar" } else { "spatial" },
         per * 1e6,
         best * 1e6,
         data.acc.udot[0]
