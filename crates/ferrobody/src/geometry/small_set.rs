@@ -53,7 +53,7 @@ pub struct SmallSetPlan {
 }
 
 impl SmallSetPlan {
-    /// The plan of `surfaces`, or `None` for a set of more than [`ALL_PAIRS_BELOW`] surfaces.
+    /// The plan of `surfaces`, or `None` for a set of more than `ALL_PAIRS_BELOW` (32) surfaces.
     pub fn new<T: Real>(surfaces: &[ContactSurface<T>]) -> Option<Self> {
         if surfaces.len() > ALL_PAIRS_BELOW {
             return None;
