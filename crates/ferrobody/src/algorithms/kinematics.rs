@@ -26,6 +26,12 @@ use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::{Matrix3, Vector3};
 
+mod special;
+#[cfg(test)]
+mod tests;
+
+use special::{free_body_on_ground_pose, free_body_on_ground_velocity, planar_xy_pin_velocity};
+
 /// Computes body poses, mobilizer frames, spatial inertias and hinge columns in Ground.
 ///
 /// Reads: `state.q`. Writes: `data.pos`. Realizes Position.
@@ -146,38 +152,9 @@ fn body_pose<T: Real>(
     }
 }
 
-/// Pose of a Free body on Ground with identity frames (`hinge_is_identity`): F is Ground and M
-/// is B, so `x_gb = x_fm(q)` and the hinge columns are the unit columns. The general path gives
-/// the same numbers (it multiplies by identities and adds zeros) at twice the cost.
-#[inline(always)]
-fn free_body_on_ground_pose<T: Real>(
-    body: &Body<T>,
-    i: usize,
-    q: &[T],
-    pos: &mut PositionCache<T>,
-) -> BodyPose<T> {
-    let x_gb = crate::mobilizer::free_x_fm(&q[body.q_range()]);
-    let inertia = inertia_in_ground(body, &x_gb.r);
-    pos.inertia[i] = inertia;
-    for (k, h) in pos.h_g[body.u_range()].iter_mut().enumerate() {
-        *h = SpatialVec::zeros();
-        h[k] = T::one();
-    }
-    pos.x_gf[i] = Transform::identity();
-    pos.p_gm[i] = x_gb.p;
-    pos.x_gb[i] = x_gb;
-    BodyPose {
-        x_gb,
-        r_gf: Matrix3::identity(),
-        p_gm: x_gb.p,
-        inertia,
-        h_first: pos.h_g[body.u_start],
-    }
-}
-
 /// The body's spatial inertia about its origin in Ground, given its rotation `r_gb`.
 #[inline(always)]
-fn inertia_in_ground<T: Real>(body: &Body<T>, r_gb: &Matrix3<T>) -> RigidInertia<T> {
+pub(super) fn inertia_in_ground<T: Real>(body: &Body<T>, r_gb: &Matrix3<T>) -> RigidInertia<T> {
     let mp = &body.mass_properties;
     if body.inertia_is_diagonal {
         RigidInertia::in_ground_diagonal(mp.mass, &mp.com, &body.inertia_about_origin, r_gb)
@@ -287,6 +264,13 @@ fn body_velocity<T: Real>(
     if body.hinge_is_identity {
         return free_body_on_ground_velocity(body, i, (q, u), &pose.inertia, vel);
     }
+    if body.planar_xy_pin {
+        let v_gb = planar_xy_pin_velocity(body, i, u, (p_gp, pose), v_gp, vel);
+        if !qdot_is_u {
+            vel.qdot[body.q_start] = u[body.u_start];
+        }
+        return v_gb;
+    }
     let (p_gb, p_gm) = (pose.x_gb.p, pose.p_gm);
     let v_rel = match body.mobilizer.nu() {
         1 => pose.h_first * u[body.u_start],
@@ -333,28 +317,5 @@ fn body_velocity<T: Real>(
             &mut vel.qdot.as_mut_slice()[body.q_range()],
         );
     }
-    v_gb
-}
-
-/// Velocity stage of a Free body on Ground with identity frames: `V_GB = u` (unit hinge
-/// columns, Ground at rest) and no Coriolis term (parent at rest, M at the body origin).
-#[inline(always)]
-fn free_body_on_ground_velocity<T: Real>(
-    body: &Body<T>,
-    i: usize,
-    (q, u): (&[T], &[T]),
-    inertia: &RigidInertia<T>,
-    vel: &mut VelocityCache<T>,
-) -> SpatialVec<T> {
-    let us = &u[body.u_range()];
-    let v_gb = SpatialVec::new(us[0], us[1], us[2], us[3], us[4], us[5]);
-    vel.coriolis[i] = SpatialVec::zeros();
-    vel.gyroscopic[i] = inertia.gyroscopic_force(&angular(&v_gb));
-    vel.v_gb[i] = v_gb;
-    body.mobilizer.qdot(
-        &q[body.q_range()],
-        us,
-        &mut vel.qdot.as_mut_slice()[body.q_range()],
-    );
     v_gb
 }

@@ -90,6 +90,12 @@ pub struct Body<T: Real = f64> {
     /// The plane basis of the planar subtree this body belongs to, if it does (set when the
     /// model is built; see [`crate::model::planar`]): ABA then runs on 3×3 inertias.
     pub plane: Option<PlaneBasis<T>>,
+    /// A Pin turning about Ground's z at its body origin, at the end of a chain of such Pins
+    /// from Ground whose frames keep z exactly (rotation entries 0 and 1 where z is kept):
+    /// its angular velocity is `(0, 0, ω)` and its velocity has no z component, exactly, so
+    /// kinematics drops the products with those zeros (set when the model is built; decided
+    /// on real parts, like the other frame flags).
+    pub planar_xy_pin: bool,
     /// Inverse central inertia in the body frame (zero when singular; cached).
     pub inverse_inertia_com: nalgebra::Matrix3<T>,
     /// First index of this body's q in the state.
@@ -116,6 +122,7 @@ impl<T: Real> Body<T> {
             hinge_is_identity: false,
             rigid_free_on_ground: false,
             plane: None,
+            planar_xy_pin: false,
             inverse_inertia_com: nalgebra::Matrix3::zeros(),
             q_start,
             u_start,

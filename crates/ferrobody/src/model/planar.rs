@@ -153,7 +153,22 @@ pub(crate) fn mark_planar_subtrees<T: Real>(bodies: &mut [Body<T>]) {
             let n: Vector3<T> = bodies[r].x_pf.r.column(2).into_owned();
             PlaneBasis::from_normal(n)
         });
+        let body = &bodies[i];
+        let p = body.parent.0;
+        bodies[i].planar_xy_pin = body.plane.is_some_and(|plane| plane.ground_xy)
+            && body.hinge_is_pure_rotation_at_origin()
+            && keeps_z_exactly(&body.x_pf.r)
+            && (p == 0 || bodies[p].planar_xy_pin);
     }
+}
+
+/// Whether a rotation keeps z exactly: its third row and column are `(0, 0, 1)`, so products
+/// of such rotations keep exact zeros there.
+fn keeps_z_exactly<T: Real>(r: &Matrix3<T>) -> bool {
+    [(0, 2), (1, 2), (2, 0), (2, 1)]
+        .iter()
+        .all(|&ij| r[ij].re() == 0.0)
+        && r[(2, 2)].re() == 1.0
 }
 
 /// Whether a mobilizer whose F frame sees the plane normal as `n_f` keeps motion in the plane:

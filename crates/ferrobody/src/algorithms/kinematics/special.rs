@@ -1,0 +1,102 @@
+//! The special paths of kinematics, for bodies whose frames make most of the general
+//! arithmetic products with exact zeros: a Free body on Ground with identity frames, and a Pin
+//! in an exactly planar chain about Ground's z. Each gives the general path's numbers (up to
+//! signs of zeros; `tests.rs` compares them).
+
+use super::{inertia_in_ground, BodyPose};
+use crate::data::{PositionCache, VelocityCache};
+use crate::math::inertia::RigidInertia;
+use crate::math::{angular, SpatialVec, Transform};
+use crate::model::Body;
+use crate::scalar::Real;
+use nalgebra::{Matrix3, Vector3};
+
+/// Pose of a Free body on Ground with identity frames (`hinge_is_identity`): F is Ground and M
+/// is B, so `x_gb = x_fm(q)` and the hinge columns are the unit columns. The general path gives
+/// the same numbers (it multiplies by identities and adds zeros) at twice the cost.
+#[inline(always)]
+pub(super) fn free_body_on_ground_pose<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    q: &[T],
+    pos: &mut PositionCache<T>,
+) -> BodyPose<T> {
+    let x_gb = crate::mobilizer::free_x_fm(&q[body.q_range()]);
+    let inertia = inertia_in_ground(body, &x_gb.r);
+    pos.inertia[i] = inertia;
+    for (k, h) in pos.h_g[body.u_range()].iter_mut().enumerate() {
+        *h = SpatialVec::zeros();
+        h[k] = T::one();
+    }
+    pos.x_gf[i] = Transform::identity();
+    pos.p_gm[i] = x_gb.p;
+    pos.x_gb[i] = x_gb;
+    BodyPose {
+        x_gb,
+        r_gf: Matrix3::identity(),
+        p_gm: x_gb.p,
+        inertia,
+        h_first: pos.h_g[body.u_start],
+    }
+}
+
+/// Velocity stage of a Free body on Ground with identity frames: `V_GB = u` (unit hinge
+/// columns, Ground at rest) and no Coriolis term (parent at rest, M at the body origin).
+#[inline(always)]
+pub(super) fn free_body_on_ground_velocity<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    (q, u): (&[T], &[T]),
+    inertia: &RigidInertia<T>,
+    vel: &mut VelocityCache<T>,
+) -> SpatialVec<T> {
+    let us = &u[body.u_range()];
+    let v_gb = SpatialVec::new(us[0], us[1], us[2], us[3], us[4], us[5]);
+    vel.coriolis[i] = SpatialVec::zeros();
+    vel.gyroscopic[i] = inertia.gyroscopic_force(&angular(&v_gb));
+    vel.v_gb[i] = v_gb;
+    body.mobilizer.qdot(
+        &q[body.q_range()],
+        us,
+        &mut vel.qdot.as_mut_slice()[body.q_range()],
+    );
+    v_gb
+}
+
+/// Velocity stage of a Pin in an exactly planar chain about Ground's z
+/// (`Body::planar_xy_pin`). With `ω = (0, 0, ω_z)`, `v_z = 0`, the hinge column `[z; 0]` and
+/// M at the body origin, the cross products of `body_velocity` keep only their in-plane
+/// terms: `v = v_P + ω_P × r`, `a_c = ω_P × (ω_P × p_pm)`, `b = [ω × I ω; m ω × (ω × c)]`. The
+/// terms left out are products with exact zeros, so the values are the same (up to signs of
+/// zeros); `α_c = ω_P × ω_rel = 0`.
+#[inline(always)]
+pub(super) fn planar_xy_pin_velocity<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    u: &[T],
+    (p_gp, pose): (&Vector3<T>, &BodyPose<T>),
+    v_gp: &SpatialVec<T>,
+    vel: &mut VelocityCache<T>,
+) -> SpatialVec<T> {
+    let o = T::zero();
+    let w_p = v_gp[2];
+    let r = pose.x_gb.p - p_gp;
+    let w = w_p + u[body.u_start];
+    let v_gb = SpatialVec::new(o, o, w, v_gp[3] - w_p * r.y, v_gp[4] + w_p * r.x, o);
+    let p_pm = pose.p_gm - p_gp;
+    let (t_x, t_y) = (-(w_p * p_pm.y), w_p * p_pm.x);
+    vel.coriolis[i] = SpatialVec::new(o, o, o, -(w_p * t_y), w_p * t_x, o);
+    let inertia = &pose.inertia;
+    let (i_b, c, m) = (&inertia.i_b, &inertia.c, inertia.mass);
+    let (g_x, g_y) = (-(w * c.y), w * c.x);
+    vel.gyroscopic[i] = SpatialVec::new(
+        -(w * (i_b[(1, 2)] * w)),
+        w * (i_b[(0, 2)] * w),
+        o,
+        -(w * g_y) * m,
+        (w * g_x) * m,
+        o,
+    );
+    vel.v_gb[i] = v_gb;
+    v_gb
+}

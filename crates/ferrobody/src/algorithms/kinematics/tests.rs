@@ -1,0 +1,84 @@
+//! The planar-xy Pin path of the velocity stage against the general path: same numbers.
+
+use super::kinematics;
+use crate::data::Data;
+use crate::ids::BodyId;
+use crate::math::{MassProperties, Transform};
+use crate::mobilizer::Mobilizer;
+use crate::model::{BodyDef, Model, ModelBuilder};
+use nalgebra::{Matrix3, Vector3};
+
+/// A rotation about z with exact zeros and one where z is kept.
+fn about_z(angle: f64) -> Matrix3<f64> {
+    let (s, c) = angle.sin_cos();
+    Matrix3::new(c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0)
+}
+
+/// A tree of seven Pins about Ground's z with turned and offset inboard frames and fully
+/// three-dimensional mass properties; `general` clears the planar-xy flags.
+fn pin_tree(general: bool) -> Model<f64> {
+    let mut b = ModelBuilder::<f64>::new();
+    let parents = [0, 1, 2, 1, 4, 0, 6];
+    for (i, &p) in parents.iter().enumerate() {
+        let t = i as f64;
+        let mp = MassProperties::new(
+            1.0 + 0.3 * t,
+            Vector3::new(0.2 + 0.01 * t, -0.05 * t, 0.03),
+            Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.25, 0.015, -0.02, 0.015, 0.2),
+        );
+        let x_pf = Transform {
+            r: about_z(0.4 * t - 1.0),
+            p: Vector3::new(0.5 - 0.1 * t, 0.1 * t, 0.05 * t),
+        };
+        let def = BodyDef::new(&format!("pin{i}"), BodyId(p), Mobilizer::Pin, mp).with_x_pf(x_pf);
+        b.add_body(def).unwrap();
+    }
+    let mut model = b.build().unwrap();
+    for body in &mut model.bodies[1..] {
+        assert!(
+            body.planar_xy_pin,
+            "body '{}' takes the planar path",
+            body.name
+        );
+        if general {
+            body.planar_xy_pin = false;
+        }
+    }
+    model
+}
+
+#[test]
+fn planar_xy_pins_give_the_general_paths_numbers() {
+    let (planar, general) = (pin_tree(false), pin_tree(true));
+    let mut state = planar.default_state();
+    for i in 0..planar.nu() {
+        state.q[i] = 0.7 * (1.3 * i as f64).sin();
+        state.u[i] = 2.0 * (0.9 * i as f64 + 0.4).cos();
+    }
+    let (mut d_planar, mut d_general) = (Data::new(&planar), Data::new(&general));
+    kinematics(&planar, &state, &mut d_planar);
+    kinematics(&general, &state, &mut d_general);
+    for i in 1..planar.nbodies() {
+        // `==` treats −0 and +0 as equal, the only difference the skipped products can make.
+        assert_eq!(
+            d_planar.vel.v_gb[i], d_general.vel.v_gb[i],
+            "v_gb of body {i}"
+        );
+        assert_eq!(
+            d_planar.vel.coriolis[i], d_general.vel.coriolis[i],
+            "coriolis {i}"
+        );
+        assert_eq!(
+            d_planar.vel.gyroscopic[i], d_general.vel.gyroscopic[i],
+            "gyro {i}"
+        );
+        if planar.bodies[i].parent != BodyId::GROUND {
+            let zero = nalgebra::Vector6::zeros();
+            assert_ne!(
+                d_planar.vel.coriolis[i], zero,
+                "body {i} tests the Coriolis term"
+            );
+        }
+    }
+    assert_eq!(d_planar.vel.qdot, d_general.vel.qdot);
+}
