@@ -11,6 +11,11 @@
 //!
 //! with `z` initialized to `b − F_applied` (gyroscopic minus applied body forces). Base-to-tip:
 //! `A' = Φᵀ A_parent`, `u̇ = ν − Gᵀ A'`, `A = A' + H u̇ + c`.
+//!
+//! Three kinds of bodies take three paths: bodies of planar subtrees run the same recursion
+//! on 3×3 reduced quantities (`algorithms/aba_planar.rs`, [`crate::model::planar`]); rigid
+//! Free leaf bodies on Ground are solved in closed form; all others use the 6×6 articulated
+//! inertias above.
 
 #![allow(clippy::needless_range_loop)] // several arrays share one index: plain loops read best
 
