@@ -30,7 +30,10 @@ mod special;
 #[cfg(test)]
 mod tests;
 
-use special::{free_body_on_ground_pose, free_body_on_ground_velocity, planar_xy_pin_velocity};
+use special::{
+    free_body_on_ground_pose, free_body_on_ground_velocity, planar_xy_pin_pose,
+    planar_xy_pin_velocity,
+};
 
 /// Computes body poses, mobilizer frames, spatial inertias and hinge columns in Ground.
 ///
@@ -107,6 +110,9 @@ fn body_pose<T: Real>(
 ) -> BodyPose<T> {
     if body.hinge_is_identity {
         return free_body_on_ground_pose(body, i, q, pos);
+    }
+    if body.planar_xy_pin {
+        return planar_xy_pin_pose(body, i, q, x_gp, pos);
     }
     let x_gf = if body.x_pf_is_translation {
         Transform {

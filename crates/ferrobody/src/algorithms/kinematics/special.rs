@@ -100,3 +100,79 @@ pub(super) fn planar_xy_pin_velocity<T: Real>(
     vel.v_gb[i] = v_gb;
     v_gb
 }
+
+/// Pose stage of a Pin in an exactly planar chain about Ground's z (`Body::planar_xy_pin`):
+/// every rotation has the form `[[a, b, 0], [c, d, 0], [0, 0, 1]]`, so the inboard frame's
+/// origin, the turn about z and a diagonal inertia's rotation into Ground need only their
+/// in-plane products; the others are exact zeros and ones. Same numbers as the general path
+/// (up to signs of zeros).
+#[inline(always)]
+pub(super) fn planar_xy_pin_pose<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    q: &[T],
+    x_gp: &Transform<T>,
+    pos: &mut PositionCache<T>,
+) -> BodyPose<T> {
+    let x_gf = if body.x_pf_is_translation {
+        Transform {
+            r: x_gp.r,
+            p: apply_xy(&x_gp.r, &body.x_pf.p) + x_gp.p,
+        }
+    } else {
+        x_gp * &body.x_pf
+    };
+    let (s, c) = q[body.q_start].sin_cos();
+    let r_f = &x_gf.r;
+    let (r00, r01, r10, r11) = (r_f[(0, 0)], r_f[(0, 1)], r_f[(1, 0)], r_f[(1, 1)]);
+    let (o, one) = (T::zero(), T::one());
+    let r = Matrix3::new(
+        r00 * c + r01 * s,
+        r01 * c - r00 * s,
+        o,
+        r10 * c + r11 * s,
+        r11 * c - r10 * s,
+        o,
+        o,
+        o,
+        one,
+    );
+    let x_gb = Transform { r, p: x_gf.p };
+    let inertia = if body.inertia_is_diagonal {
+        let mp = &body.mass_properties;
+        let i_o = &body.inertia_about_origin;
+        let (s0, s1) = (i_o[(0, 0)], i_o[(1, 1)]);
+        let e = |a: usize, b: usize| r[(a, 0)] * s0 * r[(b, 0)] + r[(a, 1)] * s1 * r[(b, 1)];
+        let (e00, e01, e11) = (e(0, 0), e(0, 1), e(1, 1));
+        RigidInertia {
+            mass: mp.mass,
+            c: apply_xy(&r, &mp.com),
+            i_b: Matrix3::new(e00, e01, o, e01, e11, o, o, o, i_o[(2, 2)]),
+        }
+    } else {
+        inertia_in_ground(body, &r)
+    };
+    pos.inertia[i] = inertia;
+    let h_first = SpatialVec::new(o, o, one, o, o, o);
+    pos.h_g[body.u_start] = h_first;
+    pos.x_gf[i] = x_gf;
+    pos.p_gm[i] = x_gf.p;
+    pos.x_gb[i] = x_gb;
+    BodyPose {
+        x_gb,
+        r_gf: x_gf.r,
+        p_gm: x_gf.p,
+        inertia,
+        h_first,
+    }
+}
+
+/// `r v` for a rotation that keeps z exactly: `(r₀₀ vₓ + r₀₁ v_y, r₁₀ vₓ + r₁₁ v_y, v_z)`.
+#[inline(always)]
+fn apply_xy<T: Real>(r: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
+    Vector3::new(
+        r[(0, 0)] * v.x + r[(0, 1)] * v.y,
+        r[(1, 0)] * v.x + r[(1, 1)] * v.y,
+        v.z,
+    )
+}

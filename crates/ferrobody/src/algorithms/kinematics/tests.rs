@@ -1,4 +1,5 @@
-//! The planar-xy Pin path of the velocity stage against the general path: same numbers.
+//! The planar-xy Pin paths of the pose and velocity stages against the general path: same
+//! numbers.
 
 use super::kinematics;
 use crate::data::Data;
@@ -21,11 +22,21 @@ fn pin_tree(general: bool) -> Model<f64> {
     let parents = [0, 1, 2, 1, 4, 0, 6];
     for (i, &p) in parents.iter().enumerate() {
         let t = i as f64;
-        let mp = MassProperties::new(
-            1.0 + 0.3 * t,
-            Vector3::new(0.2 + 0.01 * t, -0.05 * t, 0.03),
-            Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.25, 0.015, -0.02, 0.015, 0.2),
-        );
+        // Odd bodies: a full inertia and COM; even ones: a diagonal inertia about the origin
+        // (COM on the x axis), which takes the diagonal rotation.
+        let mp = if i % 2 == 1 {
+            MassProperties::new(
+                1.0 + 0.3 * t,
+                Vector3::new(0.2 + 0.01 * t, -0.05 * t, 0.03),
+                Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.25, 0.015, -0.02, 0.015, 0.2),
+            )
+        } else {
+            MassProperties::new(
+                1.0 + 0.3 * t,
+                Vector3::new(0.25, 0.0, 0.0),
+                Matrix3::from_diagonal(&Vector3::new(0.05, 0.2 + 0.01 * t, 0.21 + 0.01 * t)),
+            )
+        };
         let x_pf = Transform {
             r: about_z(0.4 * t - 1.0),
             p: Vector3::new(0.5 - 0.1 * t, 0.1 * t, 0.05 * t),
@@ -34,6 +45,16 @@ fn pin_tree(general: bool) -> Model<f64> {
         b.add_body(def).unwrap();
     }
     let mut model = b.build().unwrap();
+    let diagonal = model
+        .bodies
+        .iter()
+        .filter(|b| b.inertia_is_diagonal)
+        .count();
+    assert_eq!(
+        diagonal,
+        1 + 4,
+        "Ground and the even bodies have diagonal inertias"
+    );
     for body in &mut model.bodies[1..] {
         assert!(
             body.planar_xy_pin,
@@ -60,6 +81,11 @@ fn planar_xy_pins_give_the_general_paths_numbers() {
     kinematics(&general, &state, &mut d_general);
     for i in 1..planar.nbodies() {
         // `==` treats −0 and +0 as equal, the only difference the skipped products can make.
+        let (p, g) = (&d_planar.pos, &d_general.pos);
+        assert_eq!(p.x_gb[i], g.x_gb[i], "x_gb of body {i}");
+        assert_eq!(p.x_gf[i], g.x_gf[i], "x_gf of body {i}");
+        assert_eq!(p.p_gm[i], g.p_gm[i], "p_gm of body {i}");
+        assert_eq!(p.inertia[i], g.inertia[i], "inertia of body {i}");
         assert_eq!(
             d_planar.vel.v_gb[i], d_general.vel.v_gb[i],
             "v_gb of body {i}"
@@ -81,4 +107,5 @@ fn planar_xy_pins_give_the_general_paths_numbers() {
         }
     }
     assert_eq!(d_planar.vel.qdot, d_general.vel.qdot);
+    assert_eq!(d_planar.pos.h_g, d_general.pos.h_g);
 }
