@@ -89,32 +89,36 @@ pub fn add_random_bodies(
     }
 }
 
+/// Adds a random constant force at a random station, a random constant torque and, if the
+/// mobilizer has a speed, a random constant generalized force, all on body `id`.
+pub fn add_random_forces(b: &mut ModelBuilder<f64>, rng: &mut Rng, id: BodyId, kind: Mobilizer) {
+    b.add_force(Force::ConstantForce(ConstantForce {
+        body: id,
+        station: rng.vec3(0.3),
+        force: rng.vec3(2.0),
+    }))
+    .unwrap();
+    b.add_force(Force::ConstantTorque(ConstantTorque {
+        body: id,
+        torque: rng.vec3(1.0),
+    }))
+    .unwrap();
+    if kind.nu() > 0 {
+        b.add_force(Force::MobilityConstantForce(MobilityConstantForce {
+            body: id,
+            speed: 0,
+            force: rng.uniform(-1.0, 1.0),
+        }))
+        .unwrap();
+    }
+}
+
 /// A random tree of `n` bodies cycling through every mobilizer kind, with random frames,
 /// gravity and constant forces, and a random state (q, u).
 pub fn random_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     let mut rng = Rng::new(seed);
     let mut b = ModelBuilder::<f64>::new();
-    add_random_bodies(&mut b, &mut rng, n, 0, |b, rng, id, kind| {
-        b.add_force(Force::ConstantForce(ConstantForce {
-            body: id,
-            station: rng.vec3(0.3),
-            force: rng.vec3(2.0),
-        }))
-        .unwrap();
-        b.add_force(Force::ConstantTorque(ConstantTorque {
-            body: id,
-            torque: rng.vec3(1.0),
-        }))
-        .unwrap();
-        if kind.nu() > 0 {
-            b.add_force(Force::MobilityConstantForce(MobilityConstantForce {
-                body: id,
-                speed: 0,
-                force: rng.uniform(-1.0, 1.0),
-            }))
-            .unwrap();
-        }
-    });
+    add_random_bodies(&mut b, &mut rng, n, 0, add_random_forces);
     b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
     let model = b.build().unwrap();
     let state = random_state(&model, &mut rng, 1.0);

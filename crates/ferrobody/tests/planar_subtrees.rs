@@ -9,7 +9,6 @@ mod common;
 
 use common::Rng;
 use ferrobody::algorithms::{crba, rnea};
-use ferrobody::forces::{ConstantForce, ConstantTorque, MobilityConstantForce};
 use ferrobody::prelude::*;
 use nalgebra::{DMatrix, DVector};
 
@@ -50,25 +49,7 @@ fn planar_tree(rng: &mut Rng, n: usize, root_rotation: Transform<f64>) -> Model<
             .with_x_pf(x_pf)
             .with_x_bm(about_z(rng));
         let id = b.add_body(def).unwrap();
-        b.add_force(Force::ConstantForce(ConstantForce {
-            body: id,
-            station: rng.vec3(0.3),
-            force: rng.vec3(2.0),
-        }))
-        .unwrap();
-        b.add_force(Force::ConstantTorque(ConstantTorque {
-            body: id,
-            torque: rng.vec3(1.0),
-        }))
-        .unwrap();
-        if kind.nu() > 0 {
-            b.add_force(Force::MobilityConstantForce(MobilityConstantForce {
-                body: id,
-                speed: 0,
-                force: rng.uniform(-1.0, 1.0),
-            }))
-            .unwrap();
-        }
+        common::add_random_forces(&mut b, rng, id, kind);
     }
     b.add_gravity(rng.vec3(9.81));
     b.build().unwrap()

@@ -129,7 +129,6 @@ fn body_pose<T: Real>(
         x_gm * body.x_mb
     };
     let inertia = inertia_in_ground(body, &x_gb.r);
-    pos.inertia[i] = inertia;
     let h_first = if body.hinge_is_pure_rotation_at_origin() {
         // The commonest hinge, a rotation about F's z with M at the body origin: [z_F; 0].
         let h = spatial(x_gf.r.column(2).into_owned(), Vector3::zeros());
@@ -146,13 +145,29 @@ fn body_pose<T: Real>(
         );
         first_hinge_column(pos, body)
     };
+    store_pose(pos, i, x_gf, x_gm.p, x_gb, inertia, h_first)
+}
+
+/// Stores body `i`'s frames and inertia in the position cache and hands them, with its first
+/// hinge column, to the velocity stage in registers.
+#[inline(always)]
+fn store_pose<T: Real>(
+    pos: &mut PositionCache<T>,
+    i: usize,
+    x_gf: Transform<T>,
+    p_gm: Vector3<T>,
+    x_gb: Transform<T>,
+    inertia: RigidInertia<T>,
+    h_first: SpatialVec<T>,
+) -> BodyPose<T> {
+    pos.inertia[i] = inertia;
     pos.x_gf[i] = x_gf;
-    pos.p_gm[i] = x_gm.p;
+    pos.p_gm[i] = p_gm;
     pos.x_gb[i] = x_gb;
     BodyPose {
         x_gb,
         r_gf: x_gf.r,
-        p_gm: x_gm.p,
+        p_gm,
         inertia,
         h_first,
     }

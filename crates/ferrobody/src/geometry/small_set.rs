@@ -75,7 +75,7 @@ impl SmallSetPlan {
     ) {
         for &(i, j, reach) in &self.pairs {
             let (i, j) = (i as usize, j as usize);
-            if reach == f64::INFINITY || centres_within(&x_gs[i], &x_gs[j], reach) {
+            if is_candidate(x_gs, i, j, reach) {
                 f(i, j);
             }
         }
@@ -90,10 +90,17 @@ pub(super) fn small_set_pairs<T: Real>(
     pairs: &mut Vec<(u32, u32)>,
 ) {
     for_each_structural_pair(surfaces, |i, j, reach| {
-        if reach == f64::INFINITY || centres_within(&x_gs[i], &x_gs[j], reach) {
+        if is_candidate(x_gs, i, j, reach) {
             pairs.push((i as u32, j as u32));
         }
     });
+}
+
+/// Whether structural pair `(i, j)` is a candidate at the poses `x_gs`: a half-space pair
+/// (infinite reach) always, a sphere pair when its centres are at most `reach` apart.
+#[inline(always)]
+fn is_candidate<T: Real>(x_gs: &[Transform<T>], i: usize, j: usize, reach: f64) -> bool {
+    reach == f64::INFINITY || centres_within(&x_gs[i], &x_gs[j], reach)
 }
 
 /// Whether the origins of two frames are at most `reach` apart (real parts).

@@ -3,7 +3,7 @@
 //! in an exactly planar chain about Ground's z. Each gives the general path's numbers (up to
 //! signs of zeros; `tests.rs` compares them).
 
-use super::{inertia_in_ground, BodyPose};
+use super::{inertia_in_ground, store_pose, BodyPose};
 use crate::data::{PositionCache, VelocityCache};
 use crate::math::inertia::RigidInertia;
 use crate::math::{angular, SpatialVec, Transform};
@@ -23,21 +23,27 @@ pub(super) fn free_body_on_ground_pose<T: Real>(
 ) -> BodyPose<T> {
     let x_gb = crate::mobilizer::free_x_fm(&q[body.q_range()]);
     let inertia = inertia_in_ground(body, &x_gb.r);
-    pos.inertia[i] = inertia;
     for (k, h) in pos.h_g[body.u_range()].iter_mut().enumerate() {
         *h = SpatialVec::zeros();
         h[k] = T::one();
     }
-    pos.x_gf[i] = Transform::identity();
-    pos.p_gm[i] = x_gb.p;
-    pos.x_gb[i] = x_gb;
-    BodyPose {
+    let h_first = SpatialVec::new(
+        T::one(),
+        T::zero(),
+        T::zero(),
+        T::zero(),
+        T::zero(),
+        T::zero(),
+    );
+    store_pose(
+        pos,
+        i,
+        Transform::identity(),
+        x_gb.p,
         x_gb,
-        r_gf: Matrix3::identity(),
-        p_gm: x_gb.p,
         inertia,
-        h_first: pos.h_g[body.u_start],
-    }
+        h_first,
+    )
 }
 
 /// Velocity stage of a Free body on Ground with identity frames: `V_GB = u` (unit hinge
@@ -152,19 +158,9 @@ pub(super) fn planar_xy_pin_pose<T: Real>(
     } else {
         inertia_in_ground(body, &r)
     };
-    pos.inertia[i] = inertia;
     let h_first = SpatialVec::new(o, o, one, o, o, o);
     pos.h_g[body.u_start] = h_first;
-    pos.x_gf[i] = x_gf;
-    pos.p_gm[i] = x_gf.p;
-    pos.x_gb[i] = x_gb;
-    BodyPose {
-        x_gb,
-        r_gf: x_gf.r,
-        p_gm: x_gf.p,
-        inertia,
-        h_first,
-    }
+    store_pose(pos, i, x_gf, x_gf.p, x_gb, inertia, h_first)
 }
 
 /// `r v` for a rotation that keeps z exactly: `(r₀₀ vₓ + r₀₁ v_y, r₁₀ vₓ + r₁₁ v_y, v_z)`.
