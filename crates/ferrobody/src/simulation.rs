@@ -177,6 +177,30 @@ impl<'m, T: Real> Simulation<'m, T> {
         &mut self,
         final_time: f64,
         report_interval: f64,
+        on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
+    ) -> Result<()> {
+        self.run_reports(final_time, report_interval, false, on_report)
+    }
+
+    /// Like [`Self::run`], but every report time is also a step boundary: steps are cut at
+    /// each report time instead of being interpolated across it. This is OpenSim's
+    /// `Manager::integrate(t)` called once per report time (Simbody's `TimeStepper::stepTo(t)`
+    /// passes t as the integrator's step limit), so .osim runs reproduce OpenSim's step
+    /// sequence.
+    pub fn run_stepping_to_reports(
+        &mut self,
+        final_time: f64,
+        report_interval: f64,
+        on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
+    ) -> Result<()> {
+        self.run_reports(final_time, report_interval, true, on_report)
+    }
+
+    fn run_reports(
+        &mut self,
+        final_time: f64,
+        report_interval: f64,
+        step_to_reports: bool,
         mut on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
     ) -> Result<()> {
         let t_start = self.state.t;
@@ -195,7 +219,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             }
             // The rigid-contact stepper cannot be interpolated across impacts: it steps onto
             // report times instead.
-            let t_max = if self.rigid.is_some() {
+            let t_max = if self.rigid.is_some() || step_to_reports {
                 t_report
             } else {
                 final_time

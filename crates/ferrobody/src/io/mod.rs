@@ -6,6 +6,7 @@
 //! * [`trajectory`]: the streaming `trajectory.csv` writer of the command-line contract.
 
 pub mod contacts;
+pub mod osim;
 pub mod scene;
 mod scene_build;
 mod scene_constraints;

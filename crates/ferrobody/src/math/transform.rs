@@ -54,6 +54,12 @@ impl<T: Real> Transform<T> {
         Self::from_rotation(r.into_inner())
     }
 
+    /// A rotation by body-fixed x-y-z angles (rad): `Rx(a0) Ry(a1) Rz(a2)`, OpenSim's
+    /// `orientation` and Simbody's `BodyRotationSequence` X-Y-Z.
+    pub fn from_body_xyz(angles: &Vector3<T>) -> Self {
+        Self::from_rotation(rotation_body_xyz(angles[0], angles[1], angles[2]))
+    }
+
     /// The inverse transform `x_ba` of `x_ab`.
     pub fn inverse(&self) -> Self {
         let rt = self.r.transpose();
@@ -100,6 +106,25 @@ impl<T: Real> Mul for &Transform<T> {
             p: mul3v(&self.r, &rhs.p) + self.p,
         }
     }
+}
+
+/// `Rx(a0) Ry(a1) Rz(a2)` written out from the sines and cosines, as Simbody's
+/// `Rotation::setRotationToBodyFixedXYZ` forms it.
+pub fn rotation_body_xyz<T: Real>(a0: T, a1: T, a2: T) -> Matrix3<T> {
+    let (sx, cx) = a0.sin_cos();
+    let (sy, cy) = a1.sin_cos();
+    let (sz, cz) = a2.sin_cos();
+    Matrix3::new(
+        cy * cz,
+        -(cy * sz),
+        sy,
+        sz * cx + sx * sy * cz,
+        cz * cx - sx * sy * sz,
+        -(sx * cy),
+        sz * sx - cx * sy * cz,
+        cz * sx + cx * sy * sz,
+        cx * cy,
+    )
 }
 
 #[cfg(test)]

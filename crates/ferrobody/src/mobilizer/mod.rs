@@ -21,11 +21,14 @@
 //! | Ball | 4 | 3 | quaternion of `r_fm` (scalar first) | `w_FM` in F |
 //! | Translation | 3 | 3 | `p_fm` in F | `v_FM` in F |
 //! | Free | 7 | 6 | quaternion, then `p_fm` | `w_FM` in F, then `v_FM` in F |
+//! | BallEuler | 3 | 3 | body-fixed x-y-z Euler angles | `w_FM` in F |
+//! | FreeEuler | 6 | 6 | Euler angles, then `p_fm` | `w_FM` in F, then `v_FM` in F |
 //!
 //! (Simbody User's Guide, "Mobilized bodies"; `docs/mobilizers.md` has the full table.)
 
 mod ball;
 mod cylinder;
+mod euler_xyz;
 mod free;
 mod gimbal;
 mod pin;
@@ -64,6 +67,12 @@ pub enum Mobilizer {
     Translation,
     /// Six degrees of freedom: quaternion and translation.
     Free,
+    /// Unrestricted rotation with body-fixed x-y-z Euler angles as q and `w_FM` as u
+    /// (Simbody's Ball in Euler-angle mode, as OpenSim runs it).
+    BallEuler,
+    /// Six degrees of freedom with Euler angles and translation as q, `w_FM` and `v_FM` as u
+    /// (Simbody's Free in Euler-angle mode, as OpenSim runs it).
+    FreeEuler,
 }
 
 /// A hinge-matrix column that is a unit axis of F: rotation about, or translation along, F's
@@ -90,7 +99,8 @@ impl Mobilizer {
             Mobilizer::Planar => Some(&[R(2), T(0), T(1)]),
             Mobilizer::Ball => Some(&[R(0), R(1), R(2)]),
             Mobilizer::Translation => Some(&[T(0), T(1), T(2)]),
-            Mobilizer::Free => Some(&[R(0), R(1), R(2), T(0), T(1), T(2)]),
+            Mobilizer::Free | Mobilizer::FreeEuler => Some(&[R(0), R(1), R(2), T(0), T(1), T(2)]),
+            Mobilizer::BallEuler => Some(&[R(0), R(1), R(2)]),
             Mobilizer::Universal | Mobilizer::Gimbal => None,
         }
     }
@@ -116,7 +126,7 @@ impl Mobilizer {
     }
 
     /// Every kind, in declaration order.
-    pub const ALL: [Mobilizer; 10] = [
+    pub const ALL: [Mobilizer; 12] = [
         Mobilizer::Weld,
         Mobilizer::Pin,
         Mobilizer::Slider,
@@ -127,6 +137,8 @@ impl Mobilizer {
         Mobilizer::Ball,
         Mobilizer::Translation,
         Mobilizer::Free,
+        Mobilizer::BallEuler,
+        Mobilizer::FreeEuler,
     ];
 
     /// Number of generalized coordinates.
@@ -135,8 +147,12 @@ impl Mobilizer {
             Mobilizer::Weld => 0,
             Mobilizer::Pin | Mobilizer::Slider => 1,
             Mobilizer::Universal | Mobilizer::Cylinder => 2,
-            Mobilizer::Planar | Mobilizer::Gimbal | Mobilizer::Translation => 3,
+            Mobilizer::Planar
+            | Mobilizer::Gimbal
+            | Mobilizer::Translation
+            | Mobilizer::BallEuler => 3,
             Mobilizer::Ball => 4,
+            Mobilizer::FreeEuler => 6,
             Mobilizer::Free => 7,
         }
     }
@@ -147,8 +163,12 @@ impl Mobilizer {
             Mobilizer::Weld => 0,
             Mobilizer::Pin | Mobilizer::Slider => 1,
             Mobilizer::Universal | Mobilizer::Cylinder => 2,
-            Mobilizer::Planar | Mobilizer::Gimbal | Mobilizer::Translation | Mobilizer::Ball => 3,
-            Mobilizer::Free => 6,
+            Mobilizer::Planar
+            | Mobilizer::Gimbal
+            | Mobilizer::Translation
+            | Mobilizer::Ball
+            | Mobilizer::BallEuler => 3,
+            Mobilizer::Free | Mobilizer::FreeEuler => 6,
         }
     }
 
@@ -173,6 +193,8 @@ impl Mobilizer {
             Mobilizer::Ball => "ball",
             Mobilizer::Translation => "translation",
             Mobilizer::Free => "free",
+            Mobilizer::BallEuler => "ball_euler",
+            Mobilizer::FreeEuler => "free_euler",
         }
     }
 
@@ -198,6 +220,8 @@ impl Mobilizer {
             Mobilizer::Ball => ball::x_fm(q),
             Mobilizer::Translation => translation::x_fm(q),
             Mobilizer::Free => free::x_fm(q),
+            Mobilizer::BallEuler => euler_xyz::ball_x_fm(q),
+            Mobilizer::FreeEuler => euler_xyz::free_x_fm(q),
         }
     }
 
@@ -215,6 +239,7 @@ impl Mobilizer {
             Mobilizer::Ball => ball::hinge(h),
             Mobilizer::Translation => translation::hinge(h),
             Mobilizer::Free => free::hinge(h),
+            Mobilizer::BallEuler | Mobilizer::FreeEuler => euler_xyz::hinge(h),
         }
     }
 
@@ -234,6 +259,7 @@ impl Mobilizer {
         match self {
             Mobilizer::Ball => ball::qdot(q, u, qdot),
             Mobilizer::Free => free::qdot(q, u, qdot),
+            Mobilizer::BallEuler | Mobilizer::FreeEuler => euler_xyz::qdot(q, u, qdot),
             _ => qdot.copy_from_slice(u),
         }
     }

@@ -83,6 +83,13 @@ impl<T: Real> ModelBuilder<T> {
         self.bodies.iter().position(|b| b.name == name).map(BodyId)
     }
 
+    /// The first q and u indices of a body added so far (`(0, 0)` for an unknown id).
+    pub fn body_offsets(&self, id: BodyId) -> (usize, usize) {
+        self.bodies
+            .get(id.0)
+            .map_or((0, 0), |b| (b.q_start, b.u_start))
+    }
+
     /// The mobilizer of a body added so far.
     pub fn mobilizer(&self, id: BodyId) -> Option<Mobilizer> {
         self.bodies.get(id.0).map(|b| b.mobilizer)

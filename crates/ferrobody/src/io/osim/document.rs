@@ -1,0 +1,272 @@
+//! The XML layer of the .osim reader: OpenSim's component tree, socket paths, and typed
+//! properties with errors that name the line and the component path.
+//!
+//! Every XML element with a `name` attribute below `<Model>` is a component; its path is the
+//! chain of those names (`/bodyset/thigh`, `/jointset/hip/pelvis_offset`), as OpenSim's
+//! `Component::getAbsolutePathString` gives it. Socket paths are absolute (`/ground`) or relative
+//! to the component that owns the socket (`pelvis_offset`, `../thigh_offset`), OpenSim's
+//! `ComponentPath` rules; a relative path that does not resolve falls back to the one component
+//! of that name, as OpenSim does for files written before 4.0's paths.
+
+use roxmltree::{Document, Node};
+use std::collections::HashMap;
+
+/// A problem found in the file: where (line, component path) and what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OsimError {
+    /// 1-based line of the element.
+    pub line: u32,
+    /// The component path (or the element's tag where it has none).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+pub(super) type Res<T> = std::result::Result<T, OsimError>;
+
+/// The parsed document with its component index.
+pub(super) struct Doc<'a, 'input> {
+    xml: &'a Document<'input>,
+    /// The `<Model>` element.
+    pub model: Node<'a, 'input>,
+    paths: HashMap<String, Node<'a, 'input>>,
+    by_name: HashMap<&'a str, Vec<Node<'a, 'input>>>,
+}
+
+impl<'a, 'input> Doc<'a, 'input> {
+    /// Finds `<Model>` and indexes every component.
+    pub fn new(xml: &'a Document<'input>) -> Res<Self> {
+        let root = xml.root_element();
+        let model = if root.has_tag_name("Model") {
+            root
+        } else {
+            root.children()
+                .find(|n| n.has_tag_name("Model"))
+                .ok_or_else(|| OsimError {
+                    line: xml.text_pos_at(root.range().start).row,
+                    path: root.tag_name().name().to_string(),
+                    message: "no <Model> element: not an OpenSim model file".into(),
+                })?
+        };
+        let mut doc = Doc {
+            xml,
+            model,
+            paths: HashMap::new(),
+            by_name: HashMap::new(),
+        };
+        for node in model.descendants().filter(|n| n.is_element()) {
+            if node == model {
+                continue;
+            }
+            if let Some(name) = node.attribute("name") {
+                doc.paths.insert(doc.path_of(node), node);
+                doc.by_name.entry(name).or_default().push(node);
+            }
+        }
+        Ok(doc)
+    }
+
+    /// The 1-based line of a node.
+    pub fn line(&self, node: Node) -> u32 {
+        self.xml.text_pos_at(node.range().start).row
+    }
+
+    /// The component path of a node (its own name included when it has one).
+    pub fn path_of(&self, node: Node) -> String {
+        let mut names: Vec<&str> = node
+            .ancestors()
+            .take_while(|n| *n != self.model)
+            .filter(|n| n.is_element())
+            .filter_map(|n| n.attribute("name"))
+            .collect();
+        if names.is_empty() {
+            return if node == self.model {
+                "/".into()
+            } else {
+                format!("<{}>", tag_of(node))
+            };
+        }
+        names.reverse();
+        format!("/{}", names.join("/"))
+    }
+
+    /// The nearest component owning `node` (itself if it is one).
+    pub fn owner(&self, node: Node<'a, 'input>) -> Node<'a, 'input> {
+        node.ancestors()
+            .find(|n| n.is_element() && (n.attribute("name").is_some() || *n == self.model))
+            .unwrap_or(self.model)
+    }
+
+    /// An error at `node`.
+    pub fn err(&self, node: Node, message: impl Into<String>) -> OsimError {
+        OsimError {
+            line: self.line(node),
+            path: self.path_of(self.owner(node)),
+            message: message.into(),
+        }
+    }
+
+    /// Resolves a socket path written on component `owner`.
+    pub fn resolve(&self, owner: Node<'a, 'input>, at: Node, path: &str) -> Res<Node<'a, 'input>> {
+        let path = path.trim();
+        if path.is_empty() {
+            return Err(self.err(at, "empty socket path"));
+        }
+        let absolute = if let Some(rest) = path.strip_prefix('/') {
+            Some(format!("/{rest}"))
+        } else {
+            self.join(&self.path_of(owner), path)
+        };
+        if let Some(node) = absolute.as_deref().and_then(|p| self.paths.get(p)) {
+            return Ok(*node);
+        }
+        let last = path.rsplit('/').next().unwrap_or(path);
+        match self.by_name.get(last).map(Vec::as_slice) {
+            Some([only]) if !path.starts_with('/') => Ok(*only),
+            _ => Err(self.err(
+                at,
+                format!("socket path '{path}' names no component of the model"),
+            )),
+        }
+    }
+
+    /// `base/rel` with `.` and `..` segments applied; None if it climbs above the root.
+    fn join(&self, base: &str, rel: &str) -> Option<String> {
+        let mut parts: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+        for seg in rel.split('/') {
+            match seg {
+                "" | "." => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                s => parts.push(s),
+            }
+        }
+        Some(format!("/{}", parts.join("/")))
+    }
+
+    /// The component with this absolute path.
+    pub fn at_path(&self, path: &str) -> Option<Node<'a, 'input>> {
+        self.paths.get(path).copied()
+    }
+}
+
+/// OpenSim writes nested class names as tags (`<HuntCrossleyForce::ContactParametersSet>`),
+/// which XML parsers reject (a name holds at most one colon). This rewrites `::` in tag names
+/// as `__`, keeping every byte offset and line, so the document parses.
+pub(super) fn escape_scoped_tags(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("::") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut in_name = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_name && c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            out.push_str("__");
+            continue;
+        }
+        if c == '<' {
+            in_name = true;
+            out.push(c);
+            if chars.peek() == Some(&'/') {
+                out.push('/');
+                chars.next();
+            }
+            continue;
+        }
+        if in_name && !(c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-')) {
+            in_name = false;
+        }
+        out.push(c);
+    }
+    out.into()
+}
+
+/// A tag as OpenSim wrote it (`::` restored).
+pub(super) fn tag_of(node: Node) -> String {
+    node.tag_name().name().replace("__", "::")
+}
+
+/// The first child element with this tag.
+pub(super) fn child<'a, 'input>(node: Node<'a, 'input>, tag: &str) -> Option<Node<'a, 'input>> {
+    node.children().find(|n| n.has_tag_name(tag))
+}
+
+/// The elements of a set (`<XSet><objects>…</objects></XSet>`), or a list's children.
+pub(super) fn objects<'a, 'input>(set: Node<'a, 'input>) -> Vec<Node<'a, 'input>> {
+    let list = child(set, "objects").unwrap_or(set);
+    list.children().filter(|n| n.is_element()).collect()
+}
+
+impl<'a, 'input> Doc<'a, 'input> {
+    /// The trimmed text of property `tag` of `node`, if present.
+    pub fn text(&self, node: Node<'a, 'input>, tag: &str) -> Option<(Node<'a, 'input>, String)> {
+        child(node, tag).map(|c| (c, c.text().unwrap_or("").trim().to_string()))
+    }
+
+    /// Property `tag` as numbers (whitespace separated), each finite.
+    pub fn numbers(&self, node: Node<'a, 'input>, tag: &str) -> Res<Option<Vec<f64>>> {
+        let Some((el, text)) = self.text(node, tag) else {
+            return Ok(None);
+        };
+        let mut out = Vec::new();
+        for word in text.split_whitespace() {
+            let v: f64 = word
+                .parse()
+                .map_err(|_| self.err(el, format!("<{tag}>: '{word}' is not a number")))?;
+            if !v.is_finite() {
+                return Err(self.err(el, format!("<{tag}>: {word} is not finite")));
+            }
+            out.push(v);
+        }
+        Ok(Some(out))
+    }
+
+    /// Property `tag` as exactly `n` finite numbers (`default` when absent).
+    pub fn fixed<const N: usize>(
+        &self,
+        node: Node<'a, 'input>,
+        tag: &str,
+        default: [f64; N],
+    ) -> Res<[f64; N]> {
+        match self.numbers(node, tag)? {
+            None => Ok(default),
+            Some(v) => v.as_slice().try_into().map_err(|_| {
+                let el = child(node, tag).unwrap_or(node);
+                self.err(
+                    el,
+                    format!("<{tag}>: expected {N} numbers, got {}", v.len()),
+                )
+            }),
+        }
+    }
+
+    /// Property `tag` as one finite number (`default` when absent).
+    pub fn scalar(&self, node: Node<'a, 'input>, tag: &str, default: f64) -> Res<f64> {
+        Ok(self.fixed::<1>(node, tag, [default])?[0])
+    }
+
+    /// Property `tag` as a non-negative finite number (`default` when absent).
+    pub fn non_negative(&self, node: Node<'a, 'input>, tag: &str, default: f64) -> Res<f64> {
+        let v = self.scalar(node, tag, default)?;
+        if v < 0.0 {
+            let el = child(node, tag).unwrap_or(node);
+            return Err(self.err(el, format!("<{tag}>: must not be negative, got {v}")));
+        }
+        Ok(v)
+    }
+
+    /// Property `tag` as a boolean (`true`/`false`), `default` when absent.
+    pub fn boolean(&self, node: Node<'a, 'input>, tag: &str, default: bool) -> Res<bool> {
+        match self.text(node, tag) {
+            None => Ok(default),
+            Some((el, t)) => match t.as_str() {
+                "true" | "1" => Ok(true),
+                "false" | "0" => Ok(false),
+                _ => Err(self.err(el, format!("<{tag}>: '{t}' is not true or false"))),
+            },
+        }
+    }
+}

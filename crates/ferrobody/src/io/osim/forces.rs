@@ -1,0 +1,254 @@
+//! OpenSim force elements as ferrobody forces.
+//!
+//! | OpenSim | ferrobody | as OpenSim computes it |
+//! |---|---|---|
+//! | `SpringGeneralizedForce` | `MobilityLinearSpring` + `MobilityLinearDamper` | `τ = −k (q − q_rest) − c u` on the coordinate's speed |
+//! | `PointToPointSpring` | `TwoPointLinearSpring` | Simbody `Force::TwoPointLinearSpring` between the two points |
+//! | `HuntCrossleyForce` | `HuntCrossleyForce` (Hollars friction) | one Simbody contact set per force; surfaces in parameter-set order |
+//! | `SmoothSphereHalfSpaceForce` | `SmoothSphereHalfSpaceForce` | sphere centre `X_BF · location`; half-space frame `X_BF · X(location, orientation)` |
+//!
+//! `appliesForce = false` makes the element start disabled, as in OpenSim.
+
+use super::contact::{contact_surface, ContactGeometry};
+use super::document::{child, objects, Doc, OsimError, Res};
+use super::frames::socket_frame;
+use crate::contact::{
+    ContactMaterial, FrictionModel, HuntCrossleyForce, SmoothContactParameters,
+    SmoothSphereHalfSpaceForce,
+};
+use crate::forces::{Force, MobilityLinearDamper, MobilityLinearSpring, TwoPointLinearSpring};
+use crate::ids::{BodyId, ForceId};
+use crate::model::ModelBuilder;
+use nalgebra::Vector3;
+use roxmltree::Node;
+use std::collections::HashMap;
+
+/// What force building needs: the document, the builder, and name → index maps.
+pub(super) struct ForceCtx<'b, 'a, 'i> {
+    pub doc: &'b Doc<'a, 'i>,
+    pub builder: &'b mut ModelBuilder<f64>,
+    /// Body component path → body id.
+    pub bodies: &'b HashMap<String, BodyId>,
+    /// Coordinate name → (body, index within its mobilizer).
+    pub coordinates: &'b HashMap<String, (BodyId, usize)>,
+}
+
+/// The force tags this reader simulates.
+pub(super) const SUPPORTED: [&str; 4] = [
+    "SpringGeneralizedForce",
+    "PointToPointSpring",
+    "HuntCrossleyForce",
+    "SmoothSphereHalfSpaceForce",
+];
+
+/// Force tags that change the dynamics and that the reader cannot simulate: an error, not a
+/// silent omission.
+const NEEDED_BUT_UNSUPPORTED: [&str; 3] = [
+    "ElasticFoundationForce",
+    "ExponentialContactForce",
+    "CoordinateLimitForce",
+];
+
+/// Whether `tag` is a force the reader refuses (instead of leaving out).
+pub(super) fn is_unsupported_force(tag: &str) -> bool {
+    NEEDED_BUT_UNSUPPORTED.contains(&tag) || tag == "BushingForce"
+}
+
+impl ForceCtx<'_, '_, '_> {
+    fn body(&self, at: Node, path: &str) -> Res<BodyId> {
+        if path == "/ground" {
+            return Ok(BodyId::GROUND);
+        }
+        self.bodies.get(path).copied().ok_or_else(|| {
+            self.doc
+                .err(at, format!("{path} is not a body of the model"))
+        })
+    }
+
+    fn push(&mut self, node: Node, force: Force<f64>) -> Res<ForceId> {
+        let id = self.builder.add_force(force).map_err(|e| {
+            self.doc.err(
+                node,
+                e.to_string().trim_start_matches("model: ").to_string(),
+            )
+        })?;
+        if !self.doc.boolean(node, "appliesForce", true)? {
+            self.builder
+                .set_force_disabled_by_default(id, true)
+                .map_err(|e| self.doc.err(node, e.to_string()))?;
+        }
+        Ok(id)
+    }
+
+    /// Adds one supported force element.
+    pub fn add(&mut self, node: Node, geometry: &HashMap<String, ContactGeometry>) -> Res<()> {
+        match node.tag_name().name() {
+            "SpringGeneralizedForce" => self.spring_generalized(node),
+            "PointToPointSpring" => self.point_to_point(node),
+            "HuntCrossleyForce" => self.hunt_crossley(node, geometry),
+            "SmoothSphereHalfSpaceForce" => self.smooth(node, geometry),
+            tag => Err(self
+                .doc
+                .err(node, format!("force <{tag}> is not supported"))),
+        }
+    }
+
+    fn spring_generalized(&mut self, node: Node) -> Res<()> {
+        let doc = self.doc;
+        let (el, name) = doc
+            .text(node, "coordinate")
+            .ok_or_else(|| doc.err(node, "missing <coordinate>"))?;
+        let &(body, k) = self.coordinates.get(name.as_str()).ok_or_else(|| {
+            doc.err(
+                el,
+                format!("<coordinate> '{name}' is not a coordinate of the model"),
+            )
+        })?;
+        let stiffness = doc.non_negative(node, "stiffness", 0.0)?;
+        let q0 = doc.scalar(node, "rest_length", 0.0)?;
+        let damping = doc.non_negative(node, "viscosity", 0.0)?;
+        let spring = MobilityLinearSpring {
+            body,
+            coordinate: k,
+            stiffness,
+            q0,
+        };
+        self.push(node, Force::MobilityLinearSpring(spring))?;
+        let damper = MobilityLinearDamper {
+            body,
+            speed: k,
+            damping,
+        };
+        self.push(node, Force::MobilityLinearDamper(damper))?;
+        Ok(())
+    }
+
+    fn point_to_point(&mut self, node: Node) -> Res<()> {
+        let doc = self.doc;
+        let f1 = socket_frame(doc, node, "socket_body1")?;
+        let f2 = socket_frame(doc, node, "socket_body2")?;
+        let p1 = f1
+            .x_bf
+            .apply(&Vector3::from(doc.fixed(node, "point1", [0.0; 3])?));
+        let p2 = f2
+            .x_bf
+            .apply(&Vector3::from(doc.fixed(node, "point2", [0.0; 3])?));
+        let spring = TwoPointLinearSpring {
+            body1: self.body(node, &f1.body)?,
+            p1,
+            body2: self.body(node, &f2.body)?,
+            p2,
+            stiffness: doc.non_negative(node, "stiffness", 1.0)?,
+            rest_length: doc.non_negative(node, "rest_length", 0.0)?,
+        };
+        self.push(node, Force::TwoPointLinearSpring(spring))?;
+        Ok(())
+    }
+
+    fn hunt_crossley(
+        &mut self,
+        node: Node,
+        geometry: &HashMap<String, ContactGeometry>,
+    ) -> Res<()> {
+        let doc = self.doc;
+        let mut surfaces = Vec::new();
+        let mut materials = Vec::new();
+        let params = child(node, "HuntCrossleyForce__ContactParametersSet")
+            .or_else(|| child(node, "contact_parameters"))
+            .map(objects)
+            .unwrap_or_default();
+        for p in params {
+            let material = ContactMaterial {
+                stiffness: doc.non_negative(p, "stiffness", 0.0)?,
+                dissipation: doc.non_negative(p, "dissipation", 0.0)?,
+                static_friction: doc.non_negative(p, "static_friction", 0.0)?,
+                dynamic_friction: doc.non_negative(p, "dynamic_friction", 0.0)?,
+                viscous_friction: doc.non_negative(p, "viscous_friction", 0.0)?,
+            };
+            let (el, names) = doc
+                .text(p, "geometry")
+                .ok_or_else(|| doc.err(p, "contact parameters without <geometry>"))?;
+            for name in names.split_whitespace() {
+                let g = geometry.get(name).ok_or_else(|| {
+                    doc.err(
+                        el,
+                        format!("<geometry> '{name}' is not in the ContactGeometrySet"),
+                    )
+                })?;
+                surfaces.push(contact_surface(doc, el, g, self.bodies)?);
+                materials.push(material);
+            }
+        }
+        let vt = doc.scalar(node, "transition_velocity", 0.01)?;
+        let name = node.attribute("name").unwrap_or("HuntCrossleyForce");
+        let force = HuntCrossleyForce::new(name, surfaces, materials, vt, FrictionModel::Hollars)
+            .map_err(|m| doc.err(node, m))?;
+        self.push(node, Force::HuntCrossley(force))?;
+        Ok(())
+    }
+
+    fn smooth(&mut self, node: Node, geometry: &HashMap<String, ContactGeometry>) -> Res<()> {
+        let doc = self.doc;
+        let target = |tag: &str| -> Res<&ContactGeometry> {
+            let (el, path) = doc
+                .text(node, tag)
+                .ok_or_else(|| doc.err(node, format!("missing <{tag}>")))?;
+            let target = doc.resolve(node, el, &path)?;
+            let name = target.attribute("name").unwrap_or_default();
+            geometry
+                .get(name)
+                .ok_or_else(|| doc.err(el, format!("<{tag}> '{path}' is not a contact geometry")))
+        };
+        let (sphere, half) = (target("socket_sphere")?, target("socket_half_space")?);
+        let (
+            ContactGeometry::Sphere {
+                frame: sf,
+                location,
+                radius,
+                ..
+            },
+            ContactGeometry::HalfSpace { frame: hf, x_fs },
+        ) = (sphere, half)
+        else {
+            return Err(doc.err(
+                node,
+                "socket_sphere must name a ContactSphere and socket_half_space a ContactHalfSpace",
+            ));
+        };
+        let d = SmoothContactParameters::<f64>::default();
+        let p = SmoothContactParameters::new(
+            doc.non_negative(node, "stiffness", 1.0)?,
+            doc.non_negative(node, "dissipation", 0.0)?,
+            doc.non_negative(node, "static_friction", 0.0)?,
+            doc.non_negative(node, "dynamic_friction", 0.0)?,
+            doc.non_negative(node, "viscous_friction", 0.0)?,
+            doc.scalar(node, "transition_velocity", d.transition_velocity)?,
+            doc.scalar(node, "constant_contact_force", d.constant_contact_force)?,
+            doc.scalar(node, "hertz_smoothing", d.hertz_smoothing)?,
+            doc.scalar(node, "hunt_crossley_smoothing", d.hunt_crossley_smoothing)?,
+        );
+        let mut force = SmoothSphereHalfSpaceForce::new(
+            self.body(node, &sf.body)?,
+            sf.x_bf.apply(location),
+            *radius,
+            self.body(node, &hf.body)?,
+            &hf.x_bf * x_fs,
+            p,
+        )
+        .map_err(|m| doc.err(node, m))?;
+        if let Some(n) = node.attribute("name") {
+            force.name = n.to_string();
+        }
+        self.push(node, Force::SmoothSphereHalfSpace(force))?;
+        Ok(())
+    }
+}
+
+/// An error for a force that changes the dynamics but cannot be simulated.
+pub(super) fn unsupported(doc: &Doc, node: Node) -> OsimError {
+    let tag = node.tag_name().name();
+    doc.err(
+        node,
+        format!("force <{tag}> is not supported yet; remove it or use a supported force"),
+    )
+}

