@@ -1,7 +1,6 @@
 //! `ferrobody bench`: time only the stepping of a scene, several times; one JSON line.
 
 use anyhow::Result;
-use ferrobody::io::load_scene;
 use ferrobody::Simulation;
 use serde::Serialize;
 use std::path::Path;
@@ -19,9 +18,10 @@ struct BenchResult {
     realizations: u64,
 }
 
-pub fn bench(path: &Path, runs: usize) -> Result<()> {
+pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Result<()> {
     anyhow::ensure!(runs > 0, "--runs must be at least 1");
-    let scene = load_scene(path)?;
+    let mut scene = crate::model_file::load(path, overrides.strict)?.scene;
+    crate::run::apply_overrides(&mut scene, overrides)?;
     let mut walls = Vec::with_capacity(runs);
     let mut stats = Default::default();
     for _ in 0..runs {

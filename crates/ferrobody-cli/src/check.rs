@@ -1,11 +1,12 @@
 //! `ferrobody check`: load, validate and describe a scene.
 
 use anyhow::Result;
-use ferrobody::io::load_scene;
+use ferrobody::io::osim::OsimInfo;
 use std::path::Path;
 
 pub fn check(path: &Path) -> Result<()> {
-    let scene = load_scene(path)?;
+    let loaded = crate::model_file::load(path, false)?;
+    let scene = loaded.scene;
     let model = &scene.model;
     println!("scene '{}' is valid", scene.name);
     if !scene.description.is_empty() {
@@ -30,6 +31,9 @@ pub fn check(path: &Path) -> Result<()> {
     for f in model.forces() {
         println!("  force: {}", f.name());
     }
+    if let Some(info) = &loaded.osim {
+        describe_osim(info);
+    }
     let i = &scene.integrator;
     println!(
         "  run: {} s, reports every {} s, {} integrator, accuracy {:e}",
@@ -39,4 +43,28 @@ pub fn check(path: &Path) -> Result<()> {
         i.accuracy
     );
     Ok(())
+}
+
+/// What an .osim model adds: joints, coordinates, OpenSim force types, what was left out.
+fn describe_osim(info: &OsimInfo) {
+    for (name, kind) in &info.joints {
+        println!("  joint '{name}': {kind}");
+    }
+    for c in &info.coordinates {
+        println!(
+            "  coordinate '{}' of '{}': default value {}, default speed {}",
+            c.name, c.joint, c.default_value, c.default_speed
+        );
+    }
+    for (name, kind) in &info.forces {
+        println!("  OpenSim force '{name}': {kind}");
+    }
+    if info.left_out.is_empty() {
+        println!("  every element of the model is simulated");
+    } else {
+        println!(
+            "  not simulated: {}",
+            crate::model_file::left_out_list(info)
+        );
+    }
 }

@@ -19,6 +19,7 @@ pub fn demo(out: &Path, quiet: bool) -> Result<()> {
             replay: true,
             quiet,
         },
+        None,
     )?;
     let lost = s.initial_energy - s.final_energy;
     println!("ferrobody demo: {}", scene.description);

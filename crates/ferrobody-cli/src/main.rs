@@ -8,6 +8,7 @@ mod check;
 mod curves;
 mod curves_models;
 mod demo;
+mod model_file;
 mod plots;
 mod recorder;
 mod replay;
@@ -39,9 +40,10 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
-    /// Simulate a scene file and write trajectory.csv and summary.json.
+    /// Simulate a scene file or an OpenSim model (.osim) and write trajectory.csv and
+    /// summary.json (and states.sto for .osim models).
     Run {
-        /// The scene file (TOML).
+        /// The scene file (TOML) or OpenSim model (.osim).
         scene: PathBuf,
         /// Output folder (default: a folder named after the scene in the working directory).
         #[arg(long)]
@@ -52,6 +54,15 @@ enum Command {
         /// Integrator accuracy (overrides the scene).
         #[arg(long)]
         accuracy: Option<f64>,
+        /// Interval between report rows in seconds (overrides the scene).
+        #[arg(long)]
+        report_interval: Option<f64>,
+        /// Integration method: rk-merson, rk4, explicit-euler or semi-explicit-euler.
+        #[arg(long)]
+        integrator: Option<String>,
+        /// For .osim models: fail if any element of the model is not simulated.
+        #[arg(long)]
+        strict: bool,
         /// Also write SVG plots: heights, speeds, energy, contact forces.
         #[arg(long)]
         plot: bool,
@@ -62,13 +73,22 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
-    /// Time the stepping of a scene over several runs; prints one JSON line.
+    /// Time the stepping of a scene or .osim model over several runs; prints one JSON line.
     Bench {
-        /// The scene file (TOML).
+        /// The scene file (TOML) or OpenSim model (.osim).
         scene: PathBuf,
         /// Number of runs.
         #[arg(long, default_value_t = 5)]
         runs: usize,
+        /// Simulated duration in seconds (overrides the scene).
+        #[arg(long)]
+        duration: Option<f64>,
+        /// Integrator accuracy (overrides the scene).
+        #[arg(long)]
+        accuracy: Option<f64>,
+        /// Integration method: rk-merson, rk4, explicit-euler or semi-explicit-euler.
+        #[arg(long)]
+        integrator: Option<String>,
     },
     /// Tabulate and plot a contact model's force law (CSV tables and SVG figures).
     #[command(allow_negative_numbers = true)]
@@ -81,9 +101,9 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Load and validate a scene and print what it contains.
+    /// Load and validate a scene or .osim model and print what it contains.
     Check {
-        /// The scene file (TOML).
+        /// The scene file (TOML) or OpenSim model (.osim).
         scene: PathBuf,
     },
 }
@@ -113,20 +133,44 @@ fn main() -> ExitCode {
             out,
             duration,
             accuracy,
+            report_interval,
+            integrator,
+            strict,
             plot,
             replay,
             quiet,
         } => run::run_command(
             &scene,
             out,
-            run::Overrides { duration, accuracy },
+            run::Overrides {
+                duration,
+                accuracy,
+                report_interval,
+                integrator,
+                strict,
+            },
             run::Extras {
                 plot,
                 replay,
                 quiet,
             },
         ),
-        Command::Bench { scene, runs } => bench::bench(&scene, runs),
+        Command::Bench {
+            scene,
+            runs,
+            duration,
+            accuracy,
+            integrator,
+        } => bench::bench(
+            &scene,
+            runs,
+            &run::Overrides {
+                duration,
+                accuracy,
+                integrator,
+                ..Default::default()
+            },
+        ),
         Command::Check { scene } => check::check(&scene),
         Command::Curves { model, params, out } => curves::curves(&model, &params, &out),
     };

@@ -2,7 +2,8 @@
 
 use crate::recorder::Recorder;
 use anyhow::{Context, Result};
-use ferrobody::io::{load_scene, ContactsWriter, Scene, TrajectoryWriter};
+use ferrobody::io::osim::OsimInfo;
+use ferrobody::io::{ContactsWriter, Scene, StatesWriter, TrajectoryWriter};
 use ferrobody::Simulation;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -13,9 +14,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Command-line values that replace the scene's.
+#[derive(Default)]
 pub struct Overrides {
     pub duration: Option<f64>,
     pub accuracy: Option<f64>,
+    pub report_interval: Option<f64>,
+    pub integrator: Option<String>,
+    /// .osim models: fail if anything is left out.
+    pub strict: bool,
 }
 
 /// What to write besides trajectory.csv, contacts.csv and summary.json.
@@ -90,10 +96,18 @@ pub fn run_command(
     overrides: Overrides,
     extras: Extras,
 ) -> Result<()> {
-    let mut scene = load_scene(path)?;
+    let loaded = crate::model_file::load(path, overrides.strict)?;
+    let mut scene = loaded.scene;
     apply_overrides(&mut scene, &overrides)?;
+    if let Some(info) = loaded.osim.as_ref().filter(|i| !i.left_out.is_empty()) {
+        eprintln!(
+            "note: {}: not simulated: {}",
+            path.display(),
+            crate::model_file::left_out_list(info)
+        );
+    }
     let out = out.unwrap_or_else(|| PathBuf::from(&scene.name));
-    let summary = simulate_to_files(&scene, &out, extras)?;
+    let summary = simulate_to_files(&scene, &out, extras, loaded.osim.as_ref())?;
     println!(
         "{}: simulated {} s in {} steps ({} rejected), {} force evaluations, {:.3} s wall time; energy {} J -> {} J",
         summary.scene,
@@ -109,6 +123,9 @@ pub fn run_command(
     if scene.model.has_contact() {
         written.push(format!("contacts.csv ({} rows)", summary.contact_rows));
     }
+    if loaded.osim.is_some() {
+        written.push(format!("states.sto ({} rows)", summary.report_rows));
+    }
     written.push("summary.json".to_string());
     written.extend(summary.files.iter().cloned());
     println!("wrote into {}/: {}", out.display(), written.join(", "));
@@ -119,7 +136,19 @@ pub fn fmt_energy(e: f64) -> String {
     format!("{e:.6}")
 }
 
-fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
+pub fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
+    if let Some(dt) = o.report_interval {
+        anyhow::ensure!(
+            dt.is_finite() && dt > 0.0,
+            "--report-interval must be positive and finite, got {dt}"
+        );
+        scene.report_interval = dt;
+        ferrobody::io::check_report_rows(scene.duration, scene.report_interval)
+            .map_err(|m| anyhow::anyhow!("--report-interval: {m}"))?;
+    }
+    if let Some(name) = &o.integrator {
+        scene.integrator.kind = crate::model_file::integrator_kind(name)?;
+    }
     if let Some(d) = o.duration {
         anyhow::ensure!(
             d.is_finite() && d > 0.0,
@@ -139,23 +168,60 @@ fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
     Ok(())
 }
 
+/// The streaming writers of a run: trajectory.csv, contacts.csv (when the model has contact)
+/// and states.sto (for .osim models).
+struct Writers {
+    writer: TrajectoryWriter<BufWriter<File>>,
+    contacts: Option<ContactsWriter<BufWriter<File>>>,
+    states: Option<StatesWriter>,
+}
+
+impl Writers {
+    fn create(scene: &Scene, out: &Path, osim: Option<&OsimInfo>) -> Result<Self> {
+        let create = |name: &str| {
+            let path = out.join(name);
+            File::create(&path)
+                .map(BufWriter::new)
+                .with_context(|| format!("cannot create {}", path.display()))
+        };
+        let writer = TrajectoryWriter::new(create("trajectory.csv")?, &scene.model)?;
+        let contacts = if scene.model.has_contact() {
+            Some(ContactsWriter::new(create("contacts.csv")?)?)
+        } else {
+            None
+        };
+        let states = match osim {
+            Some(info) => {
+                let rows = (scene.duration / scene.report_interval).ceil() as u64 + 1;
+                let path = out.join("states.sto");
+                Some(StatesWriter::create(&path, &info.coordinates, rows)?)
+            }
+            None => None,
+        };
+        Ok(Self {
+            writer,
+            contacts,
+            states,
+        })
+    }
+}
+
 /// Runs the scene, writing `trajectory.csv` as it goes and `summary.json` at the end (also when
 /// the simulation fails, in which case the error is returned after the files are written).
-pub fn simulate_to_files(scene: &Scene, out: &Path, extras: Extras) -> Result<Summary> {
+pub fn simulate_to_files(
+    scene: &Scene,
+    out: &Path,
+    extras: Extras,
+    osim: Option<&OsimInfo>,
+) -> Result<Summary> {
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create output folder {}", out.display()))?;
     let csv_path = out.join("trajectory.csv");
-    let file =
-        File::create(&csv_path).with_context(|| format!("cannot create {}", csv_path.display()))?;
-    let mut writer = TrajectoryWriter::new(BufWriter::new(file), &scene.model)?;
-    let mut contacts = if scene.model.has_contact() {
-        let path = out.join("contacts.csv");
-        let file =
-            File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
-        Some(ContactsWriter::new(BufWriter::new(file))?)
-    } else {
-        None
-    };
+    let Writers {
+        mut writer,
+        mut contacts,
+        mut states,
+    } = Writers::create(scene, out, osim)?;
     let model = &scene.model;
     let mut energies = (f64::NAN, f64::NAN);
     let mut rows = 0u64;
@@ -171,7 +237,7 @@ pub fn simulate_to_files(scene: &Scene, out: &Path, extras: Extras) -> Result<Su
             return Err(e).with_context(|| format!("{}: cannot start the simulation", scene.name));
         }
     };
-    let result = sim.run(scene.duration, scene.report_interval, |m, s, d| {
+    let on_report = |m: &ferrobody::Model, s: &ferrobody::State, d: &ferrobody::Data| {
         let e = ferrobody::algorithms::kinetic_energy(m, d)
             + ferrobody::algorithms::potential_energy(m, s, d);
         if rows == 0 {
@@ -186,8 +252,16 @@ pub fn simulate_to_files(scene: &Scene, out: &Path, extras: Extras) -> Result<Su
         if let Some(c) = contacts.as_mut() {
             contact_rows += c.write_rows(m, s, d)? as u64;
         }
+        if let Some(w) = states.as_mut() {
+            w.write_row(s)?;
+        }
         writer.write_row(m, s, d)
-    });
+    };
+    let result = if scene.step_to_reports {
+        sim.run_stepping_to_reports(scene.duration, scene.report_interval, on_report)
+    } else {
+        sim.run(scene.duration, scene.report_interval, on_report)
+    };
     let wall = start.elapsed().as_secs_f64();
     progress.finish();
     let mut files = Vec::new();
@@ -201,6 +275,9 @@ pub fn simulate_to_files(scene: &Scene, out: &Path, extras: Extras) -> Result<Su
         }
     }
     writer.flush()?;
+    if let Some(w) = states {
+        w.finish()?;
+    }
     if let Some(c) = contacts.as_mut() {
         c.flush()?;
     }

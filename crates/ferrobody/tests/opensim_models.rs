@@ -124,3 +124,11 @@ fn ball_smooth_matches_opensim() {
 fn leg_hunt_crossley_matches_opensim() {
     check_against_opensim("osim_leg_hc.osim", "osim_leg_hc.csv", 1.0);
 }
+
+/// Weld, Ball, Universal, Gimbal, Slider, Pin and Free joints with rotated offset frames, a
+/// tilted half space, a point-to-point spring and generalized springs on Ball and Gimbal
+/// coordinates (made by scripts/opensim/make_references.py).
+#[test]
+fn joints_model_matches_opensim() {
+    check_against_opensim("osim_joints_hc.osim", "osim_joints_hc.csv", 1.0);
+}

@@ -256,11 +256,11 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
     data.realized = Stage::Velocity;
 }
 
-/// Ground's velocity, and q̇ in one copy when the model has no quaternions (then every
-/// mobilizer has q̇ = u and q and u line up). Returns whether that copy was made.
+/// Ground's velocity, and q̇ in one copy when every mobilizer has q̇ = u (no quaternions, no
+/// Euler-angle Ball or Free; then q and u line up). Returns whether that copy was made.
 fn start_velocities<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) -> bool {
     data.vel.v_gb[0] = SpatialVec::zeros();
-    let qdot_is_u = model.quaternion_starts.is_empty();
+    let qdot_is_u = model.qdot_is_u;
     if qdot_is_u {
         data.vel.qdot.copy_from(&state.u);
     }

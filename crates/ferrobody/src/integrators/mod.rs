@@ -42,6 +42,19 @@ pub enum IntegratorKind {
 }
 
 impl IntegratorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [IntegratorKind; 4] = [
+        IntegratorKind::RungeKuttaMerson,
+        IntegratorKind::RungeKutta4,
+        IntegratorKind::ExplicitEuler,
+        IntegratorKind::SemiExplicitEuler,
+    ];
+
+    /// The kind with this scene-file name (`rk-merson`, `rk4`, ...).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
     /// The name used in scene files and summaries.
     pub fn name(self) -> &'static str {
         match self {

@@ -4,6 +4,8 @@
 //!   its loader, which turns a file into a [`Scene`]: a model, an initial state and run
 //!   settings. Every error names the file and the place in it.
 //! * [`trajectory`]: the streaming `trajectory.csv` writer of the command-line contract.
+//! * [`osim`]: OpenSim model files (`.osim`) as a model, a default state and coordinates.
+//! * [`sto`]: OpenSim's storage format for states (`states.sto`).
 
 pub mod contacts;
 pub mod osim;
@@ -12,9 +14,11 @@ mod scene_build;
 mod scene_constraints;
 mod scene_types;
 mod scene_unilateral;
+pub mod sto;
 pub mod trajectory;
 
 pub use contacts::ContactsWriter;
 pub use scene::{load_scene, parse_scene, Scene};
 pub use scene_build::check_report_rows;
+pub use sto::StatesWriter;
 pub use trajectory::{format_number, TrajectoryWriter};

@@ -27,6 +27,10 @@ pub struct Scene {
     pub report_interval: f64,
     /// Integrator settings.
     pub integrator: IntegratorSettings,
+    /// Whether report times are also step boundaries (OpenSim's `Manager`, for .osim models)
+    /// instead of being interpolated between steps (Simbody's `TimeStepper` reporting, the
+    /// scene files' default). See `Simulation::run_stepping_to_reports`.
+    pub step_to_reports: bool,
 }
 
 /// Reads and builds a scene file.

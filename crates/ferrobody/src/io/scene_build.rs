@@ -109,6 +109,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         duration,
         report_interval,
         integrator,
+        step_to_reports: false,
     })
 }
 

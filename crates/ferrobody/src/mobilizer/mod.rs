@@ -180,6 +180,14 @@ impl Mobilizer {
         }
     }
 
+    /// Whether `q̇ = u` (every kind but Ball and Free, in either rotation mode).
+    pub const fn qdot_is_u(self) -> bool {
+        !matches!(
+            self,
+            Mobilizer::Ball | Mobilizer::Free | Mobilizer::BallEuler | Mobilizer::FreeEuler
+        )
+    }
+
     /// The scene-file name of this kind (snake case).
     pub const fn name(self) -> &'static str {
         match self {

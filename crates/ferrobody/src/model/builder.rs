@@ -263,6 +263,7 @@ impl<T: Real> ModelBuilder<T> {
                 rows
             })
             .collect();
+        let qdot_is_u = self.bodies.iter().all(|b| b.mobilizer.qdot_is_u());
         Ok(Model {
             constraints: self.constraints,
             constraint_rows,
@@ -282,6 +283,7 @@ impl<T: Real> ModelBuilder<T> {
             discrete: self.discrete,
             auto_update: self.auto_update,
             quaternion_starts,
+            qdot_is_u,
         })
     }
 }

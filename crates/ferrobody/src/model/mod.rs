@@ -48,6 +48,9 @@ pub struct Model<T: Real = f64> {
     pub(crate) unilateral_multipliers: crate::ids::DiscreteVarId,
     /// Offsets of the quaternions within q (for projection and error norms).
     pub(crate) quaternion_starts: Vec<usize>,
+    /// Whether every mobilizer has q̇ = u (no quaternion or Euler-angle Ball/Free), so that
+    /// q̇ is one copy of u.
+    pub(crate) qdot_is_u: bool,
 }
 
 impl<T: Real> Model<T> {
@@ -260,6 +263,7 @@ impl<T: Real> Model<T> {
             unilateral_enabled: self.unilateral_enabled,
             unilateral_multipliers: self.unilateral_multipliers,
             quaternion_starts: self.quaternion_starts.clone(),
+            qdot_is_u: self.qdot_is_u,
         })
     }
 }

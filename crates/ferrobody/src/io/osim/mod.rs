@@ -100,10 +100,56 @@ impl OsimModel {
             .ok_or_else(|| Error::Model(format!("the model has no coordinate named '{name}'")))
     }
 
+    /// A runnable scene of this model (its default state, `duration` seconds, reports every
+    /// `report_interval` s, each report time a step boundary as in OpenSim's `Manager`) and
+    /// what the scene does not hold: coordinates, joints, forces, left-out elements.
+    pub fn into_scene(
+        self,
+        duration: f64,
+        report_interval: f64,
+        integrator: crate::IntegratorSettings,
+    ) -> (crate::io::Scene, OsimInfo) {
+        let scene = crate::io::Scene {
+            name: self.name.clone(),
+            description: format!(
+                "OpenSim model '{}': {} bodies, {} coordinates",
+                self.name,
+                self.model.nbodies() - 1,
+                self.coordinates.len()
+            ),
+            model: self.model,
+            initial_state: self.default_state,
+            duration,
+            report_interval,
+            integrator,
+            step_to_reports: true,
+        };
+        let info = OsimInfo {
+            coordinates: self.coordinates,
+            joints: self.joints,
+            forces: self.forces,
+            left_out: self.left_out,
+        };
+        (scene, info)
+    }
+
     /// Total count of left-out elements.
     pub fn left_out_count(&self) -> usize {
         self.left_out.values().sum()
     }
+}
+
+/// What an [`OsimModel`] knows beyond its model and state (see [`OsimModel::into_scene`]).
+#[derive(Clone, Debug, Default)]
+pub struct OsimInfo {
+    /// Coordinates in OpenSim's order.
+    pub coordinates: Vec<Coordinate>,
+    /// Joints as (name, OpenSim type), in tree order.
+    pub joints: Vec<(String, String)>,
+    /// Simulated force elements as (name, OpenSim type).
+    pub forces: Vec<(String, String)>,
+    /// Elements read but not simulated, counted by OpenSim type.
+    pub left_out: BTreeMap<String, usize>,
 }
 
 /// Reads an .osim file.
@@ -208,9 +254,10 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
         }
         body_paths.push(doc.path_of(n));
     }
-    let joints = set_items(doc.model, "JointSet")
-        .into_iter()
-        .map(|n| joints::read_joint(doc, n))
+    let joint_nodes = set_items(doc.model, "JointSet");
+    let joints = joint_nodes
+        .iter()
+        .map(|&n| joints::read_joint(doc, n))
         .collect::<Res<Vec<_>>>()?;
     let ordered = joints::tree_order(doc, joints, &body_paths)?;
     let mut sk = Skeleton {
@@ -246,6 +293,13 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
             sk.coordinates.push(c);
         }
     }
+    // OpenSim lists coordinates in JointSet order, not tree order.
+    let set_position = |joint: &str| {
+        joint_nodes
+            .iter()
+            .position(|n| n.attribute("name") == Some(joint))
+    };
+    sk.coordinates.sort_by_key(|c| set_position(&c.joint));
     Ok(sk)
 }
 
