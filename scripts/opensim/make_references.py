@@ -103,6 +103,85 @@ def joints_model():
     return m, 1.0
 
 
+def axis(st, i, coords, direction, function):
+    """Sets TransformAxis i; the axis keeps a copy of `function` (set_function copies, so
+    Python's object and OpenSim's never share ownership; setFunction adopts and crashes)."""
+    ta = st.updTransformAxis(i)
+    names = osim.ArrayStr()
+    for c in coords:
+        names.append(c)
+    ta.setCoordinateNames(names)
+    ta.setAxis(vec3(*direction))
+    ta.set_function(function)
+
+
+def spline(xs, ys):
+    f = osim.SimmSpline()
+    for x, y in zip(xs, ys):
+        f.addPoint(x, y)
+    return f
+
+
+def custom_model():
+    """CustomJoints as gait models use them: a 3-rotation hip, a knee whose translations
+    follow the flexion angle through SimmSplines (coupled translations), a joint mixing
+    Polynomial, Multiplier and Constant functions about skew axes."""
+    m = osim.Model()
+    m.setName("custom_joints")
+    m.setGravity(vec3(0, -9.81, 0))
+    g = m.getGround()
+    thigh = body(m, "thigh", 7.0, (0, -0.2, 0), (0.1, 0.02, 0.1, 0, 0, 0))
+    st = osim.SpatialTransform()
+    axis(st, 0, ["hip_flexion"], (0, 0, 1), osim.LinearFunction(1, 0))
+    axis(st, 1, ["hip_adduction"], (1, 0, 0), osim.LinearFunction(1, 0))
+    axis(st, 2, ["hip_rotation"], (0, 1, 0), osim.LinearFunction(1, 0))
+    axis(st, 3, [], (1, 0, 0), osim.Constant(0))
+    axis(st, 4, [], (0, 1, 0), osim.Constant(0))
+    axis(st, 5, [], (0, 0, 1), osim.Constant(0))
+    hip = osim.CustomJoint("hip", g, vec3(0, 1.2, 0), vec3(0, 0, 0), thigh, vec3(0, 0, 0), vec3(0, 0, 0), st)
+    m.addJoint(hip)
+    set_defaults(hip, (0.4, 0.1, -0.2), (0.5, -0.3, 0.8))
+    shank = body(m, "shank", 3.0, (0, -0.2, 0), (0.04, 0.005, 0.04, 0, 0, 0))
+    st = osim.SpatialTransform()
+    knee_x = [-2.0944, -1.74533, -1.39626, -1.0472, -0.698132, -0.349066, -0.174533, 0.197344, 0.337395, 0.490178, 1.52146, 2.0944]
+    tx = [-0.0032, 0.00179, 0.00411, 0.0041, 0.00212, -0.001, -0.0031, -0.005227, -0.005435, -0.005574, -0.005435, -0.00525]
+    ty = [-0.4226, -0.4082, -0.399, -0.3976, -0.4037, -0.4056, -0.4079, -0.41, -0.4103, -0.4104, -0.4103, -0.4101]
+    axis(st, 0, [], (1, 0, 0), osim.Constant(0))
+    axis(st, 1, [], (0, 1, 0), osim.Constant(0))
+    axis(st, 2, ["knee_angle"], (0, 0, 1), osim.LinearFunction(1, 0))
+    axis(st, 3, ["knee_angle"], (1, 0, 0), spline(knee_x, tx))
+    axis(st, 4, ["knee_angle"], (0, 1, 0), spline(knee_x, ty))
+    axis(st, 5, [], (0, 0, 1), osim.Constant(0))
+    knee = osim.CustomJoint("knee", thigh, vec3(0, 0, 0), vec3(0, 0, 0), shank, vec3(0, 0, 0), vec3(0, 0, 0), st)
+    m.addJoint(knee)
+    set_defaults(knee, (-0.6,), (1.0,))
+    foot = body(m, "foot", 1.0, (0.05, -0.03, 0), (0.002, 0.004, 0.004, 0, 0, 0))
+    st = osim.SpatialTransform()
+    poly = osim.PolynomialFunction(osim.Vector([0.3, -0.2, 1.0, 0.05]))
+    inner = spline([-1.0, -0.5, 0.0, 0.5, 1.0], [-0.8, -0.45, 0.0, 0.5, 0.9])
+    mult = osim.MultiplierFunction(inner, 0.9)
+    inner.thisown = False  # the MultiplierFunction adopted it
+    axis(st, 0, ["ankle_angle"], (0.1, 0.2, 1.0), poly)
+    axis(st, 1, ["subtalar_angle"], (0.8, 0.6, 0.0), mult)
+    axis(st, 2, [], (0, 0, 1), osim.Constant(0.1))
+    axis(st, 3, [], (1, 0, 0), osim.Constant(0.01))
+    axis(st, 4, ["ankle_angle"], (0, 1, 0), osim.LinearFunction(0.02, -0.4))
+    axis(st, 5, [], (0, 0, 1), osim.Constant(0))
+    ankle = osim.CustomJoint("ankle", shank, vec3(0, 0, 0), vec3(0, 0, 0), foot, vec3(0, 0, 0), vec3(0, 0, 0), st)
+    m.addJoint(ankle)
+    set_defaults(ankle, (0.2, -0.1), (-0.5, 0.4))
+    for cname, k, rest, c in [("hip_flexion", 300.0, 0.4, 5.0), ("hip_adduction", 300.0, 0.0, 5.0),
+                              ("hip_rotation", 300.0, 0.0, 5.0), ("knee_angle", 200.0, -0.6, 3.0),
+                              ("ankle_angle", 30.0, 0.1, 0.5), ("subtalar_angle", 30.0, 0.0, 0.5)]:
+        f = osim.SpringGeneralizedForce(cname)
+        f.setName("spring_" + cname)
+        f.setStiffness(k)
+        f.setRestLength(rest)
+        f.setViscosity(c)
+        m.addForce(f)
+    return m, 1.0
+
+
 def run(model, duration, csv_path):
     state = model.initSystem()
     coords = [model.getCoordinateSet().get(i) for i in range(model.getCoordinateSet().getSize())]
@@ -142,7 +221,7 @@ def run(model, duration, csv_path):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "testdata/opensim"
-    for name, make in [("osim_joints_hc", joints_model)]:
+    for name, make in [("osim_joints_hc", joints_model), ("osim_custom_joints", custom_model)]:
         model, duration = make()
         model.finalizeConnections()
         model.printToXML(os.path.join(out, name + ".osim"))

@@ -132,3 +132,11 @@ fn leg_hunt_crossley_matches_opensim() {
 fn joints_model_matches_opensim() {
     check_against_opensim("osim_joints_hc.osim", "osim_joints_hc.csv", 1.0);
 }
+
+/// CustomJoints: a three-rotation hip, a knee whose translations follow its angle through
+/// SimmSplines, and a joint of Polynomial, Multiplier (of a spline) and Constant functions
+/// about skew axes (made by scripts/opensim/make_references.py).
+#[test]
+fn custom_joints_match_opensim() {
+    check_against_opensim("osim_custom_joints.osim", "osim_custom_joints.csv", 1.0);
+}

@@ -20,7 +20,7 @@ use crate::math::inertia::RigidInertia;
 use crate::math::small::mul3v;
 use crate::math::spatial::shift_motion;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
-use crate::mobilizer::{HingeAxis, Mobilizer};
+use crate::mobilizer::HingeAxis;
 use crate::model::{Body, Model};
 use crate::scalar::Real;
 use crate::state::State;
@@ -122,7 +122,10 @@ fn body_pose<T: Real>(
     } else {
         x_gp * &body.x_pf
     };
-    let x_gm = body.mobilizer.compose(&x_gf, &q[body.q_range()]);
+    let x_gm = match &body.spatial_transform {
+        Some(st) => x_gf * st.x_fm(&q[body.q_range()]),
+        None => body.mobilizer.compose(&x_gf, &q[body.q_range()]),
+    };
     let x_gb = if body.x_bm_is_identity {
         x_gm
     } else {
@@ -137,7 +140,7 @@ fn body_pose<T: Real>(
     } else {
         let p_mb = x_gb.p - x_gm.p;
         hinge_in_ground(
-            body.mobilizer,
+            body,
             &q[body.q_range()],
             &x_gf.r,
             &p_mb,
@@ -196,13 +199,13 @@ fn first_hinge_column<T: Real>(pos: &PositionCache<T>, body: &Body<T>) -> Spatia
 /// Unit-axis columns are read straight out of `R_GF`.
 #[inline]
 fn hinge_in_ground<T: Real>(
-    mobilizer: Mobilizer,
+    body: &Body<T>,
     q: &[T],
     r_gf: &Matrix3<T>,
     p_mb: &Vector3<T>,
     h_g: &mut [SpatialVec<T>],
 ) {
-    if let Some(axes) = mobilizer.hinge_axes() {
+    if let Some(axes) = body.mobilizer.hinge_axes() {
         for (h, axis) in h_g.iter_mut().zip(axes) {
             *h = match *axis {
                 HingeAxis::Rotation(k) => {
@@ -215,7 +218,10 @@ fn hinge_in_ground<T: Real>(
         return;
     }
     let mut h_f = [SpatialVec::<T>::zeros(); 6];
-    mobilizer.hinge(q, &mut h_f[..h_g.len()]);
+    match &body.spatial_transform {
+        Some(st) => st.hinge(q, &mut h_f[..h_g.len()]),
+        None => body.mobilizer.hinge(q, &mut h_f[..h_g.len()]),
+    }
     for (h, hf) in h_g.iter_mut().zip(&h_f) {
         let hw = mul3v(r_gf, &angular(hf));
         let hv = mul3v(r_gf, &linear(hf)) + hw.cross(p_mb);
@@ -318,9 +324,11 @@ fn body_velocity<T: Real>(
         a_c += w_gp.cross(&v_rel_m) * two;
     }
     if body.mobilizer.hinge_axes().is_none() {
-        let hdu = body
-            .mobilizer
-            .hdot_u(&q[body.q_range()], &u[body.u_range()]);
+        let (qb, ub) = (&q[body.q_range()], &u[body.u_range()]);
+        let hdu = match &body.spatial_transform {
+            Some(st) => st.hdot_u(qb, ub),
+            None => body.mobilizer.hdot_u(qb, ub),
+        };
         alpha_c += mul3v(&pose.r_gf, &angular(&hdu));
         a_c += mul3v(&pose.r_gf, &linear(&hdu));
     }

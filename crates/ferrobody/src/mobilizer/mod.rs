@@ -30,6 +30,7 @@ mod ball;
 mod cylinder;
 mod euler_xyz;
 mod free;
+mod function_based;
 mod gimbal;
 mod pin;
 mod planar;
@@ -42,6 +43,7 @@ use crate::scalar::Real;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use free::x_fm as free_x_fm;
+pub use function_based::{AxisFunction, SpatialTransform};
 
 /// The kind of a mobilizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +75,11 @@ pub enum Mobilizer {
     /// Six degrees of freedom with Euler angles and translation as q, `w_FM` and `v_FM` as u
     /// (Simbody's Free in Euler-angle mode, as OpenSim runs it).
     FreeEuler,
+    /// Simbody's function-based mobilizer (OpenSim's `CustomJoint`) with this many
+    /// coordinates, u = q̇; the body's [`SpatialTransform`] defines its pose and hinge, so the
+    /// pose and hinge methods of this enum return identities for it and the model reads the
+    /// body's transform instead.
+    FunctionBased(u8),
 }
 
 /// A hinge-matrix column that is a unit axis of F: rotation about, or translation along, F's
@@ -101,6 +108,7 @@ impl Mobilizer {
             Mobilizer::Translation => Some(&[T(0), T(1), T(2)]),
             Mobilizer::Free | Mobilizer::FreeEuler => Some(&[R(0), R(1), R(2), T(0), T(1), T(2)]),
             Mobilizer::BallEuler => Some(&[R(0), R(1), R(2)]),
+            Mobilizer::FunctionBased(_) => None,
             Mobilizer::Universal | Mobilizer::Gimbal => None,
         }
     }
@@ -154,6 +162,7 @@ impl Mobilizer {
             Mobilizer::Ball => 4,
             Mobilizer::FreeEuler => 6,
             Mobilizer::Free => 7,
+            Mobilizer::FunctionBased(n) => n as usize,
         }
     }
 
@@ -169,6 +178,7 @@ impl Mobilizer {
             | Mobilizer::Ball
             | Mobilizer::BallEuler => 3,
             Mobilizer::Free | Mobilizer::FreeEuler => 6,
+            Mobilizer::FunctionBased(n) => n as usize,
         }
     }
 
@@ -203,6 +213,7 @@ impl Mobilizer {
             Mobilizer::Free => "free",
             Mobilizer::BallEuler => "ball_euler",
             Mobilizer::FreeEuler => "free_euler",
+            Mobilizer::FunctionBased(_) => "function_based",
         }
     }
 
@@ -230,6 +241,7 @@ impl Mobilizer {
             Mobilizer::Free => free::x_fm(q),
             Mobilizer::BallEuler => euler_xyz::ball_x_fm(q),
             Mobilizer::FreeEuler => euler_xyz::free_x_fm(q),
+            Mobilizer::FunctionBased(_) => Transform::identity(),
         }
     }
 
@@ -248,6 +260,7 @@ impl Mobilizer {
             Mobilizer::Translation => translation::hinge(h),
             Mobilizer::Free => free::hinge(h),
             Mobilizer::BallEuler | Mobilizer::FreeEuler => euler_xyz::hinge(h),
+            Mobilizer::FunctionBased(_) => h.iter_mut().for_each(|c| *c = SpatialVec::zeros()),
         }
     }
 

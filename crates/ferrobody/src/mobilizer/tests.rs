@@ -98,3 +98,74 @@ fn counts_are_consistent() {
         assert!(m.nu() <= m.nq());
     }
 }
+
+/// A knee-like transform: three rotations about skew axes, each following its own coordinate
+/// (the second through a spline), and a translation coupled to the first through a spline.
+fn knee_like() -> super::SpatialTransform {
+    use super::AxisFunction;
+    use crate::math::function::{CubicSpline, Function};
+    let spline = |y: Vec<f64>| {
+        Function::Spline(CubicSpline::simm(vec![-2.0, -1.0, 0.0, 1.0, 2.0], y).unwrap())
+    };
+    let linear = |slope| Function::Linear {
+        slope,
+        intercept: 0.0,
+    };
+    let of = |k: Option<usize>, function| AxisFunction {
+        coordinate: k,
+        function,
+    };
+    let unit = |x: f64, y: f64, z: f64| Vector3::new(x, y, z).normalize();
+    super::SpatialTransform {
+        axes: [
+            unit(0.1, 0.0, 1.0),
+            unit(1.0, 0.2, 0.0),
+            unit(0.0, 1.0, 0.1),
+            unit(1.0, 0.0, 0.0),
+            unit(0.0, 1.0, 0.0),
+            unit(0.0, 0.0, 1.0),
+        ],
+        functions: [
+            of(Some(0), linear(1.0)),
+            of(Some(1), spline(vec![-0.5, -0.2, 0.0, 0.3, 0.4])),
+            of(Some(2), linear(-1.0)),
+            of(Some(0), spline(vec![0.01, -0.02, 0.0, 0.03, 0.01])),
+            of(None, Function::Constant(0.02)),
+            of(Some(0), Function::Polynomial(vec![0.01, -0.02, 0.0])),
+        ],
+        nq: 3,
+    }
+}
+
+#[test]
+fn function_based_hinge_and_hdot_match_finite_differences() {
+    let st = knee_like();
+    st.validate().unwrap();
+    let q = [0.4, -0.3, 0.7];
+    let u = [0.9, -1.3, 0.5];
+    let h_of = |q: &[f64]| {
+        let mut h = vec![SpatialVec::zeros(); 3];
+        st.hinge(q, &mut h);
+        h
+    };
+    let step = |s: f64| -> Vec<f64> { q.iter().zip(&u).map(|(a, b)| a + s * b).collect() };
+    let eps = 1e-6;
+    let (xp, xm) = (st.x_fm(&step(eps)), st.x_fm(&step(-eps)));
+    let rdot: Matrix3<f64> = (xp.r - xm.r) / (2.0 * eps);
+    let wx = rdot * st.x_fm(&q).r.transpose();
+    let w = Vector3::new(wx[(2, 1)], wx[(0, 2)], wx[(1, 0)]);
+    let v = (xp.p - xm.p) / (2.0 * eps);
+    let hu: SpatialVec<f64> = h_of(&q).iter().zip(&u).map(|(c, ui)| c * *ui).sum();
+    assert!(
+        (hu - crate::math::spatial(w, v)).norm() < 1e-8,
+        "H u = {hu:?}"
+    );
+    let hv =
+        |s: f64| -> SpatialVec<f64> { h_of(&step(s)).iter().zip(&u).map(|(c, ui)| c * *ui).sum() };
+    let fd = (hv(eps) - hv(-eps)) / (2.0 * eps);
+    let an = st.hdot_u(&q, &u);
+    assert!(
+        (an - fd).norm() < 1e-7,
+        "Ḣu = {an:?}, finite difference {fd:?}"
+    );
+}

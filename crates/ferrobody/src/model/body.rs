@@ -3,8 +3,9 @@
 use super::planar::PlaneBasis;
 use crate::ids::BodyId;
 use crate::math::{MassProperties, Transform};
-use crate::mobilizer::Mobilizer;
+use crate::mobilizer::{Mobilizer, SpatialTransform};
 use crate::scalar::Real;
+use std::sync::Arc;
 
 /// Everything needed to add a body: name, parent, mobilizer, frames and mass properties.
 #[derive(Clone, Debug)]
@@ -21,6 +22,8 @@ pub struct BodyDef<T: Real = f64> {
     pub x_bm: Transform<T>,
     /// Mass properties in the body frame.
     pub mass_properties: MassProperties<T>,
+    /// The axes and functions of a `FunctionBased` mobilizer (None for every other kind).
+    pub spatial_transform: Option<Arc<SpatialTransform>>,
 }
 
 impl<T: Real> BodyDef<T> {
@@ -38,6 +41,21 @@ impl<T: Real> BodyDef<T> {
             x_pf: Transform::identity(),
             x_bm: Transform::identity(),
             mass_properties,
+            spatial_transform: None,
+        }
+    }
+
+    /// A body on a function-based mobilizer (OpenSim's `CustomJoint`) defined by `transform`.
+    pub fn function_based(
+        name: &str,
+        parent: BodyId,
+        transform: SpatialTransform,
+        mass_properties: MassProperties<T>,
+    ) -> Self {
+        let n = u8::try_from(transform.nq).unwrap_or(u8::MAX);
+        Self {
+            spatial_transform: Some(Arc::new(transform)),
+            ..Self::new(name, parent, Mobilizer::FunctionBased(n), mass_properties)
         }
     }
 
@@ -96,6 +114,8 @@ pub struct Body<T: Real = f64> {
     /// kinematics drops the products with those zeros (set when the model is built; decided
     /// on real parts, like the other frame flags).
     pub planar_xy_pin: bool,
+    /// The axes and functions of a `FunctionBased` mobilizer.
+    pub spatial_transform: Option<Arc<SpatialTransform>>,
     /// Inverse central inertia in the body frame (zero when singular; cached).
     pub inverse_inertia_com: nalgebra::Matrix3<T>,
     /// First index of this body's q in the state.
@@ -123,6 +143,7 @@ impl<T: Real> Body<T> {
             rigid_free_on_ground: false,
             plane: None,
             planar_xy_pin: false,
+            spatial_transform: def.spatial_transform,
             inverse_inertia_com: nalgebra::Matrix3::zeros(),
             q_start,
             u_start,

@@ -308,6 +308,24 @@ fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
         return fail("centre of mass has a non-finite component".into());
     }
     check_inertia(&mp.inertia_com.map(|x| x.re())).or_else(fail)?;
+    match (def.mobilizer, &def.spatial_transform) {
+        (crate::mobilizer::Mobilizer::FunctionBased(n), Some(st)) => {
+            st.validate().or_else(fail)?;
+            if st.nq != usize::from(n) {
+                return fail(format!(
+                    "the mobilizer has {n} coordinates but its transform {}",
+                    st.nq
+                ));
+            }
+        }
+        (crate::mobilizer::Mobilizer::FunctionBased(_), None) => {
+            return fail("a function-based mobilizer needs a spatial transform".into())
+        }
+        (_, Some(_)) => {
+            return fail("only a function-based mobilizer takes a spatial transform".into())
+        }
+        (_, None) => {}
+    }
     for (name, x) in [
         ("inboard frame x_pf", &def.x_pf),
         ("outboard frame x_bm", &def.x_bm),

@@ -280,6 +280,7 @@ fn cast_body<T: Real, U: Real>(b: &Body<T>) -> Body<U> {
         x_pf: b.x_pf.cast(),
         x_bm: b.x_bm.cast(),
         mass_properties: b.mass_properties.cast(),
+        spatial_transform: b.spatial_transform.clone(),
     };
     Body::new(def, b.q_start, b.u_start)
 }

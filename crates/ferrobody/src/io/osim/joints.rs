@@ -19,7 +19,7 @@ use super::document::{child, objects, Doc, Res};
 use super::frames::{socket_frame, BodyFrame};
 use super::Coordinate;
 use crate::math::MassProperties;
-use crate::mobilizer::Mobilizer;
+use crate::mobilizer::{Mobilizer, SpatialTransform};
 use nalgebra::{Matrix3, Vector3};
 use roxmltree::Node;
 use std::collections::HashMap;
@@ -32,6 +32,8 @@ pub(super) struct JointDef<'a, 'i> {
     pub parent: BodyFrame,
     pub child: BodyFrame,
     pub coordinates: Vec<CoordinateDef>,
+    /// The spatial transform of a CustomJoint.
+    pub spatial_transform: Option<SpatialTransform>,
 }
 
 /// A coordinate as written in the joint.
@@ -59,14 +61,11 @@ fn mobilizer_of(tag: &str) -> Option<Mobilizer> {
 /// Reads one joint element.
 pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<JointDef<'a, 'i>> {
     let tag = node.tag_name().name();
-    let mobilizer = mobilizer_of(tag).ok_or_else(|| {
-        let hint = if tag == "CustomJoint" {
-            " (CustomJoint with SpatialTransform functions is not implemented yet)"
-        } else {
-            ""
-        };
-        doc.err(node, format!("joint type <{tag}> is not supported{hint}"))
-    })?;
+    if tag == "CustomJoint" {
+        return read_custom_joint(doc, node);
+    }
+    let mobilizer = mobilizer_of(tag)
+        .ok_or_else(|| doc.err(node, format!("joint type <{tag}> is not supported")))?;
     if doc.boolean(node, "reverse", false)? {
         return Err(doc.err(
             node,
@@ -84,6 +83,34 @@ pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<J
         parent,
         child: child_frame,
         coordinates,
+        spatial_transform: None,
+    })
+}
+
+/// A CustomJoint: its coordinates as listed, and its SpatialTransform.
+fn read_custom_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<JointDef<'a, 'i>> {
+    let name = node.attribute("name").unwrap_or("CustomJoint").to_string();
+    let listed = child(node, "coordinates").map(objects).unwrap_or_default();
+    if listed.is_empty() || listed.len() > 6 {
+        return Err(doc.err(
+            node,
+            format!(
+                "a CustomJoint needs 1 to 6 coordinates, got {}",
+                listed.len()
+            ),
+        ));
+    }
+    let coordinates = read_coordinates(doc, node, &name, listed.len())?;
+    let names: Vec<String> = coordinates.iter().map(|c| c.name.clone()).collect();
+    let st = super::custom_joint::read_spatial_transform(doc, node, &names)?;
+    Ok(JointDef {
+        node,
+        mobilizer: Mobilizer::FunctionBased(listed.len() as u8),
+        parent: socket_frame(doc, node, "socket_parent_frame")?,
+        child: socket_frame(doc, node, "socket_child_frame")?,
+        coordinates,
+        spatial_transform: Some(st),
+        name,
     })
 }
 

@@ -17,6 +17,7 @@
 //! control to study human and animal movement", PLoS Comput Biol 14(7): e1006223.
 
 mod contact;
+mod custom_joint;
 mod document;
 mod forces;
 mod frames;
@@ -278,9 +279,11 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
             sk.bodies[&j.parent.body]
         };
         let name = body_node.attribute("name").unwrap_or_default();
-        let def = BodyDef::new(name, parent, j.mobilizer, mass)
-            .with_x_pf(j.parent.x_bf)
-            .with_x_bm(j.child.x_bf);
+        let def = match &j.spatial_transform {
+            Some(st) => BodyDef::function_based(name, parent, st.clone(), mass),
+            None => BodyDef::new(name, parent, j.mobilizer, mass),
+        };
+        let def = def.with_x_pf(j.parent.x_bf).with_x_bm(j.child.x_bf);
         let id = b
             .add_body(def)
             .map_err(|e| model_error(doc, body_node, &e))?;

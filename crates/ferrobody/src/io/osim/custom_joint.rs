@@ -1,0 +1,183 @@
+//! OpenSim's `CustomJoint`: a `SpatialTransform` of three rotation and three translation
+//! `TransformAxis` elements, each with an `axis`, the `coordinates` it depends on (none or
+//! one of the joint's) and a `function` of them, built as Simbody's function-based mobilizer
+//! (`crate::mobilizer::SpatialTransform`). Functions: `Constant`, `LinearFunction`
+//! (coefficients `slope intercept`), `PolynomialFunction` (highest power first), `SimmSpline`
+//! (`x`, `y`), `MultiplierFunction` (`function`, `scale`); OpenSim 4 writes a function as an
+//! element named `function` inside the axis, OpenSim 3 wraps it in `<function>`.
+
+use super::document::{child, tag_of, Doc, Res};
+use crate::math::function::{CubicSpline, Function};
+use crate::mobilizer::{AxisFunction, SpatialTransform};
+use nalgebra::Vector3;
+use roxmltree::Node;
+
+/// The axis names of a SpatialTransform, in Simbody's order.
+const AXES: [&str; 6] = [
+    "rotation1",
+    "rotation2",
+    "rotation3",
+    "translation1",
+    "translation2",
+    "translation3",
+];
+
+/// Default axes of an axis that the file leaves out (OpenSim's defaults).
+const DEFAULT_AXES: [[f64; 3]; 6] = [
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+];
+
+/// Reads the joint's SpatialTransform; `coordinates` are the joint's coordinate names in order.
+pub(super) fn read_spatial_transform(
+    doc: &Doc,
+    joint: Node,
+    coordinates: &[String],
+) -> Res<SpatialTransform> {
+    let st = child(joint, "SpatialTransform")
+        .ok_or_else(|| doc.err(joint, "a CustomJoint needs a <SpatialTransform>"))?;
+    let mut axes = [Vector3::zeros(); 6];
+    let mut functions: [AxisFunction; 6] = std::array::from_fn(|_| AxisFunction {
+        coordinate: None,
+        function: Function::Constant(0.0),
+    });
+    for (i, name) in AXES.iter().enumerate() {
+        let node = st
+            .children()
+            .find(|n| n.has_tag_name("TransformAxis") && n.attribute("name") == Some(name));
+        let Some(node) = node else {
+            axes[i] = Vector3::from(DEFAULT_AXES[i]);
+            continue;
+        };
+        let a = Vector3::from(doc.fixed(node, "axis", DEFAULT_AXES[i])?);
+        if a.norm() == 0.0 {
+            return Err(doc.err(node, "<axis> must not be zero"));
+        }
+        axes[i] = a.normalize();
+        functions[i] = read_axis_function(doc, node, coordinates)?;
+    }
+    independent_rotation_axes(&mut axes, &functions);
+    Ok(SpatialTransform {
+        axes,
+        functions,
+        nq: coordinates.len(),
+    })
+}
+
+/// Rotation axes whose function is identically zero do not rotate anything; if one is
+/// parallel to another axis, it is replaced by a perpendicular one, as OpenSim's
+/// `SpatialTransform::constructIndependentAxes` does, so the axes stay independent.
+fn independent_rotation_axes(axes: &mut [Vector3<f64>; 6], functions: &[AxisFunction; 6]) {
+    for i in 0..3 {
+        let unused =
+            functions[i].coordinate.is_none() && functions[i].function == Function::Constant(0.0);
+        let parallel = (0..3)
+            .filter(|&j| j != i)
+            .any(|j| axes[i].cross(&axes[j]).norm() < 1e-5);
+        if unused && parallel {
+            let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+            let candidate = axes[j].cross(&axes[k]);
+            axes[i] = if candidate.norm() > 1e-5 {
+                candidate.normalize()
+            } else {
+                axes[j]
+                    .cross(&Vector3::from(DEFAULT_AXES[(i + 1) % 3]))
+                    .normalize()
+            };
+        }
+    }
+}
+
+fn read_axis_function(doc: &Doc, axis: Node, coordinates: &[String]) -> Res<AxisFunction> {
+    let names: Vec<String> = doc
+        .text(axis, "coordinates")
+        .map(|(_, t)| t.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    let coordinate = match names.as_slice() {
+        [] => None,
+        [name] => Some(coordinates.iter().position(|c| c == name).ok_or_else(|| {
+            doc.err(
+                axis,
+                format!("<coordinates> '{name}' is not a coordinate of this joint"),
+            )
+        })?),
+        _ => {
+            return Err(doc.err(
+                axis,
+                "an axis depending on several coordinates is not supported (one at most)",
+            ))
+        }
+    };
+    let function_node = axis
+        .children()
+        .find(|n| n.is_element() && n.attribute("name") == Some("function"))
+        .or_else(|| child(axis, "function").and_then(|f| f.children().find(|n| n.is_element())));
+    let function = match function_node {
+        Some(f) => read_function(doc, f)?,
+        // No function: OpenSim's default is a constant zero (or identity for one coordinate).
+        None if coordinate.is_some() => Function::Linear {
+            slope: 1.0,
+            intercept: 0.0,
+        },
+        None => Function::Constant(0.0),
+    };
+    Ok(AxisFunction {
+        coordinate,
+        function,
+    })
+}
+
+/// Reads one OpenSim function element.
+pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
+    let numbers = |tag: &str| -> Res<Vec<f64>> {
+        doc.numbers(f, tag)?
+            .ok_or_else(|| doc.err(f, format!("<{}> needs <{tag}>", tag_of(f))))
+    };
+    Ok(match f.tag_name().name() {
+        "Constant" => Function::Constant(doc.scalar(f, "value", 0.0)?),
+        "LinearFunction" => match numbers("coefficients")?.as_slice() {
+            [slope, intercept] => Function::Linear {
+                slope: *slope,
+                intercept: *intercept,
+            },
+            other => {
+                return Err(doc.err(
+                    f,
+                    format!("<coefficients> of a LinearFunction: expected 2 numbers, got {}", other.len()),
+                ))
+            }
+        },
+        "PolynomialFunction" => {
+            let c = numbers("coefficients")?;
+            if c.is_empty() {
+                return Err(doc.err(f, "<coefficients> of a PolynomialFunction is empty"));
+            }
+            Function::Polynomial(c)
+        }
+        "SimmSpline" => {
+            let spline = CubicSpline::simm(numbers("x")?, numbers("y")?)
+                .map_err(|m| doc.err(f, format!("SimmSpline: {m}")))?;
+            Function::Spline(spline)
+        }
+        "MultiplierFunction" => {
+            let inner = f
+                .children()
+                .find(|n| n.is_element() && n.attribute("name") == Some("function"))
+                .or_else(|| {
+                    child(f, "function").and_then(|w| w.children().find(|n| n.is_element()))
+                })
+                .ok_or_else(|| doc.err(f, "a MultiplierFunction needs a function"))?;
+            Function::Multiplier(Box::new(read_function(doc, inner)?), doc.scalar(f, "scale", 1.0)?)
+        }
+        _ => {
+            return Err(doc.err(
+                f,
+                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, MultiplierFunction)", tag_of(f)),
+            ))
+        }
+    })
+}

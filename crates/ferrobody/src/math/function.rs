@@ -1,0 +1,277 @@
+//! Functions of one coordinate, as OpenSim's `CustomJoint` uses them to map coordinates to the
+//! six spatial coordinates of a joint, with first and second derivatives (Simbody's
+//! `Function::calcDerivative`), generic over the scalar type.
+//!
+//! | kind | value |
+//! |---|---|
+//! | `Constant` | `c` |
+//! | `Linear` | `a x + b` (OpenSim `LinearFunction`, coefficients `a b`) |
+//! | `Polynomial` | `Σ cᵢ x^(n−1−i)`, highest power first (Simbody `Function::Polynomial`) |
+//! | `Spline` | OpenSim's `SimmSpline`: Forsythe–Malcolm–Moler cubic spline, end conditions from the third divided differences, linear beyond the knots |
+//! | `Multiplier` | `s f(x)` (OpenSim `MultiplierFunction`) |
+//!
+//! Citation: G. E. Forsythe, M. A. Malcolm, C. B. Moler (1977), *Computer Methods for
+//! Mathematical Computations*, §4.4 (the spline OpenSim's `SimmSpline::calcCoefficients` codes).
+
+use crate::scalar::Real;
+
+/// Knot spacings below this are raised to it (OpenSim's `TINY_NUMBER`).
+const TINY_NUMBER: f64 = 1e-7;
+/// Abscissae this close to an end knot evaluate at the knot (OpenSim's `ROUNDOFF_ERROR`).
+const ROUNDOFF_ERROR: f64 = 2e-13;
+
+/// A function of one variable with two derivatives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Function {
+    /// A constant.
+    Constant(f64),
+    /// `slope x + intercept`.
+    Linear {
+        /// Slope.
+        slope: f64,
+        /// Intercept.
+        intercept: f64,
+    },
+    /// Coefficients, highest power first.
+    Polynomial(Vec<f64>),
+    /// OpenSim's `SimmSpline`.
+    Spline(CubicSpline),
+    /// `scale · f(x)`.
+    Multiplier(Box<Function>, f64),
+}
+
+/// A cubic spline `y + dx (b + dx (c + dx d))` on each interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CubicSpline {
+    x: Vec<f64>,
+    y: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+    d: Vec<f64>,
+}
+
+impl CubicSpline {
+    /// OpenSim's `SimmSpline` through the knots; errors unless there are at least two knots,
+    /// as many x as y, all finite, and x strictly increasing.
+    pub fn simm(x: Vec<f64>, y: Vec<f64>) -> Result<Self, String> {
+        let n = x.len();
+        if n != y.len() {
+            return Err(format!("{n} x values but {} y values", y.len()));
+        }
+        if n < 2 {
+            return Err(format!("a spline needs at least 2 points, got {n}"));
+        }
+        if !x.iter().chain(&y).all(|v| v.is_finite()) {
+            return Err("every spline point must be finite".into());
+        }
+        if x.windows(2).any(|w| w[1] <= w[0]) {
+            return Err("spline x values must increase strictly".into());
+        }
+        let (b, c, d) = simm_coefficients(&x, &y);
+        Ok(Self { x, y, b, c, d })
+    }
+
+    /// Value (order 0), first or second derivative at `t`.
+    fn eval<T: Real>(&self, t: T, order: u8) -> T {
+        let n = self.x.len();
+        let tr = t.re();
+        let (x0, xn) = (self.x[0], self.x[n - 1]);
+        let linear = |k: usize, xk: f64| match order {
+            0 => T::c(self.y[k]) + (t - T::c(xk)) * T::c(self.b[k]),
+            1 => T::c(self.b[k]),
+            _ => T::zero(),
+        };
+        if tr < x0 {
+            return linear(0, x0);
+        }
+        if tr > xn {
+            return linear(n - 1, xn);
+        }
+        let at_knot = |k: usize| match order {
+            0 => T::c(self.y[k]),
+            1 => T::c(self.b[k]),
+            _ => T::c(2.0 * self.c[k]),
+        };
+        if (tr - x0).abs() <= ROUNDOFF_ERROR {
+            return at_knot(0);
+        }
+        if (tr - xn).abs() <= ROUNDOFF_ERROR {
+            return at_knot(n - 1);
+        }
+        let k = if n < 3 {
+            0
+        } else {
+            // The interval with x[k] <= t <= x[k+1] (OpenSim's binary search).
+            self.x
+                .partition_point(|&xi| xi <= tr)
+                .saturating_sub(1)
+                .min(n - 2)
+        };
+        let dx = t - T::c(self.x[k]);
+        let (b, c, d) = (T::c(self.b[k]), T::c(self.c[k]), T::c(self.d[k]));
+        match order {
+            0 => T::c(self.y[k]) + dx * (b + dx * (c + dx * d)),
+            1 => b + dx * (c * T::c(2.0) + dx * d * T::c(3.0)),
+            _ => c * T::c(2.0) + dx * d * T::c(6.0),
+        }
+    }
+}
+
+/// `SimmSpline::calcCoefficients`, statement for statement.
+fn simm_coefficients(x: &[f64], y: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let n = x.len();
+    let (mut b, mut c, mut d) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    if n == 2 {
+        let t = TINY_NUMBER.max(x[1] - x[0]);
+        b[0] = (y[1] - y[0]) / t;
+        b[1] = b[0];
+        return (b, c, d);
+    }
+    let (nm1, nm2) = (n - 1, n - 2);
+    d[0] = TINY_NUMBER.max(x[1] - x[0]);
+    c[1] = (y[1] - y[0]) / d[0];
+    for i in 1..nm1 {
+        d[i] = TINY_NUMBER.max(x[i + 1] - x[i]);
+        b[i] = 2.0 * (d[i - 1] + d[i]);
+        c[i + 1] = (y[i + 1] - y[i]) / d[i];
+        c[i] = c[i + 1] - c[i];
+    }
+    b[0] = -d[0];
+    b[nm1] = -d[nm2];
+    c[0] = 0.0;
+    c[nm1] = 0.0;
+    if n > 3 {
+        let d31 = TINY_NUMBER.max(x[3] - x[1]);
+        let d20 = TINY_NUMBER.max(x[2] - x[0]);
+        let d1 = TINY_NUMBER.max(x[nm1] - x[n - 3]);
+        let d2 = TINY_NUMBER.max(x[nm2] - x[n - 4]);
+        let d30 = TINY_NUMBER.max(x[3] - x[0]);
+        let d3 = TINY_NUMBER.max(x[nm1] - x[n - 4]);
+        c[0] = c[2] / d31 - c[1] / d20;
+        c[nm1] = c[nm2] / d1 - c[n - 3] / d2;
+        c[0] = c[0] * d[0] * d[0] / d30;
+        c[nm1] = -c[nm1] * d[nm2] * d[nm2] / d3;
+    }
+    for i in 1..n {
+        let t = d[i - 1] / b[i - 1];
+        b[i] -= t * d[i - 1];
+        c[i] -= t * c[i - 1];
+    }
+    c[nm1] /= b[nm1];
+    for j in 0..nm1 {
+        let i = nm2 - j;
+        c[i] = (c[i] - d[i] * c[i + 1]) / b[i];
+    }
+    b[nm1] = (y[nm1] - y[nm2]) / d[nm2] + d[nm2] * (c[nm2] + 2.0 * c[nm1]);
+    for i in 0..nm1 {
+        b[i] = (y[i + 1] - y[i]) / d[i] - d[i] * (c[i + 1] + 2.0 * c[i]);
+        d[i] = (c[i + 1] - c[i]) / d[i];
+        c[i] *= 3.0;
+    }
+    c[nm1] *= 3.0;
+    d[nm1] = d[nm2];
+    (b, c, d)
+}
+
+impl Function {
+    /// The value at `x`.
+    pub fn value<T: Real>(&self, x: T) -> T {
+        self.eval(x, 0)
+    }
+
+    /// The first derivative at `x`.
+    pub fn derivative<T: Real>(&self, x: T) -> T {
+        self.eval(x, 1)
+    }
+
+    /// The second derivative at `x`.
+    pub fn second_derivative<T: Real>(&self, x: T) -> T {
+        self.eval(x, 2)
+    }
+
+    fn eval<T: Real>(&self, x: T, order: u8) -> T {
+        match self {
+            Function::Constant(c) => {
+                if order == 0 {
+                    T::c(*c)
+                } else {
+                    T::zero()
+                }
+            }
+            Function::Linear { slope, intercept } => match order {
+                0 => x * T::c(*slope) + T::c(*intercept),
+                1 => T::c(*slope),
+                _ => T::zero(),
+            },
+            Function::Polynomial(coefficients) => polynomial(coefficients, x, order),
+            Function::Spline(s) => s.eval(x, order),
+            Function::Multiplier(f, scale) => f.eval(x, order) * T::c(*scale),
+        }
+    }
+}
+
+/// The `order`-th derivative of the polynomial with these coefficients (highest power first),
+/// by Horner's rule on the differentiated coefficients.
+fn polynomial<T: Real>(coefficients: &[f64], x: T, order: u8) -> T {
+    let n = coefficients.len();
+    let mut acc = T::zero();
+    for (i, &c) in coefficients.iter().enumerate() {
+        let power = (n - 1 - i) as i64;
+        let factor = match order {
+            0 => 1,
+            1 => power,
+            _ => power * (power - 1),
+        };
+        if power < i64::from(order) {
+            continue;
+        }
+        acc = acc * x + T::c(c * factor as f64);
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derivatives_match_finite_differences() {
+        let spline = CubicSpline::simm(
+            vec![-1.0, -0.3, 0.2, 0.9, 1.5],
+            vec![0.1, -0.2, 0.4, 0.3, -0.5],
+        )
+        .unwrap();
+        let functions = [
+            Function::Linear {
+                slope: 2.0,
+                intercept: -1.0,
+            },
+            Function::Polynomial(vec![0.5, -1.0, 2.0, 3.0]),
+            Function::Spline(spline.clone()),
+            Function::Multiplier(Box::new(Function::Spline(spline)), -0.7),
+        ];
+        let h = 1e-6;
+        for f in &functions {
+            for &x in &[-1.4f64, -0.8, 0.0, 0.5, 1.2, 1.9] {
+                let d1 = (f.value(x + h) - f.value(x - h)) / (2.0 * h);
+                let d2 = (f.derivative(x + h) - f.derivative(x - h)) / (2.0 * h);
+                assert!((f.derivative(x) - d1).abs() < 1e-6, "{f:?} at {x}");
+                assert!((f.second_derivative(x) - d2).abs() < 1e-5, "{f:?} at {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn spline_interpolates_and_extends_linearly() {
+        let s = CubicSpline::simm(vec![0.0, 1.0, 2.0, 3.0], vec![0.0, 1.0, 0.0, 2.0]).unwrap();
+        let f = Function::Spline(s);
+        for (x, y) in [(0.0f64, 0.0f64), (1.0, 1.0), (2.0, 0.0), (3.0, 2.0)] {
+            assert!((f.value(x) - y).abs() < 1e-14);
+        }
+        let slope: f64 = f.derivative(3.0);
+        assert!((f.value(4.0f64) - (2.0 + slope)).abs() < 1e-14);
+        assert_eq!(f.second_derivative(4.0f64), 0.0);
+        assert!(CubicSpline::simm(vec![0.0, 0.0], vec![1.0, 2.0]).is_err());
+        assert!(CubicSpline::simm(vec![0.0], vec![1.0]).is_err());
+    }
+}
