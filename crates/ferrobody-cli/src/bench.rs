@@ -48,6 +48,6 @@ pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Res
         steps_failed: stats.error_test_failures,
         realizations: stats.realizations,
     };
-    println!("{}", serde_json::to_string(&result)?);
+    out!("{}", serde_json::to_string(&result)?);
     Ok(())
 }

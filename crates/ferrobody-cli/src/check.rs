@@ -8,11 +8,11 @@ pub fn check(path: &Path) -> Result<()> {
     let loaded = crate::model_file::load(path, false)?;
     let scene = loaded.scene;
     let model = &scene.model;
-    println!("scene '{}' is valid", scene.name);
+    out!("scene '{}' is valid", scene.name);
     if !scene.description.is_empty() {
-        println!("  {}", scene.description);
+        out!("  {}", scene.description);
     }
-    println!(
+    out!(
         "  {} bodies, nq = {}, nu = {}; {} force elements",
         model.nbodies() - 1,
         model.nq(),
@@ -20,7 +20,7 @@ pub fn check(path: &Path) -> Result<()> {
         model.forces().len()
     );
     for b in &model.bodies()[1..] {
-        println!(
+        out!(
             "  body '{}': {} mobilizer on '{}', mass {} kg",
             b.name,
             b.mobilizer,
@@ -29,13 +29,13 @@ pub fn check(path: &Path) -> Result<()> {
         );
     }
     for f in model.forces() {
-        println!("  force: {}", f.name());
+        out!("  force: {}", f.name());
     }
     if let Some(info) = &loaded.osim {
         describe_osim(info);
     }
     let i = &scene.integrator;
-    println!(
+    out!(
         "  run: {} s, reports every {} s, {} integrator, accuracy {:e}",
         scene.duration,
         scene.report_interval,
@@ -48,21 +48,24 @@ pub fn check(path: &Path) -> Result<()> {
 /// What an .osim model adds: joints, coordinates, OpenSim force types, what was left out.
 fn describe_osim(info: &OsimInfo) {
     for (name, kind) in &info.joints {
-        println!("  joint '{name}': {kind}");
+        out!("  joint '{name}': {kind}");
     }
     for c in &info.coordinates {
-        println!(
+        out!(
             "  coordinate '{}' of '{}': default value {}, default speed {}",
-            c.name, c.joint, c.default_value, c.default_speed
+            c.name,
+            c.joint,
+            c.default_value,
+            c.default_speed
         );
     }
     for (name, kind) in &info.forces {
-        println!("  OpenSim force '{name}': {kind}");
+        out!("  OpenSim force '{name}': {kind}");
     }
     if info.left_out.is_empty() {
-        println!("  every element of the model is simulated");
+        out!("  every element of the model is simulated");
     } else {
-        println!(
+        out!(
             "  not simulated: {}",
             crate::model_file::left_out_list(info)
         );

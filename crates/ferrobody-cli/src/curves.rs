@@ -52,7 +52,7 @@ pub struct SmoothCurveArgs {
 }
 
 fn report(out: &Path, files: &str) {
-    println!("wrote into {}/: {files}", out.display());
+    out!("wrote into {}/: {files}", out.display());
 }
 
 /// Writes the tables and figures of `model` into `out`.
@@ -126,7 +126,7 @@ pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
         )],
     )?;
     crate::curves_models::friction_curves(args, out)?;
-    println!(
+    out!(
         "wrote {0}/force_vs_depth.csv ({1} rows), {0}/force_vs_rate.csv ({2} rows), {0}/friction_vs_slip.csv and 4 plots: hertz_force.svg, hunt_crossley_force.svg, energy_error.svg, friction.svg",
         out.display(),
         xs.len(),

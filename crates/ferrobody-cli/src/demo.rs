@@ -22,12 +22,12 @@ pub fn demo(out: &Path, quiet: bool) -> Result<()> {
         None,
     )?;
     let lost = s.initial_energy - s.final_energy;
-    println!("ferrobody demo: {}", scene.description);
-    println!("  three of Simbody's contact models side by side, all falling onto the same ground:");
-    println!("    link1..link5 and hc_ball  Hunt-Crossley contact (Hertz spring + dissipation + friction)");
-    println!("    smooth_ball               smooth sphere/half-space contact, made for gradient-based optimization");
-    println!("    block                     eight exponential springs, whose static friction does not drift");
-    println!(
+    out!("ferrobody demo: {}", scene.description);
+    out!("  three of Simbody's contact models side by side, all falling onto the same ground:");
+    out!("    link1..link5 and hc_ball  Hunt-Crossley contact (Hertz spring + dissipation + friction)");
+    out!("    smooth_ball               smooth sphere/half-space contact, made for gradient-based optimization");
+    out!("    block                     eight exponential springs, whose static friction does not drift");
+    out!(
         "  simulated {} s with Simbody's Runge-Kutta-Merson integrator (accuracy {:e}): {} steps, {} rejected and retried smaller at impacts, {:.1} ms",
         s.end_time,
         s.accuracy,
@@ -35,18 +35,18 @@ pub fn demo(out: &Path, quiet: bool) -> Result<()> {
         s.steps_failed,
         s.wall_time_s * 1e3
     );
-    println!(
+    out!(
         "  energy {} J -> {} J: {:.1} J dissipated by the contacts",
         fmt_energy(s.initial_energy),
         fmt_energy(s.final_energy),
         lost
     );
-    println!("  open in {}/:", out.display());
-    println!("    replay.html         the 3D replay: open it in a web browser (drag to orbit, wheel to zoom)");
-    println!("    heights.svg, speeds.svg, energy.svg, contact_forces.svg   plots over time");
-    println!("    trajectory.csv      {} rows: time, every body's position, orientation, velocity, and the energies", s.report_rows);
-    println!("    contacts.csv        {} rows: every contact at every report time (point, normal, depth, forces)", s.contact_rows);
-    println!("    replay.glb, summary.json   the replay as glTF (for Blender and other viewers), and the run statistics");
-    println!("  next: `ferrobody run examples/scenes/s1_hc_ball.toml --plot --replay`, or write a scene (docs/scene-format.md)");
+    out!("  open in {}/:", out.display());
+    out!("    replay.html         the 3D replay: open it in a web browser (drag to orbit, wheel to zoom)");
+    out!("    heights.svg, speeds.svg, energy.svg, contact_forces.svg   plots over time");
+    out!("    trajectory.csv      {} rows: time, every body's position, orientation, velocity, and the energies", s.report_rows);
+    out!("    contacts.csv        {} rows: every contact at every report time (point, normal, depth, forces)", s.contact_rows);
+    out!("    replay.glb, summary.json   the replay as glTF (for Blender and other viewers), and the run statistics");
+    out!("  next: `ferrobody run examples/scenes/s1_hc_ball.toml --plot --replay`, or write a scene (docs/scene-format.md)");
     Ok(())
 }

@@ -3,6 +3,21 @@
 //! A thin shell over the library: parse arguments, load the scene, run it, write files. Every
 //! failure ends with one `error: ...` line on stderr and a non-zero exit status.
 
+/// `println!` that ends the program quietly when stdout is a closed pipe
+/// (`ferrobody run … | head -1`) instead of panicking; other write errors are ignored, as
+/// `println!` would have panicked on them too and the files written are what counts.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if let Err(e) = writeln!(stdout, $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
 mod bench;
 mod check;
 mod curves;

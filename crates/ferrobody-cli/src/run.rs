@@ -108,7 +108,7 @@ pub fn run_command(
     }
     let out = out.unwrap_or_else(|| PathBuf::from(&scene.name));
     let summary = simulate_to_files(&scene, &out, extras, loaded.osim.as_ref())?;
-    println!(
+    out!(
         "{}: simulated {} s in {} steps ({} rejected), {} force evaluations, {:.3} s wall time; energy {} J -> {} J",
         summary.scene,
         summary.end_time,
@@ -128,7 +128,7 @@ pub fn run_command(
     }
     written.push("summary.json".to_string());
     written.extend(summary.files.iter().cloned());
-    println!("wrote into {}/: {}", out.display(), written.join(", "));
+    out!("wrote into {}/: {}", out.display(), written.join(", "));
     Ok(())
 }
 

@@ -1,0 +1,228 @@
+//! `ferrobody run|check|bench` on OpenSim models: outputs (states.sto in OpenSim's storage
+//! format, body columns named after the OpenSim bodies), left-out elements and `--strict`,
+//! one-line errors, and a closed stdout that ends the program quietly.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn exe() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
+}
+
+fn model(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/opensim")
+        .join(name)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("ferrobody-osim-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn run_writes_states_sto_and_named_body_columns() {
+    let dir = temp_dir("run");
+    let out = exe()
+        .arg("run")
+        .arg(model("osim_leg_hc.osim"))
+        .args([
+            "--out",
+            dir.to_str().unwrap(),
+            "--duration",
+            "0.2",
+            "--report-interval",
+            "0.05",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sto = std::fs::read_to_string(dir.join("states.sto")).unwrap();
+    let lines: Vec<&str> = sto.lines().collect();
+    assert_eq!(
+        &lines[..6],
+        [
+            "states",
+            "version=1",
+            "nRows=5",
+            "nColumns=13",
+            "inDegrees=no",
+            "endheader"
+        ]
+    );
+    let header: Vec<&str> = lines[6].split('\t').collect();
+    assert_eq!(header[0], "time");
+    assert_eq!(
+        header[1],
+        "/jointset/ground_pelvis/ground_pelvis_coord_0/value"
+    );
+    assert_eq!(
+        header[2],
+        "/jointset/ground_pelvis/ground_pelvis_coord_0/speed"
+    );
+    assert_eq!(lines.len(), 7 + 5);
+    let first: Vec<f64> = lines[7].split('\t').map(|v| v.parse().unwrap()).collect();
+    // ground_pelvis_coord_2 (pelvis height) starts at its default value 0.93.
+    assert_eq!((first[0], first[5]), (0.0, 0.93));
+    let csv = std::fs::read_to_string(dir.join("trajectory.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().contains("pelvis.px,pelvis.py"));
+    let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"accuracy\": 1e-5") || summary.contains("\"accuracy\": 0.00001"),
+        "{summary}"
+    );
+}
+
+/// A model with a muscle-like element the reader does not simulate.
+fn with_left_out_element(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(model("osim_leg_hc.osim")).unwrap();
+    let text = text.replacen(
+        "<ForceSet name=\"forceset\">\n\t\t\t<objects>",
+        "<ForceSet name=\"forceset\">\n\t\t\t<objects>\n\t\t\t\t<CoordinateActuator name=\"hip_motor\"><coordinate>hip_coord_0</coordinate></CoordinateActuator>",
+        1,
+    );
+    assert!(text.contains("hip_motor"));
+    let path = dir.join("leg_with_actuator.osim");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn left_out_elements_are_reported_and_strict_refuses_them() {
+    let dir = temp_dir("strict");
+    let path = with_left_out_element(&dir);
+    let out = exe()
+        .arg("run")
+        .arg(&path)
+        .args([
+            "--out",
+            dir.join("a").to_str().unwrap(),
+            "--duration",
+            "0.02",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.matches("not simulated: 1 CoordinateActuator").count(),
+        1,
+        "{err}"
+    );
+    let out = exe()
+        .arg("run")
+        .arg(&path)
+        .args(["--strict", "--out", dir.join("b").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--strict") && err.contains("CoordinateActuator"),
+        "{err}"
+    );
+    let check = exe().arg("check").arg(&path).output().unwrap();
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        text.contains("not simulated: 1 CoordinateActuator")
+            && text.contains("joint 'knee': PinJoint"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_model_is_one_line_error_with_exit_code_1() {
+    let dir = temp_dir("bad");
+    let text = std::fs::read_to_string(model("osim_leg_hc.osim"))
+        .unwrap()
+        .replacen("<mass>3</mass>", "<mass>nan</mass>", 1);
+    let path = dir.join("bad.osim");
+    std::fs::write(&path, text).unwrap();
+    let out = exe()
+        .arg("run")
+        .arg(&path)
+        .args(["--out", dir.join("o").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("/bodyset/shank") && err.contains("bad.osim:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bench_and_integrator_options_accept_osim_models() {
+    let out = exe()
+        .arg("bench")
+        .arg(model("osim_ball_smooth.osim"))
+        .args([
+            "--runs",
+            "1",
+            "--duration",
+            "0.1",
+            "--accuracy",
+            "1e-4",
+            "--integrator",
+            "rk-merson",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"scene\":\"ball_smooth\""));
+    let out = exe()
+        .arg("bench")
+        .arg(model("osim_ball_smooth.osim"))
+        .args(["--integrator", "rk9"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown method 'rk9'"));
+}
+
+#[test]
+fn a_closed_stdout_ends_the_program_quietly() {
+    // 3000 bodies: `check` prints far more than a pipe buffer (64 KiB) holds, so most of its
+    // lines are written after the reader has gone.
+    let dir = temp_dir("pipe");
+    let mut scene = String::from("[simulation]\nduration = 0.1\n");
+    for i in 0..3000 {
+        scene.push_str(&format!(
+            "[[body]]\nname = \"ball_with_a_long_name_{i}\"\nmobilizer = \"free\"\nmass = 1.0\ninertia = [0.1, 0.1, 0.1]\n"
+        ));
+    }
+    let path = dir.join("many.toml");
+    std::fs::write(&path, scene).unwrap();
+    let mut child = exe()
+        .arg("check")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: every later line goes to a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    assert!(first.contains("many"), "{first}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+    let _ = std::fs::remove_dir_all(dir);
+}
