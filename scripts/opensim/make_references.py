@@ -179,6 +179,15 @@ def custom_model():
         f.setRestLength(rest)
         f.setViscosity(c)
         m.addForce(f)
+    # Soft limits: rotational (degrees in the file), on a Coupled coordinate (SI units), one
+    # integrating its dissipated energy (an extra state variable).
+    for cname, up, kup, low, klow, damp, trans, energy in [
+            ("hip_flexion", 20.0, 20.0, -30.0, 20.0, 0.5, 5.0, True),
+            ("knee_angle", -30.0, 10.0, -40.0, 10.0, 0.2, 2.0, False),
+            ("subtalar_angle", 0.05, 500.0, -0.05, 500.0, 5.0, 0.02, False)]:
+        f = osim.CoordinateLimitForce(cname, up, kup, low, klow, damp, trans, energy)
+        f.setName("limit_" + cname)
+        m.addForce(f)
     return m, 1.0
 
 

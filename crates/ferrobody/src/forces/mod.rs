@@ -11,12 +11,14 @@
 
 mod constant;
 mod context;
+mod coordinate_limit;
 mod gravity;
 mod mobility;
 mod two_point;
 
 pub use constant::{ConstantForce, ConstantTorque, MobilityConstantForce};
 pub use context::{ForceAccumulator, ForceContext};
+pub use coordinate_limit::CoordinateLimitForce;
 pub use gravity::Gravity;
 pub use mobility::{MobilityLinearDamper, MobilityLinearSpring};
 pub use two_point::{TwoPointLinearDamper, TwoPointLinearSpring};
@@ -66,6 +68,8 @@ pub enum Force<T: Real = f64> {
     ConstantTorque(ConstantTorque<T>),
     /// Constant generalized force on one generalized speed.
     MobilityConstantForce(MobilityConstantForce<T>),
+    /// OpenSim's soft joint stop on one coordinate.
+    CoordinateLimit(CoordinateLimitForce<T>),
     /// Hertz/Hunt–Crossley compliant contact between the surfaces of one contact set.
     HuntCrossley(crate::contact::HuntCrossleyForce<T>),
     /// Simbody's smooth sphere/half-space contact (tanh-smoothed, for optimization).
@@ -87,6 +91,7 @@ macro_rules! dispatch {
             Force::ConstantForce($f) => $body,
             Force::ConstantTorque($f) => $body,
             Force::MobilityConstantForce($f) => $body,
+            Force::CoordinateLimit($f) => $body,
             Force::HuntCrossley($f) => $body,
             Force::SmoothSphereHalfSpace($f) => $body,
             Force::ExponentialSpring($f) => $body,
@@ -123,6 +128,7 @@ impl<T: Real> Force<T> {
             Force::ConstantForce(f) => context::check_body(bodies, f.body),
             Force::ConstantTorque(f) => context::check_body(bodies, f.body),
             Force::MobilityConstantForce(f) => f.validate(bodies),
+            Force::CoordinateLimit(f) => f.validate(bodies),
             Force::HuntCrossley(f) => f.validate(bodies.len()),
             Force::SmoothSphereHalfSpace(f) => f.validate(bodies.len()),
             Force::ExponentialSpring(f) => f.validate(bodies.len()),
@@ -140,6 +146,7 @@ impl<T: Real> Force<T> {
             Force::ConstantForce(f) => Force::ConstantForce(f.cast()),
             Force::ConstantTorque(f) => Force::ConstantTorque(f.cast()),
             Force::MobilityConstantForce(f) => Force::MobilityConstantForce(f.cast()),
+            Force::CoordinateLimit(f) => Force::CoordinateLimit(f.cast()),
             Force::HuntCrossley(f) => Force::HuntCrossley(f.cast()),
             Force::SmoothSphereHalfSpace(f) => Force::SmoothSphereHalfSpace(f.cast()),
             Force::ExponentialSpring(f) => Force::ExponentialSpring(f.cast()),

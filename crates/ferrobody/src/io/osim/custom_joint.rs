@@ -7,6 +7,7 @@
 //! element named `function` inside the axis, OpenSim 3 wraps it in `<function>`.
 
 use super::document::{child, tag_of, Doc, Res};
+use super::MotionType;
 use crate::math::function::{CubicSpline, Function};
 use crate::mobilizer::{AxisFunction, SpatialTransform};
 use nalgebra::Vector3;
@@ -32,23 +33,80 @@ const DEFAULT_AXES: [[f64; 3]; 6] = [
     [0.0, 0.0, 1.0],
 ];
 
-/// Reads the joint's SpatialTransform; `coordinates` are the joint's coordinate names in order.
+/// The TransformAxis elements of a CustomJoint, in Simbody's order (None where missing).
+fn transform_axes<'a, 'i>(
+    doc: &Doc<'a, 'i>,
+    joint: Node<'a, 'i>,
+) -> Res<[Option<Node<'a, 'i>>; 6]> {
+    let st = child(joint, "SpatialTransform")
+        .ok_or_else(|| doc.err(joint, "a CustomJoint needs a <SpatialTransform>"))?;
+    Ok(std::array::from_fn(|i| {
+        st.children()
+            .find(|n| n.has_tag_name("TransformAxis") && n.attribute("name") == Some(AXES[i]))
+    }))
+}
+
+/// The names of the coordinates an axis depends on.
+fn axis_coordinates(doc: &Doc, axis: Node) -> Vec<String> {
+    doc.text(axis, "coordinates")
+        .map(|(_, t)| t.split_whitespace().map(String::from).collect())
+        .unwrap_or_default()
+}
+
+/// The joint's coordinate names in order of first appearance in its SpatialTransform.
+pub(super) fn coordinate_order(doc: &Doc, joint: Node) -> Res<Vec<String>> {
+    let mut order: Vec<String> = Vec::new();
+    for axis in transform_axes(doc, joint)?.into_iter().flatten() {
+        for name in axis_coordinates(doc, axis) {
+            if !order.contains(&name) {
+                order.push(name);
+            }
+        }
+    }
+    Ok(order)
+}
+
+/// OpenSim's motion type of each coordinate: Rotational (Translational) if some rotation
+/// (translation) axis is a `LinearFunction` of it with slope ±1, else Coupled
+/// (`CustomJoint::constructCoordinates`).
+fn motion_types(coordinates: &[String], functions: &[AxisFunction; 6]) -> Vec<MotionType> {
+    (0..coordinates.len())
+        .map(|k| {
+            let mut motion = None;
+            for (i, f) in functions.iter().enumerate() {
+                if f.coordinate != Some(k) {
+                    continue;
+                }
+                let pure = matches!(f.function, Function::Linear { slope, .. } if slope == 1.0 || slope == -1.0);
+                if pure {
+                    motion = Some(if i < 3 {
+                        MotionType::Rotational
+                    } else {
+                        MotionType::Translational
+                    });
+                } else if motion.is_none() {
+                    motion = Some(MotionType::Coupled);
+                }
+            }
+            motion.unwrap_or(MotionType::Coupled)
+        })
+        .collect()
+}
+
+/// Reads the joint's SpatialTransform; `coordinates` are the joint's coordinate names in
+/// mobilizer order. Also returns each coordinate's motion type.
 pub(super) fn read_spatial_transform(
     doc: &Doc,
     joint: Node,
     coordinates: &[String],
-) -> Res<SpatialTransform> {
-    let st = child(joint, "SpatialTransform")
-        .ok_or_else(|| doc.err(joint, "a CustomJoint needs a <SpatialTransform>"))?;
+) -> Res<(SpatialTransform, Vec<MotionType>)> {
+    let nodes = transform_axes(doc, joint)?;
     let mut axes = [Vector3::zeros(); 6];
     let mut functions: [AxisFunction; 6] = std::array::from_fn(|_| AxisFunction {
         coordinate: None,
         function: Function::Constant(0.0),
     });
-    for (i, name) in AXES.iter().enumerate() {
-        let node = st
-            .children()
-            .find(|n| n.has_tag_name("TransformAxis") && n.attribute("name") == Some(name));
+    for (i, node) in nodes.into_iter().enumerate() {
         let Some(node) = node else {
             axes[i] = Vector3::from(DEFAULT_AXES[i]);
             continue;
@@ -61,11 +119,13 @@ pub(super) fn read_spatial_transform(
         functions[i] = read_axis_function(doc, node, coordinates)?;
     }
     independent_rotation_axes(&mut axes, &functions);
-    Ok(SpatialTransform {
+    let motions = motion_types(coordinates, &functions);
+    let st = SpatialTransform {
         axes,
         functions,
         nq: coordinates.len(),
-    })
+    };
+    Ok((st, motions))
 }
 
 /// Rotation axes whose function is identically zero do not rotate anything; if one is
@@ -93,10 +153,7 @@ fn independent_rotation_axes(axes: &mut [Vector3<f64>; 6], functions: &[AxisFunc
 }
 
 fn read_axis_function(doc: &Doc, axis: Node, coordinates: &[String]) -> Res<AxisFunction> {
-    let names: Vec<String> = doc
-        .text(axis, "coordinates")
-        .map(|(_, t)| t.split_whitespace().map(String::from).collect())
-        .unwrap_or_default();
+    let names = axis_coordinates(doc, axis);
     let coordinate = match names.as_slice() {
         [] => None,
         [name] => Some(coordinates.iter().position(|c| c == name).ok_or_else(|| {

@@ -12,11 +12,14 @@
 use super::contact::{contact_surface, ContactGeometry};
 use super::document::{child, objects, Doc, OsimError, Res};
 use super::frames::socket_frame;
+use super::MotionType;
 use crate::contact::{
     ContactMaterial, FrictionModel, HuntCrossleyForce, SmoothContactParameters,
     SmoothSphereHalfSpaceForce,
 };
-use crate::forces::{Force, MobilityLinearDamper, MobilityLinearSpring, TwoPointLinearSpring};
+use crate::forces::{
+    CoordinateLimitForce, Force, MobilityLinearDamper, MobilityLinearSpring, TwoPointLinearSpring,
+};
 use crate::ids::{BodyId, ForceId};
 use crate::model::ModelBuilder;
 use nalgebra::Vector3;
@@ -29,13 +32,14 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
     pub builder: &'b mut ModelBuilder<f64>,
     /// Body component path → body id.
     pub bodies: &'b HashMap<String, BodyId>,
-    /// Coordinate name → (body, index within its mobilizer).
-    pub coordinates: &'b HashMap<String, (BodyId, usize)>,
+    /// Coordinate name → (body, index within its mobilizer, motion type).
+    pub coordinates: &'b HashMap<String, (BodyId, usize, MotionType)>,
 }
 
 /// The force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 4] = [
+pub(super) const SUPPORTED: [&str; 5] = [
     "SpringGeneralizedForce",
+    "CoordinateLimitForce",
     "PointToPointSpring",
     "HuntCrossleyForce",
     "SmoothSphereHalfSpaceForce",
@@ -43,11 +47,7 @@ pub(super) const SUPPORTED: [&str; 4] = [
 
 /// Force tags that change the dynamics and that the reader cannot simulate: an error, not a
 /// silent omission.
-const NEEDED_BUT_UNSUPPORTED: [&str; 3] = [
-    "ElasticFoundationForce",
-    "ExponentialContactForce",
-    "CoordinateLimitForce",
-];
+const NEEDED_BUT_UNSUPPORTED: [&str; 2] = ["ElasticFoundationForce", "ExponentialContactForce"];
 
 /// Whether `tag` is a force the reader refuses (instead of leaving out).
 pub(super) fn is_unsupported_force(tag: &str) -> bool {
@@ -84,6 +84,7 @@ impl ForceCtx<'_, '_, '_> {
     pub fn add(&mut self, node: Node, geometry: &HashMap<String, ContactGeometry>) -> Res<()> {
         match node.tag_name().name() {
             "SpringGeneralizedForce" => self.spring_generalized(node),
+            "CoordinateLimitForce" => self.coordinate_limit(node),
             "PointToPointSpring" => self.point_to_point(node),
             "HuntCrossleyForce" => self.hunt_crossley(node, geometry),
             "SmoothSphereHalfSpaceForce" => self.smooth(node, geometry),
@@ -98,7 +99,7 @@ impl ForceCtx<'_, '_, '_> {
         let (el, name) = doc
             .text(node, "coordinate")
             .ok_or_else(|| doc.err(node, "missing <coordinate>"))?;
-        let &(body, k) = self.coordinates.get(name.as_str()).ok_or_else(|| {
+        let &(body, k, _) = self.coordinates.get(name.as_str()).ok_or_else(|| {
             doc.err(
                 el,
                 format!("<coordinate> '{name}' is not a coordinate of the model"),
@@ -120,6 +121,46 @@ impl ForceCtx<'_, '_, '_> {
             damping,
         };
         self.push(node, Force::MobilityLinearDamper(damper))?;
+        Ok(())
+    }
+
+    /// OpenSim's `CoordinateLimitForce`: limits and transition in degrees (stiffness and
+    /// damping per degree) for rotational coordinates, converted to SI as OpenSim does.
+    fn coordinate_limit(&mut self, node: Node) -> Res<()> {
+        let doc = self.doc;
+        let (el, name) = doc
+            .text(node, "coordinate")
+            .ok_or_else(|| doc.err(node, "missing <coordinate>"))?;
+        let &(body, k, motion) = self.coordinates.get(name.as_str()).ok_or_else(|| {
+            doc.err(
+                el,
+                format!("<coordinate> '{name}' is not a coordinate of the model"),
+            )
+        })?;
+        let w = if motion == MotionType::Rotational {
+            std::f64::consts::PI / 180.0
+        } else {
+            1.0
+        };
+        let dissipated_energy = doc
+            .boolean(node, "compute_dissipation_energy", false)?
+            .then(|| self.builder.add_z(0.0));
+        let limit = CoordinateLimitForce {
+            name: node
+                .attribute("name")
+                .unwrap_or("CoordinateLimitForce")
+                .to_string(),
+            body,
+            coordinate: k,
+            upper_limit: w * doc.scalar(node, "upper_limit", 0.0)?,
+            upper_stiffness: doc.scalar(node, "upper_stiffness", 1.0)? / w,
+            lower_limit: w * doc.scalar(node, "lower_limit", 0.0)?,
+            lower_stiffness: doc.scalar(node, "lower_stiffness", 1.0)? / w,
+            damping: doc.scalar(node, "damping", 0.001)? / w,
+            transition: w * doc.scalar(node, "transition", 0.1)?,
+            dissipated_energy,
+        };
+        self.push(node, Force::CoordinateLimit(limit))?;
         Ok(())
     }
 

@@ -17,7 +17,7 @@
 
 use super::document::{child, objects, Doc, Res};
 use super::frames::{socket_frame, BodyFrame};
-use super::Coordinate;
+use super::{Coordinate, MotionType};
 use crate::math::MassProperties;
 use crate::mobilizer::{Mobilizer, SpatialTransform};
 use nalgebra::{Matrix3, Vector3};
@@ -41,6 +41,22 @@ pub(super) struct CoordinateDef {
     pub name: String,
     pub default_value: f64,
     pub default_speed: f64,
+    pub motion: MotionType,
+}
+
+/// Motion types of the coordinates of the standard joints (by mobilizer).
+fn standard_motion(mobilizer: Mobilizer, k: usize) -> MotionType {
+    let translational = match mobilizer {
+        Mobilizer::Slider => true,
+        Mobilizer::Planar => k > 0,
+        Mobilizer::FreeEuler => k >= 3,
+        _ => false,
+    };
+    if translational {
+        MotionType::Translational
+    } else {
+        MotionType::Rotational
+    }
 }
 
 /// The mobilizer kind of an OpenSim joint tag, if supported.
@@ -75,7 +91,10 @@ pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<J
     let name = node.attribute("name").unwrap_or(tag).to_string();
     let parent = socket_frame(doc, node, "socket_parent_frame")?;
     let child_frame = socket_frame(doc, node, "socket_child_frame")?;
-    let coordinates = read_coordinates(doc, node, &name, mobilizer.nq())?;
+    let mut coordinates = read_coordinates(doc, node, &name, mobilizer.nq())?;
+    for (k, c) in coordinates.iter_mut().enumerate() {
+        c.motion = standard_motion(mobilizer, k);
+    }
     Ok(JointDef {
         node,
         name,
@@ -87,25 +106,68 @@ pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<J
     })
 }
 
-/// A CustomJoint: its coordinates as listed, and its SpatialTransform.
+/// A CustomJoint: its coordinates in the order they first appear in its SpatialTransform
+/// (OpenSim's `CustomJoint::constructCoordinates` reorders the listed ones so), with their
+/// motion types, and the transform.
 fn read_custom_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<JointDef<'a, 'i>> {
     let name = node.attribute("name").unwrap_or("CustomJoint").to_string();
-    let listed = child(node, "coordinates").map(objects).unwrap_or_default();
-    if listed.is_empty() || listed.len() > 6 {
+    let order = super::custom_joint::coordinate_order(doc, node)?;
+    if order.is_empty() || order.len() > 6 {
         return Err(doc.err(
             node,
             format!(
-                "a CustomJoint needs 1 to 6 coordinates, got {}",
-                listed.len()
+                "a CustomJoint needs 1 to 6 coordinates in its SpatialTransform, got {}",
+                order.len()
             ),
         ));
     }
-    let coordinates = read_coordinates(doc, node, &name, listed.len())?;
-    let names: Vec<String> = coordinates.iter().map(|c| c.name.clone()).collect();
-    let st = super::custom_joint::read_spatial_transform(doc, node, &names)?;
+    let listed = child(node, "coordinates").map(objects).unwrap_or_default();
+    let mut listed = if listed.is_empty() {
+        Vec::new()
+    } else {
+        read_coordinates(doc, node, &name, listed.len())?
+    };
+    if let Some(unknown) = order
+        .iter()
+        .find(|n| !listed.is_empty() && !listed.iter().any(|c| &c.name == *n))
+    {
+        return Err(doc.err(
+            node,
+            format!(
+                "a TransformAxis names '{unknown}', which is not among the joint's <coordinates>"
+            ),
+        ));
+    }
+    if let Some(unused) = listed.iter().find(|c| !order.contains(&c.name)) {
+        return Err(doc.err(
+            node,
+            format!(
+                "coordinate '{}' is listed but no TransformAxis uses it",
+                unused.name
+            ),
+        ));
+    }
+    let coordinates: Vec<CoordinateDef> = order
+        .iter()
+        .map(|n| match listed.iter().position(|c| &c.name == n) {
+            Some(k) => listed.swap_remove(k),
+            None => CoordinateDef {
+                name: n.clone(),
+                default_value: 0.0,
+                default_speed: 0.0,
+                motion: MotionType::Rotational,
+            },
+        })
+        .collect();
+    let (st, motions) = super::custom_joint::read_spatial_transform(doc, node, &order)?;
+    let coordinates = coordinates
+        .into_iter()
+        .zip(motions)
+        .map(|(c, motion)| CoordinateDef { motion, ..c })
+        .collect();
     Ok(JointDef {
         node,
-        mobilizer: Mobilizer::FunctionBased(listed.len() as u8),
+        mobilizer: Mobilizer::FunctionBased(order.len() as u8),
         parent: socket_frame(doc, node, "socket_parent_frame")?,
         child: socket_frame(doc, node, "socket_child_frame")?,
         coordinates,
@@ -131,6 +193,7 @@ fn read_coordinates(doc: &Doc, joint: Node, name: &str, n: usize) -> Res<Vec<Coo
                 name: format!("{name}_coord_{k}"),
                 default_value: 0.0,
                 default_speed: 0.0,
+                motion: MotionType::Rotational,
             })
             .collect());
     }
@@ -149,6 +212,7 @@ fn read_coordinates(doc: &Doc, joint: Node, name: &str, n: usize) -> Res<Vec<Coo
                 name: c.attribute("name").unwrap_or("").to_string(),
                 default_value: doc.scalar(c, "default_value", 0.0)?,
                 default_speed: doc.scalar(c, "default_speed_value", 0.0)?,
+                motion: MotionType::Rotational,
             })
         })
         .collect()
@@ -239,6 +303,7 @@ pub(super) fn coordinates_of(j: &JointDef, q_start: usize, u_start: usize) -> Ve
             u_index: u_start + k,
             default_value: c.default_value,
             default_speed: c.default_speed,
+            motion: c.motion,
         })
         .collect()
 }

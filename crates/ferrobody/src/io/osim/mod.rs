@@ -50,6 +50,19 @@ pub struct Coordinate {
     pub default_value: f64,
     /// `default_speed_value` (rad/s or m/s).
     pub default_speed: f64,
+    /// OpenSim's motion type (it sets the units of `CoordinateLimitForce`).
+    pub motion: MotionType,
+}
+
+/// OpenSim's `Coordinate::MotionType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MotionType {
+    /// An angle (rad).
+    Rotational,
+    /// A length (m).
+    Translational,
+    /// A CustomJoint coordinate that drives its axes through scaled or nonlinear functions only.
+    Coupled,
 }
 
 /// A loaded OpenSim model.
@@ -212,7 +225,7 @@ fn set_items<'a, 'i>(model: Node<'a, 'i>, tag: &str) -> Vec<Node<'a, 'i>> {
 struct Skeleton {
     bodies: HashMap<String, BodyId>,
     coordinates: Vec<Coordinate>,
-    coordinate_map: HashMap<String, (BodyId, usize)>,
+    coordinate_map: HashMap<String, (BodyId, usize, MotionType)>,
     joints: Vec<(String, String)>,
 }
 
@@ -290,7 +303,11 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
         sk.bodies.insert(j.child.body.clone(), id);
         let (q0, u0) = b.body_offsets(id);
         for (k, c) in joints::coordinates_of(j, q0, u0).into_iter().enumerate() {
-            if sk.coordinate_map.insert(c.name.clone(), (id, k)).is_some() {
+            if sk
+                .coordinate_map
+                .insert(c.name.clone(), (id, k, c.motion))
+                .is_some()
+            {
                 return Err(doc.err(j.node, format!("two coordinates are named '{}'", c.name)));
             }
             sk.coordinates.push(c);
