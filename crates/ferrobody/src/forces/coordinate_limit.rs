@@ -162,9 +162,9 @@ mod tests {
     fn step_is_smooth_and_saturates() {
         assert_eq!(step(0.0, 2.0, 1.0, 3.0, 0.5), 0.0);
         assert_eq!(step(0.0, 2.0, 1.0, 3.0, 3.5), 2.0);
-        assert!((step(0.0, 2.0, 1.0, 3.0, 2.0) - 1.0).abs() < 1e-15);
+        assert!((step(0.0f64, 2.0, 1.0, 3.0, 2.0) - 1.0).abs() < 1e-15);
         // Descending step (the lower limit's): from 5 at x0 = -1 to 0 at x1 = 0.
         assert_eq!(step(5.0, 0.0, -1.0, 0.0, -2.0), 5.0);
-        assert!((step(5.0, 0.0, -1.0, 0.0, -0.5) - 2.5).abs() < 1e-14);
+        assert!((step(5.0f64, 0.0, -1.0, 0.0, -0.5) - 2.5).abs() < 1e-14);
     }
 }
