@@ -98,8 +98,9 @@ pub struct Body<T: Real = f64> {
     pub x_pf_is_translation: bool,
     /// Whether `x_bm` is the identity (cached; lets kinematics skip a composition).
     pub x_bm_is_identity: bool,
-    /// Whether the hinge matrix in Ground is the 6×6 identity: a Free mobilizer on Ground with
-    /// identity frames (cached; lets ABA solve the body's Newton–Euler equations directly).
+    /// Whether the hinge matrix in Ground is the 6×6 identity: a Free mobilizer (quaternion or
+    /// Euler angles) on Ground with identity frames (cached; lets ABA solve the body's
+    /// Newton–Euler equations directly).
     pub hinge_is_identity: bool,
     /// A Free leaf body on Ground with identity frames, positive mass and invertible central
     /// inertia: ABA solves its Newton–Euler equations in closed form (set when the model is
@@ -187,8 +188,10 @@ impl<T: Real> Body<T> {
             .inertia_com
             .cholesky()
             .map_or(nalgebra::Matrix3::zeros(), |c| c.inverse());
-        self.hinge_is_identity = self.mobilizer == crate::mobilizer::Mobilizer::Free
-            && self.parent == crate::ids::BodyId::GROUND
+        self.hinge_is_identity = matches!(
+            self.mobilizer,
+            crate::mobilizer::Mobilizer::Free | crate::mobilizer::Mobilizer::FreeEuler
+        ) && self.parent == crate::ids::BodyId::GROUND
             && x_pf_is_identity
             && self.x_bm_is_identity;
     }

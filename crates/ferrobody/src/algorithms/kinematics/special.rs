@@ -11,7 +11,8 @@ use crate::model::Body;
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Vector3};
 
-/// Pose of a Free body on Ground with identity frames (`hinge_is_identity`): F is Ground and M
+/// Pose of a Free body (quaternion or Euler angles) on Ground with identity frames
+/// (`hinge_is_identity`): F is Ground and M
 /// is B, so `x_gb = x_fm(q)` and the hinge columns are the unit columns. The general path gives
 /// the same numbers (it multiplies by identities and adds zeros) at twice the cost.
 #[inline(always)]
@@ -21,7 +22,12 @@ pub(super) fn free_body_on_ground_pose<T: Real>(
     q: &[T],
     pos: &mut PositionCache<T>,
 ) -> BodyPose<T> {
-    let x_gb = crate::mobilizer::free_x_fm(&q[body.q_range()]);
+    let qb = &q[body.q_range()];
+    let x_gb = if body.mobilizer == crate::mobilizer::Mobilizer::Free {
+        crate::mobilizer::free_x_fm(qb)
+    } else {
+        body.mobilizer.x_fm(qb)
+    };
     let inertia = inertia_in_ground(body, &x_gb.r);
     for (k, h) in pos.h_g[body.u_range()].iter_mut().enumerate() {
         *h = SpatialVec::zeros();
