@@ -8,6 +8,7 @@
 //! * [`sto`]: OpenSim's storage format for states (`states.sto`).
 
 pub mod contacts;
+mod frame_rotation;
 pub mod osim;
 pub mod scene;
 mod scene_build;

@@ -163,26 +163,7 @@ pub(super) fn frame(f: Option<&FrameSection>, key: &str) -> Res<Transform<f64>> 
     let Some(f) = f else {
         return Ok(Transform::identity());
     };
-    let mut x = Transform::identity();
-    if let Some(r) = &f.rotation {
-        let axis = finite3(r.axis).map_err(|m| format!(".{key}.rotation.axis: {m}"))?;
-        if axis.norm() == 0.0 {
-            return Err(format!(".{key}.rotation.axis: must not be zero"));
-        }
-        let angle = match (r.angle, r.angle_deg) {
-            (Some(a), None) => a,
-            (None, Some(d)) => d.to_radians(),
-            _ => {
-                return Err(format!(
-                    ".{key}.rotation: give exactly one of `angle` (rad) and `angle_deg`"
-                ))
-            }
-        };
-        if !angle.is_finite() {
-            return Err(format!(".{key}.rotation: angle must be finite"));
-        }
-        x = Transform::from_axis_angle(axis, angle);
-    }
+    let mut x = Transform::from_rotation(super::frame_rotation::rotation(f, key)?);
     if let Some(p) = f.translation {
         x.p = finite3(p).map_err(|m| format!(".{key}.translation: {m}"))?;
     }

@@ -109,6 +109,22 @@ pub(super) struct BodySection {
 pub(super) struct FrameSection {
     pub translation: Option<[f64; 3]>,
     pub rotation: Option<RotationSection>,
+    /// The other orientation forms (boxed: rarely given, and frames sit in large enums).
+    #[serde(flatten)]
+    pub orientation: Box<OrientationForms>,
+}
+
+/// Orientation forms besides axis–angle (see `frame_rotation.rs`).
+#[derive(Deserialize, Debug, Default)]
+pub(super) struct OrientationForms {
+    /// Body-fixed x-y-z angles (rad), OpenSim's `orientation`.
+    pub xyz: Option<[f64; 3]>,
+    /// Body-fixed x-y-z angles (deg).
+    pub xyz_deg: Option<[f64; 3]>,
+    /// Unit quaternion, scalar first (normalized if not unit).
+    pub quaternion: Option<[f64; 4]>,
+    /// Rotation matrix, rows (`R_host_frame`: columns are the frame's axes in the host).
+    pub matrix: Option<[[f64; 3]; 3]>,
 }
 
 #[derive(Deserialize, Debug)]
