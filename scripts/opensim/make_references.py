@@ -191,6 +191,51 @@ def custom_model():
     return m, 1.0
 
 
+def exponential_model():
+    """A block on four ExponentialContactForce corners against a tilted contact plane, thrown
+    sideways so it slides, then sticks (OpenSim's Python package lacks the parameters class, so
+    the elements are written as XML into the printed model)."""
+    m = osim.Model()
+    m.setName("block_exponential")
+    m.setGravity(vec3(0, -9.81, 0))
+    block = body(m, "block", 2.0, (0, 0, 0), (0.02, 0.03, 0.025, 0, 0, 0))
+    free = joint(m, osim.FreeJoint, "free", m.getGround(), (0, 0, 0), (0, 0, 0), block, (0, 0, 0), (0, 0, 0))
+    set_defaults(free, (0.05, 0.1, -0.04, 0.3, 0.12, -0.1), (0.5, -0.3, 1.0, 1.2, 0.0, 0.4))
+    return m, 1.0
+
+
+# Four corners of the block; the contact plane's +z (the normal) turned to Ground's +y and
+# tilted by 0.1 rad about x; its origin lowered 1 cm. Shape, friction and viscosity differ from
+# the defaults so that every parameter is read.
+EXPONENTIAL_XML = """
+<ExponentialContactForce name="corner{i}">
+  <contact_plane_transform>-1.4707963267948966 0 0 0 -0.01 0</contact_plane_transform>
+  <exponential_shape_parameters>0.006 0.6 1100</exponential_shape_parameters>
+  <normal_viscosity>0.8</normal_viscosity>
+  <max_normal_force>50000</max_normal_force>
+  <friction_elasticity>15000</friction_elasticity>
+  <friction_viscosity>250</friction_viscosity>
+  <settle_velocity>0.02</settle_velocity>
+  <initial_mu_static>0.6</initial_mu_static>
+  <initial_mu_kinetic>0.4</initial_mu_kinetic>
+  <Station name="station">
+    <socket_parent_frame>/bodyset/block</socket_parent_frame>
+    <location>{x} -0.05 {z}</location>
+  </Station>
+</ExponentialContactForce>
+"""
+
+
+def add_exponential_forces(path):
+    text = open(path).read()
+    corners = [(0.1, 0.1), (0.1, -0.1), (-0.1, 0.1), (-0.1, -0.1)]
+    xml = "".join(EXPONENTIAL_XML.format(i=i, x=x, z=z) for i, (x, z) in enumerate(corners))
+    text = text.replace('<ForceSet name="forceset">\n\t\t\t<objects />',
+                        '<ForceSet name="forceset">\n\t\t\t<objects>' + xml + '</objects>')
+    assert "corner3" in text
+    open(path, "w").write(text)
+
+
 def run(model, duration, csv_path):
     state = model.initSystem()
     coords = [model.getCoordinateSet().get(i) for i in range(model.getCoordinateSet().getSize())]
@@ -230,10 +275,13 @@ def run(model, duration, csv_path):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "testdata/opensim"
-    for name, make in [("osim_joints_hc", joints_model), ("osim_custom_joints", custom_model)]:
+    for name, make in [("osim_joints_hc", joints_model), ("osim_custom_joints", custom_model),
+                       ("osim_block_exponential", exponential_model)]:
         model, duration = make()
         model.finalizeConnections()
         model.printToXML(os.path.join(out, name + ".osim"))
+        if name == "osim_block_exponential":
+            add_exponential_forces(os.path.join(out, name + ".osim"))
         # Simulate the file as written, as a user would.
         run(osim.Model(os.path.join(out, name + ".osim")), duration, os.path.join(out, name + ".csv"))
         print("wrote", name)

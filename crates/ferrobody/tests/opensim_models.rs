@@ -140,3 +140,26 @@ fn joints_model_matches_opensim() {
 fn custom_joints_match_opensim() {
     check_against_opensim("osim_custom_joints.osim", "osim_custom_joints.csv", 1.0);
 }
+
+/// A block on four ExponentialContactForce corners against a tilted plane: it slides, then
+/// sticks (made by scripts/opensim/make_references.py). Up to 0.75 s it matches OpenSim to
+/// round-off (1e-13 m). At 0.78 s a corner's Sliding state changes on the step where a
+/// threshold is crossed, and which step that is depends on the last bits: changing one initial
+/// speed by 1e-14 m/s moves our own run by 2.4e-5 m after that. So rows after 0.75 s are held
+/// only to that sensitivity (1e-4 m, four times the measured spread), the rows before it to the
+/// acceptance limit.
+#[test]
+fn exponential_contact_matches_opensim() {
+    let m = load("osim_block_exponential.osim");
+    let theirs = reference("osim_block_exponential.csv");
+    let ours = simulate(&m, 1e-6, 1.0);
+    let is_origin = |c: &str| c.ends_with(".px") || c.ends_with(".py") || c.ends_with(".pz");
+    let split = theirs.iter().position(|r| r["t"] > 0.75).unwrap();
+    let (early, _, _) = max_difference(&ours[..split], &theirs[..split], is_origin);
+    let (late, col, t) = max_difference(&ours, &theirs, is_origin);
+    println!(
+        "block_exponential: to 0.75 s {early:.3e} m; whole run {late:.3e} m ({col} at t = {t})"
+    );
+    assert!(early <= 1e-5, "before the stick transition: {early:e}");
+    assert!(late <= 1e-4, "after it: {late:e} in {col} at t = {t}");
+}

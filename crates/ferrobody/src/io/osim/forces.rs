@@ -11,11 +11,12 @@
 
 use super::contact::{contact_surface, ContactGeometry};
 use super::document::{child, objects, Doc, OsimError, Res};
+use super::frames::offset_from;
 use super::frames::socket_frame;
 use super::MotionType;
 use crate::contact::{
-    ContactMaterial, FrictionModel, HuntCrossleyForce, SmoothContactParameters,
-    SmoothSphereHalfSpaceForce,
+    ContactMaterial, ExponentialSpringForce, ExponentialSpringParameters, FrictionModel,
+    HuntCrossleyForce, SmoothContactParameters, SmoothSphereHalfSpaceForce,
 };
 use crate::forces::{
     CoordinateLimitForce, Force, MobilityLinearDamper, MobilityLinearSpring, TwoPointLinearSpring,
@@ -37,8 +38,9 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
 }
 
 /// The force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 5] = [
+pub(super) const SUPPORTED: [&str; 6] = [
     "SpringGeneralizedForce",
+    "ExponentialContactForce",
     "CoordinateLimitForce",
     "PointToPointSpring",
     "HuntCrossleyForce",
@@ -47,7 +49,7 @@ pub(super) const SUPPORTED: [&str; 5] = [
 
 /// Force tags that change the dynamics and that the reader cannot simulate: an error, not a
 /// silent omission.
-const NEEDED_BUT_UNSUPPORTED: [&str; 2] = ["ElasticFoundationForce", "ExponentialContactForce"];
+const NEEDED_BUT_UNSUPPORTED: [&str; 1] = ["ElasticFoundationForce"];
 
 /// Whether `tag` is a force the reader refuses (instead of leaving out).
 pub(super) fn is_unsupported_force(tag: &str) -> bool {
@@ -85,6 +87,7 @@ impl ForceCtx<'_, '_, '_> {
         match node.tag_name().name() {
             "SpringGeneralizedForce" => self.spring_generalized(node),
             "CoordinateLimitForce" => self.coordinate_limit(node),
+            "ExponentialContactForce" => self.exponential_contact(node),
             "PointToPointSpring" => self.point_to_point(node),
             "HuntCrossleyForce" => self.hunt_crossley(node, geometry),
             "SmoothSphereHalfSpaceForce" => self.smooth(node, geometry),
@@ -161,6 +164,50 @@ impl ForceCtx<'_, '_, '_> {
             dissipated_energy,
         };
         self.push(node, Force::CoordinateLimit(limit))?;
+        Ok(())
+    }
+
+    /// OpenSim's `ExponentialContactForce` (a Simbody `ExponentialSpringForce`): the contact
+    /// plane's pose in Ground as six numbers (body-fixed x-y-z angles, then the origin), the
+    /// parameters, and a `Station` on a body (not Ground).
+    fn exponential_contact(&mut self, node: Node) -> Res<()> {
+        let doc = self.doc;
+        let x = doc.fixed(node, "contact_plane_transform", [0.0; 6])?;
+        let plane = offset_from(&Vector3::new(x[3], x[4], x[5]), &[x[0], x[1], x[2]]);
+        let mut p = ExponentialSpringParameters::<f64>::default();
+        let [d0, d1, d2] = doc.fixed(node, "exponential_shape_parameters", [p.d0, p.d1, p.d2])?;
+        (p.d0, p.d1, p.d2) = (d0, d1, d2);
+        p.normal_viscosity = doc.scalar(node, "normal_viscosity", p.normal_viscosity)?;
+        p.max_normal_force = doc.scalar(node, "max_normal_force", p.max_normal_force)?;
+        p.friction_elasticity = doc.scalar(node, "friction_elasticity", p.friction_elasticity)?;
+        p.friction_viscosity = doc.scalar(node, "friction_viscosity", p.friction_viscosity)?;
+        p.settle_velocity = doc.scalar(node, "settle_velocity", p.settle_velocity)?;
+        let mu_s = doc.scalar(node, "initial_mu_static", p.initial_mu_static)?;
+        let mu_k = doc.scalar(node, "initial_mu_kinetic", p.initial_mu_kinetic)?;
+        p.set_initial_friction(mu_s, mu_k);
+        let station = child(node, "Station")
+            .ok_or_else(|| doc.err(node, "an ExponentialContactForce needs a <Station>"))?;
+        let frame = socket_frame(doc, station, "socket_parent_frame")?;
+        if frame.body == "/ground" {
+            return Err(doc.err(station, "the station must be on a body, not on Ground"));
+        }
+        let location = frame
+            .x_bf
+            .apply(&Vector3::from(doc.fixed(station, "location", [0.0; 3])?));
+        let body = self.body(station, &frame.body)?;
+        let name = node.attribute("name");
+        let id = ExponentialSpringForce::add_to(self.builder, name, plane, body, location, p)
+            .map_err(|e| {
+                doc.err(
+                    node,
+                    e.to_string().trim_start_matches("model: ").to_string(),
+                )
+            })?;
+        if !doc.boolean(node, "appliesForce", true)? {
+            self.builder
+                .set_force_disabled_by_default(id, true)
+                .map_err(|e| doc.err(node, e.to_string()))?;
+        }
         Ok(())
     }
 
