@@ -282,6 +282,15 @@ def main():
         model.printToXML(os.path.join(out, name + ".osim"))
         if name == "osim_block_exponential":
             add_exponential_forces(os.path.join(out, name + ".osim"))
+        if name == "osim_custom_joints":
+            # The same model with the knee's splines as NaturalCubicSplines (the Python
+            # package does not expose that class, so the tags are renamed in the file).
+            text = open(os.path.join(out, name + ".osim")).read()
+            text = text.replace("<SimmSpline", "<NaturalCubicSpline", 2)
+            text = text.replace("</SimmSpline>", "</NaturalCubicSpline>", 2)
+            natural = os.path.join(out, "osim_custom_natural.osim")
+            open(natural, "w").write(text)
+            run(osim.Model(natural), duration, os.path.join(out, "osim_custom_natural.csv"))
         # Simulate the file as written, as a user would.
         run(osim.Model(os.path.join(out, name + ".osim")), duration, os.path.join(out, name + ".csv"))
         print("wrote", name)

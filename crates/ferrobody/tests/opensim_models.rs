@@ -163,3 +163,11 @@ fn exponential_contact_matches_opensim() {
     assert!(early <= 1e-5, "before the stick transition: {early:e}");
     assert!(late <= 1e-4, "after it: {late:e} in {col} at t = {t}");
 }
+
+/// The custom-joints model with its knee splines written as NaturalCubicSplines. OpenSim 4.6
+/// gives the same trajectory bit for bit as with SimmSplines (its NaturalCubicSpline computes
+/// SimmSpline's coefficients), and so must we.
+#[test]
+fn natural_cubic_splines_match_opensim() {
+    check_against_opensim("osim_custom_natural.osim", "osim_custom_natural.csv", 1.0);
+}

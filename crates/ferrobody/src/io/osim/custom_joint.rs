@@ -215,9 +215,11 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
             }
             Function::Polynomial(c)
         }
-        "SimmSpline" => {
+        // OpenSim's NaturalCubicSpline computes its coefficients with SimmSpline's code (the
+        // same end conditions, despite the name), so both read as the same spline.
+        "SimmSpline" | "NaturalCubicSpline" => {
             let spline = CubicSpline::simm(numbers("x")?, numbers("y")?)
-                .map_err(|m| doc.err(f, format!("SimmSpline: {m}")))?;
+                .map_err(|m| doc.err(f, format!("{}: {m}", tag_of(f))))?;
             Function::Spline(spline)
         }
         "MultiplierFunction" => {
@@ -233,7 +235,7 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
         _ => {
             return Err(doc.err(
                 f,
-                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, MultiplierFunction)", tag_of(f)),
+                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction)", tag_of(f)),
             ))
         }
     })
