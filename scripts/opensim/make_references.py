@@ -204,6 +204,34 @@ def exponential_model():
     return m, 1.0
 
 
+def bushing_model():
+    """A free body hung from Ground by a BushingForce between rotated offset frames, and a
+    pinned link tied to it by a second bushing."""
+    m = osim.Model()
+    m.setName("bushings")
+    m.setGravity(vec3(0, -9.81, 0))
+    g = m.getGround()
+    pod = body(m, "pod", 2.0, (0.05, -0.1, 0.02), (0.03, 0.02, 0.025, 0.001, 0, 0.002))
+    free = joint(m, osim.FreeJoint, "pod_free", g, (0, 0, 0), (0, 0, 0), pod, (0, 0, 0), (0, 0, 0))
+    set_defaults(free, (0.2, -0.1, 0.15, 0.05, 0.9, -0.03), (0.5, -0.8, 0.3, 0.2, 0.0, -0.1))
+    link = body(m, "link", 1.0, (0, -0.2, 0), (0.02, 0.004, 0.02, 0, 0, 0))
+    pin = joint(m, osim.PinJoint, "link_pin", g, (0.5, 1.0, 0), (0.1, 0, 0), link, (0, 0, 0), (0, 0, 0))
+    set_defaults(pin, (0.4,), (0.0,))
+    def pose(angle, axis, p):
+        return osim.Transform(osim.Rotation(angle, osim.CoordinateAxis(axis)), vec3(*p))
+
+    # Arguments: translational then rotational stiffness, translational then rotational damping.
+    b1 = osim.BushingForce("hanger", g, pose(0.2, 0, (0, 1.0, 0)), pod, pose(-0.1, 2, (0, 0.1, 0)),
+                           vec3(400, 300, 500), vec3(20, 30, 25), vec3(5, 6, 4),
+                           vec3(0.3, 0.2, 0.25))
+    m.addForce(b1)
+    b2 = osim.BushingForce("tie", link, pose(0.2, 2, (0, -0.4, 0)), pod, pose(0.05, 0, (0.1, 0, 0)),
+                           vec3(100, 120, 80), vec3(5, 4, 6), vec3(2, 2, 2),
+                           vec3(0.1, 0.1, 0.1))
+    m.addForce(b2)
+    return m, 1.0
+
+
 # Four corners of the block; the contact plane's +z (the normal) turned to Ground's +y and
 # tilted by 0.1 rad about x; its origin lowered 1 cm. Shape, friction and viscosity differ from
 # the defaults so that every parameter is read.
@@ -276,7 +304,8 @@ def run(model, duration, csv_path):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "testdata/opensim"
     for name, make in [("osim_joints_hc", joints_model), ("osim_custom_joints", custom_model),
-                       ("osim_block_exponential", exponential_model)]:
+                       ("osim_block_exponential", exponential_model),
+                       ("osim_bushings", bushing_model)]:
         model, duration = make()
         model.finalizeConnections()
         model.printToXML(os.path.join(out, name + ".osim"))

@@ -171,3 +171,10 @@ fn exponential_contact_matches_opensim() {
 fn natural_cubic_splines_match_opensim() {
     check_against_opensim("osim_custom_natural.osim", "osim_custom_natural.csv", 1.0);
 }
+
+/// BushingForces between rotated offset frames: a free body hung from Ground and tied to a
+/// pinned link (made by scripts/opensim/make_references.py).
+#[test]
+fn bushings_match_opensim() {
+    check_against_opensim("osim_bushings.osim", "osim_bushings.csv", 1.0);
+}

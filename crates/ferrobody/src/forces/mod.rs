@@ -13,6 +13,7 @@ mod constant;
 mod context;
 mod coordinate_limit;
 mod gravity;
+mod linear_bushing;
 mod mobility;
 mod two_point;
 
@@ -20,6 +21,7 @@ pub use constant::{ConstantForce, ConstantTorque, MobilityConstantForce};
 pub use context::{ForceAccumulator, ForceContext};
 pub use coordinate_limit::CoordinateLimitForce;
 pub use gravity::Gravity;
+pub use linear_bushing::LinearBushing;
 pub use mobility::{MobilityLinearDamper, MobilityLinearSpring};
 pub use two_point::{TwoPointLinearDamper, TwoPointLinearSpring};
 
@@ -70,6 +72,8 @@ pub enum Force<T: Real = f64> {
     MobilityConstantForce(MobilityConstantForce<T>),
     /// OpenSim's soft joint stop on one coordinate.
     CoordinateLimit(CoordinateLimitForce<T>),
+    /// Six uncoupled springs and dampers between two frames (Simbody's LinearBushing).
+    LinearBushing(LinearBushing<T>),
     /// Hertz/Hunt–Crossley compliant contact between the surfaces of one contact set.
     HuntCrossley(crate::contact::HuntCrossleyForce<T>),
     /// Simbody's smooth sphere/half-space contact (tanh-smoothed, for optimization).
@@ -92,6 +96,7 @@ macro_rules! dispatch {
             Force::ConstantTorque($f) => $body,
             Force::MobilityConstantForce($f) => $body,
             Force::CoordinateLimit($f) => $body,
+            Force::LinearBushing($f) => $body,
             Force::HuntCrossley($f) => $body,
             Force::SmoothSphereHalfSpace($f) => $body,
             Force::ExponentialSpring($f) => $body,
@@ -129,6 +134,7 @@ impl<T: Real> Force<T> {
             Force::ConstantTorque(f) => context::check_body(bodies, f.body),
             Force::MobilityConstantForce(f) => f.validate(bodies),
             Force::CoordinateLimit(f) => f.validate(bodies),
+            Force::LinearBushing(f) => f.validate(bodies),
             Force::HuntCrossley(f) => f.validate(bodies.len()),
             Force::SmoothSphereHalfSpace(f) => f.validate(bodies.len()),
             Force::ExponentialSpring(f) => f.validate(bodies.len()),
@@ -147,6 +153,7 @@ impl<T: Real> Force<T> {
             Force::ConstantTorque(f) => Force::ConstantTorque(f.cast()),
             Force::MobilityConstantForce(f) => Force::MobilityConstantForce(f.cast()),
             Force::CoordinateLimit(f) => Force::CoordinateLimit(f.cast()),
+            Force::LinearBushing(f) => Force::LinearBushing(f.cast()),
             Force::HuntCrossley(f) => Force::HuntCrossley(f.cast()),
             Force::SmoothSphereHalfSpace(f) => Force::SmoothSphereHalfSpace(f.cast()),
             Force::ExponentialSpring(f) => Force::ExponentialSpring(f.cast()),

@@ -19,7 +19,8 @@ use crate::contact::{
     HuntCrossleyForce, SmoothContactParameters, SmoothSphereHalfSpaceForce,
 };
 use crate::forces::{
-    CoordinateLimitForce, Force, MobilityLinearDamper, MobilityLinearSpring, TwoPointLinearSpring,
+    CoordinateLimitForce, Force, LinearBushing, MobilityLinearDamper, MobilityLinearSpring,
+    TwoPointLinearSpring,
 };
 use crate::ids::{BodyId, ForceId};
 use crate::model::ModelBuilder;
@@ -38,8 +39,9 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
 }
 
 /// The force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 6] = [
+pub(super) const SUPPORTED: [&str; 7] = [
     "SpringGeneralizedForce",
+    "BushingForce",
     "ExponentialContactForce",
     "CoordinateLimitForce",
     "PointToPointSpring",
@@ -53,7 +55,7 @@ const NEEDED_BUT_UNSUPPORTED: [&str; 1] = ["ElasticFoundationForce"];
 
 /// Whether `tag` is a force the reader refuses (instead of leaving out).
 pub(super) fn is_unsupported_force(tag: &str) -> bool {
-    NEEDED_BUT_UNSUPPORTED.contains(&tag) || tag == "BushingForce"
+    NEEDED_BUT_UNSUPPORTED.contains(&tag)
 }
 
 impl ForceCtx<'_, '_, '_> {
@@ -88,6 +90,7 @@ impl ForceCtx<'_, '_, '_> {
             "SpringGeneralizedForce" => self.spring_generalized(node),
             "CoordinateLimitForce" => self.coordinate_limit(node),
             "ExponentialContactForce" => self.exponential_contact(node),
+            "BushingForce" => self.bushing(node),
             "PointToPointSpring" => self.point_to_point(node),
             "HuntCrossleyForce" => self.hunt_crossley(node, geometry),
             "SmoothSphereHalfSpaceForce" => self.smooth(node, geometry),
@@ -208,6 +211,32 @@ impl ForceCtx<'_, '_, '_> {
                 .set_force_disabled_by_default(id, true)
                 .map_err(|e| doc.err(node, e.to_string()))?;
         }
+        Ok(())
+    }
+
+    /// OpenSim's `BushingForce` (Simbody's `LinearBushing` between `frame1` and `frame2`).
+    fn bushing(&mut self, node: Node) -> Res<()> {
+        let doc = self.doc;
+        let f1 = socket_frame(doc, node, "socket_frame1")?;
+        let f2 = socket_frame(doc, node, "socket_frame2")?;
+        let [kr, kt, cr, ct] = [
+            "rotational_stiffness",
+            "translational_stiffness",
+            "rotational_damping",
+            "translational_damping",
+        ]
+        .map(|tag| doc.fixed(node, tag, [0.0; 3]));
+        let (kr, kt, cr, ct) = (kr?, kt?, cr?, ct?);
+        let bushing = LinearBushing {
+            name: node.attribute("name").unwrap_or("BushingForce").to_string(),
+            body1: self.body(node, &f1.body)?,
+            x_b1f: f1.x_bf,
+            body2: self.body(node, &f2.body)?,
+            x_b2m: f2.x_bf,
+            stiffness: [kr[0], kr[1], kr[2], kt[0], kt[1], kt[2]],
+            damping: [cr[0], cr[1], cr[2], ct[0], ct[1], ct[2]],
+        };
+        self.push(node, Force::LinearBushing(bushing))?;
         Ok(())
     }
 
