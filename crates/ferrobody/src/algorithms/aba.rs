@@ -338,16 +338,32 @@ fn articulate_many<T: Real>(
 }
 
 /// Inverse of the top-left n×n block of a symmetric positive-definite matrix (Cholesky).
-/// Returns `None` when a pivot is not positive.
+/// Returns `None` when a pivot is not positive. The sizes of the common mobilizers run a copy
+/// whose loop bounds are constants (unrolled, no bounds checks; the same operations in the same
+/// order, so the same numbers).
 pub(crate) fn invert_spd<T: Real>(d: &Matrix6<T>, n: usize) -> Option<Matrix6<T>> {
-    if n == 1 {
-        let mut out = Matrix6::zeros();
-        if d[(0, 0)].re() <= 0.0 {
-            return None;
+    match n {
+        1 => {
+            let mut out = Matrix6::zeros();
+            if d[(0, 0)].re() <= 0.0 {
+                return None;
+            }
+            out[(0, 0)] = T::one() / d[(0, 0)];
+            Some(out)
         }
-        out[(0, 0)] = T::one() / d[(0, 0)];
-        return Some(out);
+        2 => invert_spd_n::<T, 2>(d),
+        3 => invert_spd_n::<T, 3>(d),
+        6 => invert_spd_n::<T, 6>(d),
+        _ => invert_spd_dyn(d, n),
     }
+}
+
+fn invert_spd_n<T: Real, const N: usize>(d: &Matrix6<T>) -> Option<Matrix6<T>> {
+    invert_spd_dyn(d, N)
+}
+
+#[inline(always)]
+fn invert_spd_dyn<T: Real>(d: &Matrix6<T>, n: usize) -> Option<Matrix6<T>> {
     let mut l = Matrix6::<T>::zeros();
     for j in 0..n {
         let mut s = d[(j, j)];

@@ -158,8 +158,21 @@ pub(crate) fn mark_planar_subtrees<T: Real>(bodies: &mut [Body<T>]) {
         bodies[i].planar_xy_pin = body.plane.is_some_and(|plane| plane.ground_xy)
             && body.hinge_is_pure_rotation_at_origin()
             && keeps_z_exactly(&body.x_pf.r)
-            && (p == 0 || bodies[p].planar_xy_pin);
+            && (p == 0 || bodies[p].planar_xy_pin || planar_xy_root(&bodies[p]));
     }
+}
+
+/// A Planar body on Ground in Ground's xy plane whose frames keep z exactly: its rotation keeps
+/// z with exact zeros and ones, its angular velocity is `(0, 0, ω)` and its velocity has no z
+/// component, exactly (the general path multiplies by exact zeros), which is all that a child
+/// on the planar-xy Pin path reads from its parent. OpenSim's planar models (a pelvis on a
+/// PlanarJoint, Pins below) start so.
+fn planar_xy_root<T: Real>(b: &Body<T>) -> bool {
+    b.mobilizer == Mobilizer::Planar
+        && b.parent == BodyId::GROUND
+        && b.plane.is_some_and(|plane| plane.ground_xy)
+        && keeps_z_exactly(&b.x_pf.r)
+        && keeps_z_exactly(&b.x_bm.r)
 }
 
 /// Whether a rotation keeps z exactly: its third row and column are `(0, 0, 1)`, so products

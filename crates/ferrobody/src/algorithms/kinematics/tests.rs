@@ -16,8 +16,9 @@ fn about_z(angle: f64) -> Matrix3<f64> {
 }
 
 /// A tree of seven Pins about Ground's z with turned and offset inboard frames and fully
-/// three-dimensional mass properties; `general` clears the planar-xy flags.
-fn pin_tree(general: bool) -> Model<f64> {
+/// three-dimensional mass properties (with `planar_root`, the first is a Planar joint, as the
+/// pelvis of OpenSim's planar gait models); `general` clears the planar-xy flags.
+fn pin_tree(general: bool, planar_root: bool) -> Model<f64> {
     let mut b = ModelBuilder::<f64>::new();
     let parents = [0, 1, 2, 1, 4, 0, 6];
     for (i, &p) in parents.iter().enumerate() {
@@ -41,7 +42,12 @@ fn pin_tree(general: bool) -> Model<f64> {
             r: about_z(0.4 * t - 1.0),
             p: Vector3::new(0.5 - 0.1 * t, 0.1 * t, 0.05 * t),
         };
-        let def = BodyDef::new(&format!("pin{i}"), BodyId(p), Mobilizer::Pin, mp).with_x_pf(x_pf);
+        let kind = if planar_root && i == 0 {
+            Mobilizer::Planar
+        } else {
+            Mobilizer::Pin
+        };
+        let def = BodyDef::new(&format!("pin{i}"), BodyId(p), kind, mp).with_x_pf(x_pf);
         b.add_body(def).unwrap();
     }
     let mut model = b.build().unwrap();
@@ -56,9 +62,10 @@ fn pin_tree(general: bool) -> Model<f64> {
         "Ground and the even bodies have diagonal inertias"
     );
     for body in &mut model.bodies[1..] {
-        assert!(
+        assert_eq!(
             body.planar_xy_pin,
-            "body '{}' takes the planar path",
+            body.mobilizer == Mobilizer::Pin,
+            "body '{}': every Pin takes the planar path",
             body.name
         );
         if general {
@@ -70,7 +77,13 @@ fn pin_tree(general: bool) -> Model<f64> {
 
 #[test]
 fn planar_xy_pins_give_the_general_paths_numbers() {
-    let (planar, general) = (pin_tree(false), pin_tree(true));
+    for planar_root in [false, true] {
+        compare_paths(planar_root);
+    }
+}
+
+fn compare_paths(planar_root: bool) {
+    let (planar, general) = (pin_tree(false, planar_root), pin_tree(true, planar_root));
     let mut state = planar.default_state();
     for i in 0..planar.nu() {
         state.q[i] = 0.7 * (1.3 * i as f64).sin();
