@@ -5,12 +5,12 @@
 //! by element; `docs/models/opensim.md` has the full mapping and the validation against
 //! OpenSim's own runs. Read: `gravity`; `Ground`; `BodySet` (mass, mass centre, inertia about
 //! the mass centre); `PhysicalOffsetFrame`s anywhere; `JointSet` (Weld, Pin, Slider, Planar,
-//! Universal, Gimbal, Ball, Free: [`joints`]); `ContactGeometrySet` (spheres, half spaces:
-//! [`contact`]); forces in `ForceSet` or `components` ([`forces`]). Elements that do not change
+//! Universal, Gimbal, Ball, Free: `joints.rs`; Custom: `custom_joint.rs`); `ContactGeometrySet`
+//! (spheres, half spaces: `contact.rs`); forces in `ForceSet` or `components` (`forces.rs`). Elements that do not change
 //! the skeleton's dynamics without inputs (muscles and actuators without controls, controllers,
 //! markers, probes, display geometry) are left out and counted in [`OsimModel::left_out`];
-//! elements that would change it and cannot be simulated (constraints, CustomJoint, unsupported
-//! forces and contact shapes) are errors. Every error names the file, the line and the
+//! elements that would change it and cannot be simulated (constraints, locked or prescribed
+//! coordinates, unsupported joints, functions, forces and contact shapes) are errors. Every error names the file, the line and the
 //! component path: `leg.osim:112: /jointset/knee: <socket_child_frame> 'x': …`.
 //!
 //! Citation: Seth et al. (2018), "OpenSim: Simulating musculoskeletal dynamics and neuromuscular
