@@ -12,7 +12,7 @@
 //! `Φ̃ = [[1, −r₂, r₁], [0, 1, 0], [0, 0, 1]]` (the moment about `n` of a force moved by `r`).
 //! The results are those of the 6×6 recursion, in about a quarter of the arithmetic.
 
-use super::aba::invert_spd;
+use super::spd_inverse::invert_spd;
 use crate::data::Data;
 use crate::math::small::mul3v;
 use crate::model::planar::PlaneBasis;

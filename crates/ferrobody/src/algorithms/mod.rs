@@ -15,6 +15,7 @@ pub mod jacobian;
 pub mod kinematics;
 pub mod momentum;
 pub mod rnea;
+mod spd_inverse;
 
 pub use aba::aba;
 pub use crba::crba;
