@@ -69,6 +69,30 @@ impl ForceCtx<'_, '_, '_> {
         })
     }
 
+    /// The coordinate a force names in its `<coordinate>`: body, index, motion type.
+    fn coordinate(&self, node: Node) -> Res<(BodyId, usize, MotionType)> {
+        let doc = self.doc;
+        let (el, name) = doc
+            .text(node, "coordinate")
+            .ok_or_else(|| doc.err(node, "missing <coordinate>"))?;
+        self.coordinates.get(name.as_str()).copied().ok_or_else(|| {
+            doc.err(
+                el,
+                format!("<coordinate> '{name}' is not a coordinate of the model"),
+            )
+        })
+    }
+
+    /// Applies `appliesForce = false` (the element starts disabled).
+    fn apply_enabled(&mut self, node: Node, id: ForceId) -> Res<()> {
+        if !self.doc.boolean(node, "appliesForce", true)? {
+            self.builder
+                .set_force_disabled_by_default(id, true)
+                .map_err(|e| self.doc.err(node, e.to_string()))?;
+        }
+        Ok(())
+    }
+
     fn push(&mut self, node: Node, force: Force<f64>) -> Res<ForceId> {
         let id = self.builder.add_force(force).map_err(|e| {
             self.doc.err(
@@ -76,11 +100,7 @@ impl ForceCtx<'_, '_, '_> {
                 e.to_string().trim_start_matches("model: ").to_string(),
             )
         })?;
-        if !self.doc.boolean(node, "appliesForce", true)? {
-            self.builder
-                .set_force_disabled_by_default(id, true)
-                .map_err(|e| self.doc.err(node, e.to_string()))?;
-        }
+        self.apply_enabled(node, id)?;
         Ok(id)
     }
 
@@ -102,15 +122,7 @@ impl ForceCtx<'_, '_, '_> {
 
     fn spring_generalized(&mut self, node: Node) -> Res<()> {
         let doc = self.doc;
-        let (el, name) = doc
-            .text(node, "coordinate")
-            .ok_or_else(|| doc.err(node, "missing <coordinate>"))?;
-        let &(body, k, _) = self.coordinates.get(name.as_str()).ok_or_else(|| {
-            doc.err(
-                el,
-                format!("<coordinate> '{name}' is not a coordinate of the model"),
-            )
-        })?;
+        let (body, k, _) = self.coordinate(node)?;
         let stiffness = doc.non_negative(node, "stiffness", 0.0)?;
         let q0 = doc.scalar(node, "rest_length", 0.0)?;
         let damping = doc.non_negative(node, "viscosity", 0.0)?;
@@ -134,15 +146,7 @@ impl ForceCtx<'_, '_, '_> {
     /// damping per degree) for rotational coordinates, converted to SI as OpenSim does.
     fn coordinate_limit(&mut self, node: Node) -> Res<()> {
         let doc = self.doc;
-        let (el, name) = doc
-            .text(node, "coordinate")
-            .ok_or_else(|| doc.err(node, "missing <coordinate>"))?;
-        let &(body, k, motion) = self.coordinates.get(name.as_str()).ok_or_else(|| {
-            doc.err(
-                el,
-                format!("<coordinate> '{name}' is not a coordinate of the model"),
-            )
-        })?;
+        let (body, k, motion) = self.coordinate(node)?;
         let w = if motion == MotionType::Rotational {
             std::f64::consts::PI / 180.0
         } else {
@@ -206,11 +210,7 @@ impl ForceCtx<'_, '_, '_> {
                     e.to_string().trim_start_matches("model: ").to_string(),
                 )
             })?;
-        if !doc.boolean(node, "appliesForce", true)? {
-            self.builder
-                .set_force_disabled_by_default(id, true)
-                .map_err(|e| doc.err(node, e.to_string()))?;
-        }
+        self.apply_enabled(node, id)?;
         Ok(())
     }
 
