@@ -223,6 +223,9 @@ pub fn constrained_accelerations<T: Real>(
     crba(model, data, &mut cache.mass);
     let mass = std::mem::replace(&mut cache.mass, DMatrix::zeros(0, 0));
     let Some(chol) = nalgebra::Cholesky::new(mass) else {
+        // Give the cache its mass matrix back (the failed factorization consumed it), so that
+        // the next evaluation, after the integrator shrinks its step, finds it sized nu × nu.
+        cache.mass = DMatrix::zeros(nu, nu);
         data.constraints = cache;
         return Err(Error::Model(
             "the mass matrix is not positive definite".into(),

@@ -212,6 +212,8 @@ fn add_body(b: &mut ModelBuilder<f64>, s: &BodySection) -> Res<()> {
             .to_string();
         let key = if reason.contains("inertia") || reason.contains("principal") {
             ".inertia"
+        } else if reason.starts_with("mass") {
+            ".mass"
         } else {
             ""
         };

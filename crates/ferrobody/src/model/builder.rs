@@ -288,6 +288,11 @@ impl<T: Real> ModelBuilder<T> {
     }
 }
 
+/// Largest mass (kg) or inertia entry (kg·m²) a body may have: the spatial inertia and the
+/// mass matrix square these values, so larger ones overflow f64 or make every other body's
+/// contribution round-off.
+pub const MAX_MASS_PROPERTY: f64 = 1e30;
+
 fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
     let fail = |m: String| Err(Error::Model(format!("body '{}': {m}", def.name)));
     if def.name.is_empty() {
@@ -303,6 +308,22 @@ fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
     let mass = mp.mass.re();
     if !mass.is_finite() || mass < 0.0 {
         return fail(format!("mass must be finite and non-negative, got {mass}"));
+    }
+    // Beyond this the inertia products overflow or swamp every other body's in f64.
+    if mass > MAX_MASS_PROPERTY {
+        return fail(format!(
+            "mass must be at most {MAX_MASS_PROPERTY:e} kg, got {mass:e}"
+        ));
+    }
+    if let Some(x) = mp
+        .inertia_com
+        .iter()
+        .find(|x| x.re().abs() > MAX_MASS_PROPERTY)
+    {
+        return fail(format!(
+            "inertia entries must be at most {MAX_MASS_PROPERTY:e} kg·m² in size, got {:e}",
+            x.re()
+        ));
     }
     if !mp.com.iter().all(|x| x.re().is_finite()) {
         return fail("centre of mass has a non-finite component".into());
