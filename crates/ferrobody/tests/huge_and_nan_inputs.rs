@@ -64,3 +64,27 @@ fn a_failed_constrained_solve_does_not_break_the_next_one() {
     .unwrap();
     assert_eq!(data.acc.udot, fresh.acc.udot);
 }
+
+/// Step sizes so small that a run could never end (1e-320 s) are refused by name.
+#[test]
+fn step_sizes_below_1e_12_are_refused() {
+    use ferrobody::integrators::{IntegratorKind, IntegratorSettings, MIN_STEP_SIZE};
+    let fixed = IntegratorSettings::fixed(IntegratorKind::RungeKutta4, 1e-320);
+    let e = fixed.validate().unwrap_err().to_string();
+    assert!(e.contains("fixed_step must be at least 1e-12"), "{e}");
+    for name in ["max_step", "min_step", "initial_step"] {
+        let mut s = IntegratorSettings::rk_merson(1e-6);
+        match name {
+            "max_step" => s.max_step = Some(1e-320),
+            "min_step" => s.min_step = Some(1e-320),
+            _ => s.initial_step = Some(1e-320),
+        }
+        let e = s.validate().unwrap_err().to_string();
+        assert!(e.contains(&format!("{name} must be at least")), "{e}");
+    }
+    assert!(
+        IntegratorSettings::fixed(IntegratorKind::RungeKutta4, MIN_STEP_SIZE)
+            .validate()
+            .is_ok()
+    );
+}

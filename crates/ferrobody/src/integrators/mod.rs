@@ -66,6 +66,9 @@ impl IntegratorKind {
     }
 }
 
+/// Smallest step size (s) a setting may ask for.
+pub const MIN_STEP_SIZE: f64 = 1e-12;
+
 /// Integrator settings (Simbody's `Integrator` setters).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IntegratorSettings {
@@ -141,6 +144,18 @@ impl IntegratorSettings {
         };
         positive("accuracy", self.accuracy)?;
         positive("fixed_step", self.fixed_step)?;
+        // A step below this cannot advance a time of order 1 s by a representable amount in a
+        // useful number of steps (1e-320 s would need 1e318 steps for 0.05 s).
+        let at_least = |name: &str, v: f64| {
+            if v < MIN_STEP_SIZE {
+                Err(Error::Model(format!(
+                    "integrator {name} must be at least {MIN_STEP_SIZE:e} s, got {v:e}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        at_least("fixed_step", self.fixed_step)?;
         self.rigid_contact.validate()?;
         for (name, v) in [
             ("constraint_tolerance", self.constraint_tolerance),
@@ -150,6 +165,9 @@ impl IntegratorSettings {
         ] {
             if let Some(v) = v {
                 positive(name, v)?;
+                if name != "constraint_tolerance" {
+                    at_least(name, v)?;
+                }
             }
         }
         if let (Some(lo), Some(hi)) = (self.min_step, self.max_step) {
