@@ -60,7 +60,8 @@ enum Command {
     Run {
         /// The scene file (TOML) or OpenSim model (.osim).
         scene: PathBuf,
-        /// Output folder (default: a folder named after the scene in the working directory).
+        /// Output folder (default: a folder named after the scene in the working directory,
+        /// the name made one safe path component).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Simulated duration in seconds (overrides the scene).

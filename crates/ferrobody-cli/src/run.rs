@@ -106,7 +106,7 @@ pub fn run_command(
             crate::model_file::left_out_list(info)
         );
     }
-    let out = out.unwrap_or_else(|| PathBuf::from(&scene.name));
+    let out = out.unwrap_or_else(|| default_out_dir(&scene.name));
     let summary = simulate_to_files(&scene, &out, extras, loaded.osim.as_ref())?;
     out!(
         "{}: simulated {} s in {} steps ({} rejected), {} force evaluations, {:.3} s wall time; energy {} J -> {} J",
@@ -130,6 +130,29 @@ pub fn run_command(
     written.extend(summary.files.iter().cloned());
     out!("wrote into {}/: {}", out.display(), written.join(", "));
     Ok(())
+}
+
+/// The output folder when `--out` is not given: the scene's name made one safe path component
+/// in the working directory (a scene file from someone else must not choose where files go:
+/// `../x` or `/abs` would write outside it). Characters other than letters, digits, `-`, `_`
+/// and `.` become `_`, and leading dots are dropped.
+pub fn default_out_dir(name: &str) -> PathBuf {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    PathBuf::from(if safe.is_empty() {
+        "ferrobody-run"
+    } else {
+        safe
+    })
 }
 
 pub fn fmt_energy(e: f64) -> String {
