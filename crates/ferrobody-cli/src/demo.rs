@@ -18,6 +18,7 @@ pub fn demo(out: &Path, quiet: bool) -> Result<()> {
             plot: true,
             replay: true,
             quiet,
+            max_wall_time: None,
         },
         None,
     )?;

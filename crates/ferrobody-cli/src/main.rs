@@ -79,6 +79,12 @@ enum Command {
         /// For .osim models: fail if any element of the model is not simulated.
         #[arg(long)]
         strict: bool,
+        /// Stop after this many integration steps (overrides the scene's max_steps).
+        #[arg(long)]
+        max_steps: Option<u64>,
+        /// Stop after this many seconds of wall time; the rows so far are kept.
+        #[arg(long)]
+        max_wall_time: Option<f64>,
         /// Also write SVG plots: heights, speeds, energy, contact forces.
         #[arg(long)]
         plot: bool,
@@ -152,6 +158,8 @@ fn main() -> ExitCode {
             report_interval,
             integrator,
             strict,
+            max_steps,
+            max_wall_time,
             plot,
             replay,
             quiet,
@@ -164,11 +172,13 @@ fn main() -> ExitCode {
                 report_interval,
                 integrator,
                 strict,
+                max_steps,
             },
             run::Extras {
                 plot,
                 replay,
                 quiet,
+                max_wall_time,
             },
         ),
         Command::Bench {

@@ -22,6 +22,7 @@ pub struct Overrides {
     pub integrator: Option<String>,
     /// .osim models: fail if anything is left out.
     pub strict: bool,
+    pub max_steps: Option<u64>,
 }
 
 /// What to write besides trajectory.csv, contacts.csv and summary.json.
@@ -33,6 +34,8 @@ pub struct Extras {
     pub replay: bool,
     /// No progress bar.
     pub quiet: bool,
+    /// Wall-time limit of the run (s).
+    pub max_wall_time: Option<f64>,
 }
 
 /// What a run did; written as `summary.json`.
@@ -96,6 +99,12 @@ pub fn run_command(
     overrides: Overrides,
     extras: Extras,
 ) -> Result<()> {
+    if let Some(w) = extras.max_wall_time {
+        anyhow::ensure!(
+            w.is_finite() && w >= 0.0,
+            "--max-wall-time must be finite and non-negative, got {w}"
+        );
+    }
     let loaded = crate::model_file::load(path, overrides.strict)?;
     let mut scene = loaded.scene;
     apply_overrides(&mut scene, &overrides)?;
@@ -171,6 +180,10 @@ pub fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
     }
     if let Some(name) = &o.integrator {
         scene.integrator.kind = crate::model_file::integrator_kind(name)?;
+    }
+    if let Some(n) = o.max_steps {
+        anyhow::ensure!(n > 0, "--max-steps must be at least 1");
+        scene.integrator.max_steps = n;
     }
     if let Some(d) = o.duration {
         anyhow::ensure!(
@@ -253,7 +266,10 @@ pub fn simulate_to_files(
     let mut contact_rows = 0u64;
     let start = Instant::now();
     let mut sim = match Simulation::new(model, scene.initial_state.clone(), scene.integrator) {
-        Ok(sim) => sim,
+        Ok(mut sim) => {
+            sim.set_wall_time_limit(extras.max_wall_time);
+            sim
+        }
         Err(e) => {
             let summary = Summary::failed_at_start(scene, &e.to_string());
             write_summary(out, &summary)?;

@@ -45,6 +45,7 @@ pub mod mobilizer;
 pub mod model;
 pub mod pipeline;
 pub mod prelude;
+mod run_budget;
 pub mod scalar;
 pub mod simulation;
 pub mod state;

@@ -55,6 +55,7 @@ pub struct Simulation<'m, T: Real = f64> {
     rigid: Option<RigidStepper<T>>,
     t_prev: f64,
     h: f64,
+    budget: crate::run_budget::RunBudget,
     f_end_valid: bool,
     interpolation_valid: bool,
     stats: Stats,
@@ -119,6 +120,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             projection,
             rigid,
             h: h0,
+            budget: Default::default(),
             f_end_valid: false,
             interpolation_valid: false,
             stats: Stats::default(),
@@ -156,6 +158,12 @@ impl<'m, T: Real> Simulation<'m, T> {
             realizations: self.data.realizations + self.report_data.realizations,
             ..self.stats
         }
+    }
+
+    /// Stops the run with an error once `seconds` of wall time have passed from now (`None`:
+    /// no limit). Checked every few steps.
+    pub fn set_wall_time_limit(&mut self, seconds: Option<f64>) {
+        self.budget.set_wall_time(seconds);
     }
 
     /// The step size the next attempt will use (s).
@@ -245,6 +253,8 @@ impl<'m, T: Real> Simulation<'m, T> {
                 message: format!("cannot step to t = {t_max}: not after the current time"),
             });
         }
+        self.budget
+            .check(t0, self.stats.steps_taken, self.settings.max_steps)?;
         // The rigid-contact stepper needs no derivative at the step start (it is not
         // interpolated across impacts); it swaps in the auto-update values of its own last
         // force evaluation.
@@ -303,6 +313,9 @@ impl<'m, T: Real> Simulation<'m, T> {
                 return Ok(t1);
             }
             self.stats.error_test_failures += 1;
+            if self.h < crate::integrators::MIN_STEP_SIZE && self.settings.min_step.is_none() {
+                return Err(crate::run_budget::step_too_small(t0, self.h, acc));
+            }
         }
     }
 

@@ -88,7 +88,13 @@ pub struct IntegratorSettings {
     pub fixed_step: f64,
     /// Settings of the rigid-contact stepper (kind `SemiExplicitEuler`).
     pub rigid_contact: crate::unilateral::RigidContactSettings,
+    /// The most accepted steps one simulation may take (Simbody's internal step limit, MuJoCo's
+    /// warnings): a run that reaches it stops with an error saying so.
+    pub max_steps: u64,
 }
+
+/// Default step limit: far beyond any sensible run (1e8 steps take minutes), short of forever.
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
 impl IntegratorSettings {
     /// Runge–Kutta–Merson with the given accuracy and Simbody's other defaults.
@@ -102,6 +108,7 @@ impl IntegratorSettings {
             max_step: None,
             fixed_step: 1e-3,
             rigid_contact: crate::unilateral::RigidContactSettings::default(),
+            max_steps: DEFAULT_MAX_STEPS,
         }
     }
 
@@ -156,6 +163,11 @@ impl IntegratorSettings {
             }
         };
         at_least("fixed_step", self.fixed_step)?;
+        if self.max_steps == 0 {
+            return Err(Error::Model(
+                "integrator max_steps must be at least 1".into(),
+            ));
+        }
         self.rigid_contact.validate()?;
         for (name, v) in [
             ("constraint_tolerance", self.constraint_tolerance),

@@ -145,6 +145,7 @@ fn integrator_settings(s: Option<&IntegratorSection>) -> Res<IntegratorSettings>
         out.min_step = s.min_step;
         out.max_step = s.max_step;
         out.fixed_step = s.fixed_step.unwrap_or(out.fixed_step);
+        out.max_steps = s.max_steps.unwrap_or(out.max_steps);
         if let Some(r) = &s.rigid_contact {
             out.rigid_contact = r.settings();
         }

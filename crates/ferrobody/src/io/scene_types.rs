@@ -86,6 +86,7 @@ pub(super) struct IntegratorSection {
     pub min_step: Option<f64>,
     pub max_step: Option<f64>,
     pub fixed_step: Option<f64>,
+    pub max_steps: Option<u64>,
     pub rigid_contact: Option<super::scene_unilateral::RigidContactSection>,
 }
 

@@ -1,0 +1,99 @@
+//! Run budgets (issue 22): a step limit (scene key `integrator.max_steps`, `--max-steps`), a
+//! wall-time limit (`--max-wall-time`) and a step-size floor each stop a run with one error line
+//! that names the limit and the time, keep the rows written, and leave `summary.json` with
+//! `status = "failed"` and the reason.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn exe() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
+}
+
+fn scene(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/scenes")
+        .join(name)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "ferrobody-budget-test-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs s1 with `extra`, expects the stop, and checks the files; returns the summary.
+fn stopped(name: &str, scene_path: &Path, extra: &[&str], expect: &str) -> String {
+    let dir = temp_dir(name);
+    let out: Output = exe()
+        .arg("run")
+        .arg(scene_path)
+        .args(["--quiet", "--out", dir.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{name}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(expect) && err.contains("failed at t = "),
+        "{err}"
+    );
+    let rows = std::fs::read_to_string(dir.join("trajectory.csv"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(rows >= 2, "the header and the first row are kept");
+    let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"status\": \"failed\"") && summary.contains(expect),
+        "{summary}"
+    );
+    summary
+}
+
+#[test]
+fn the_step_limit_stops_a_run_and_keeps_its_rows() {
+    let summary = stopped(
+        "steps",
+        &scene("s1_hc_ball.toml"),
+        &["--max-steps", "50"],
+        "step limit reached: 50 steps",
+    );
+    assert!(summary.contains("\"steps_taken\": 50"), "{summary}");
+}
+
+#[test]
+fn the_scene_key_sets_the_step_limit() {
+    let dir = temp_dir("key");
+    let text = std::fs::read_to_string(scene("s1_hc_ball.toml")).unwrap();
+    let text = text.replacen("[integrator]\n", "[integrator]\nmax_steps = 7\n", 1);
+    let path = dir.join("s1.toml");
+    std::fs::write(&path, text).unwrap();
+    stopped("key_run", &path, &[], "step limit reached: 7 steps");
+}
+
+#[test]
+fn the_wall_time_limit_stops_a_run() {
+    stopped(
+        "wall",
+        &scene("s1_hc_ball.toml"),
+        &["--max-wall-time", "0"],
+        "wall-time limit reached",
+    );
+}
+
+#[test]
+fn a_step_below_the_floor_stops_a_run() {
+    // No accuracy can be met this tightly in f64: the step shrinks until the floor stops it.
+    stopped(
+        "floor",
+        &scene("s1_hc_ball.toml"),
+        &["--accuracy", "1e-300"],
+        "step size fell below 1e-12 s",
+    );
+}
