@@ -34,6 +34,9 @@ pub fn check(path: &Path) -> Result<()> {
     if let Some(info) = &loaded.osim {
         describe_osim(info);
     }
+    if let Some(w) = crate::start_checks::deep_contact_warning(model, &scene.initial_state) {
+        out!("  warning: {w}");
+    }
     let i = &scene.integrator;
     out!(
         "  run: {} s, reports every {} s, {} integrator, accuracy {:e}",

@@ -28,6 +28,7 @@ mod plots;
 mod recorder;
 mod replay;
 mod run;
+mod start_checks;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -259,6 +259,7 @@ pub fn simulate_to_files(
         mut states,
     } = Writers::create(scene, out, osim)?;
     let model = &scene.model;
+    let warnings = crate::start_checks::start_warnings(scene);
     let mut energies = (f64::NAN, f64::NAN);
     let mut rows = 0u64;
     let mut recorder = (extras.plot || extras.replay).then(|| Recorder::new(&scene.model));
@@ -303,16 +304,10 @@ pub fn simulate_to_files(
     };
     let wall = start.elapsed().as_secs_f64();
     progress.finish();
-    let mut files = Vec::new();
-    if let Some(rec) = &recorder {
-        if extras.plot {
-            files.extend(crate::plots::write_run_plots(out, rec, &scene.name)?);
-        }
-        if extras.replay {
-            crate::replay::write_replay(out, &scene.model, rec, &scene.name)?;
-            files.extend(["replay.glb".to_string(), "replay.html".to_string()]);
-        }
-    }
+    let files = match &recorder {
+        Some(rec) => write_plots_and_replay(out, scene, rec, extras)?,
+        None => Vec::new(),
+    };
     writer.flush()?;
     if let Some(w) = states {
         w.finish()?;
@@ -338,18 +333,39 @@ pub fn simulate_to_files(
         contact_rows,
         initial_energy: energies.0,
         final_energy: energies.1,
-        warnings: Vec::new(),
+        warnings: warnings.clone(),
         files,
     };
     write_summary(out, &summary)?;
     result.with_context(|| {
+        let cause = warnings
+            .first()
+            .map_or(String::new(), |w| format!(" ({w})"));
         format!(
-            "{}: rows up to the failure are in {}",
+            "{}: rows up to the failure are in {}{cause}",
             scene.name,
             csv_path.display()
         )
     })?;
     Ok(summary)
+}
+
+/// The SVG plots and the 3D replay asked for, from the recorded run; their file names.
+fn write_plots_and_replay(
+    out: &Path,
+    scene: &Scene,
+    rec: &Recorder,
+    extras: Extras,
+) -> Result<Vec<String>> {
+    let mut files = Vec::new();
+    if extras.plot {
+        files.extend(crate::plots::write_run_plots(out, rec, &scene.name)?);
+    }
+    if extras.replay {
+        crate::replay::write_replay(out, &scene.model, rec, &scene.name)?;
+        files.extend(["replay.glb".to_string(), "replay.html".to_string()]);
+    }
+    Ok(files)
 }
 
 /// A progress bar on stderr, shown only once a run has lasted a second, only on a terminal,

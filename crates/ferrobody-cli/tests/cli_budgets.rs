@@ -97,3 +97,53 @@ fn a_step_below_the_floor_stops_a_run() {
         "step size fell below 1e-12 s",
     );
 }
+
+/// A ball started 0.4 m deep in the ground: `check` and `run` say so, summary.json lists the
+/// warning, and the stop at the step limit names it as the likely cause.
+#[test]
+fn deep_initial_contact_is_named_as_the_likely_cause() {
+    let dir = temp_dir("deep");
+    let text = std::fs::read_to_string(scene("s1_hc_ball.toml")).unwrap();
+    let text = text.replacen(
+        "q = [1.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0]",
+        "q = [1.0, 0.0, 0.0, 0.0, 0.0, -0.3, 0.0]",
+        1,
+    );
+    let path = dir.join("deep.toml");
+    std::fs::write(&path, text).unwrap();
+    let check = exe().arg("check").arg(&path).output().unwrap();
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        text.contains("bodies start in deep contact") && text.contains("0.400 m"),
+        "{text}"
+    );
+    let out = exe()
+        .arg("run")
+        .arg(&path)
+        .args([
+            "--quiet",
+            "--max-steps",
+            "100",
+            "--out",
+            dir.join("o").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "a warning and the error: {err}");
+    assert!(
+        lines[0].starts_with("warning: ") && lines[0].contains("deep contact"),
+        "{err}"
+    );
+    assert!(
+        lines[1].contains("step limit reached") && lines[1].contains("deep contact"),
+        "{err}"
+    );
+    let summary = std::fs::read_to_string(dir.join("o/summary.json")).unwrap();
+    assert!(
+        summary.contains("bodies start in deep contact"),
+        "{summary}"
+    );
+}
