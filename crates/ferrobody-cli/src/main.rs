@@ -1,7 +1,9 @@
 //! `ferrobody`: run, benchmark and check scene files (see `shared/spec/cli-contract.md`).
 //!
 //! A thin shell over the library: parse arguments, load the scene, run it, write files. Every
-//! failure ends with one `error: ...` line on stderr and a non-zero exit status.
+//! failure ends with one `error: ...` line on stderr and a non-zero exit status; usage errors
+//! are clap's whole message (what was expected, "did you mean" hints, the usage line), exit
+//! status 2, and a bare `ferrobody` prints the help.
 
 /// `println!` that ends the program quietly when stdout is a closed pipe
 /// (`ferrobody run … | head -1`) instead of panicking; other write errors are ignored, as
@@ -30,7 +32,7 @@ mod replay;
 mod run;
 mod start_checks;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -38,6 +40,7 @@ use std::process::ExitCode;
 #[command(
     name = "ferrobody",
     version,
+    arg_required_else_help = true,
     about = "Multibody dynamics with Simbody's contact models"
 )]
 struct Cli {
@@ -134,18 +137,20 @@ enum Command {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        // Help and version go to stdout as clap writes them; usage errors become one line.
+        // Help and version go to stdout as clap writes them; so does the help that a bare
+        // `ferrobody` asks for.
         Err(e) if !e.use_stderr() => {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            out!("{}", Cli::command().render_help());
+            return ExitCode::SUCCESS;
+        }
+        // Usage errors as clap writes them: the problem, what was expected (`<SCENE>`), "did
+        // you mean" hints, the usage line.
         Err(e) => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!(
-                "error: {} (see `ferrobody --help`)",
-                first.trim_start_matches("error: ")
-            );
+            let _ = e.print();
             return ExitCode::from(2);
         }
     };
