@@ -26,5 +26,5 @@ pub use exponential_spring_parameters::ExponentialSpringParameters;
 pub use friction::FrictionModel;
 pub use hunt_crossley::{ContactEvaluation, HuntCrossleyForce};
 pub use material::ContactMaterial;
-pub use report::{contact_reports, ContactReport};
+pub use report::{contact_reports, deepest_half_space_overlap, ContactReport};
 pub use smooth_sphere_halfspace::{SmoothContactParameters, SmoothSphereHalfSpaceForce};

@@ -114,3 +114,65 @@ pub fn contact_reports<T: Real>(
     }
     out
 }
+
+/// The deepest overlap of a surface with a half space (Hunt–Crossley sets, smooth
+/// sphere/half-space elements, exponential springs) at the current state: `(depth, element,
+/// bodies)`, or `None` without such contacts. Linear in the number of surfaces per half space
+/// (no broad phase), for a quick look at an initial state: bodies started inside the ground are
+/// the usual cause of runs that crawl. Sphere–sphere overlaps are not examined.
+pub fn deepest_half_space_overlap<T: Real>(
+    model: &Model<T>,
+    state: &State<T>,
+    data: &Data<T>,
+) -> Option<(f64, String, (BodyId, BodyId))> {
+    data.require(Stage::Velocity);
+    let ctx = ForceContext::new(model, state, data);
+    let mut deepest: Option<(f64, String, (BodyId, BodyId))> = None;
+    let mut keep = |depth: f64, name: &str, bodies: (BodyId, BodyId)| {
+        if depth.is_finite() && deepest.as_ref().is_none_or(|d| depth > d.0) {
+            deepest = Some((depth, name.to_string(), bodies));
+        }
+    };
+    let mut x_gs = Vec::new();
+    for (e, f) in model.forces().iter().enumerate() {
+        if !model.is_force_enabled(state, crate::ids::ForceId(e)) {
+            continue;
+        }
+        match f {
+            Force::HuntCrossley(hc) => {
+                hc.surface_poses(&ctx, &mut x_gs);
+                let surfaces = hc.surfaces();
+                for (h, half) in surfaces.iter().enumerate() {
+                    if half.shape != crate::geometry::Shape::HalfSpace {
+                        continue;
+                    }
+                    for (k, other) in surfaces.iter().enumerate() {
+                        if k == h || other.body == half.body {
+                            continue;
+                        }
+                        let pair = crate::geometry::pair_contact(
+                            &half.shape,
+                            &x_gs[h],
+                            &other.shape,
+                            &x_gs[k],
+                        );
+                        if let Some((c, _)) = pair {
+                            keep(c.depth.re(), &hc.name, (half.body, other.body));
+                        }
+                    }
+                }
+            }
+            Force::SmoothSphereHalfSpace(s) => {
+                let c = s.evaluate(&ctx);
+                keep(c.depth.re(), &s.name, (s.half_space_body, s.sphere_body));
+            }
+            Force::ExponentialSpring(spring) => {
+                let o = spring.evaluate(&ctx);
+                let bodies = (crate::ids::BodyId::GROUND, spring.body);
+                keep(-o.station_position.z.re(), &spring.name, bodies);
+            }
+            _ => {}
+        }
+    }
+    deepest
+}

@@ -26,6 +26,9 @@ use std::sync::Arc;
 /// ```
 pub struct ModelBuilder<T: Real = f64> {
     bodies: Vec<Body<T>>,
+    /// Body name → index, so that name lookups cost O(1) (a 100 000-body scene looked every
+    /// name up in a list: quadratic loading).
+    names: std::collections::HashMap<String, usize>,
     forces: Vec<Force<T>>,
     default_z: Vec<T>,
     discrete: SlotLayout<T>,
@@ -56,6 +59,7 @@ impl<T: Real> ModelBuilder<T> {
             0,
         );
         Self {
+            names: std::collections::HashMap::from([("ground".to_string(), 0)]),
             bodies: vec![ground],
             forces: Vec::new(),
             default_z: Vec::new(),
@@ -80,7 +84,7 @@ impl<T: Real> ModelBuilder<T> {
 
     /// Finds a body added so far by name.
     pub fn body_id(&self, name: &str) -> Option<BodyId> {
-        self.bodies.iter().position(|b| b.name == name).map(BodyId)
+        self.names.get(name).copied().map(BodyId)
     }
 
     /// The first q and u indices of a body added so far (`(0, 0)` for an unknown id).
@@ -97,7 +101,14 @@ impl<T: Real> ModelBuilder<T> {
 
     /// Adds a body after validating its definition; returns its id.
     pub fn add_body(&mut self, def: BodyDef<T>) -> Result<BodyId> {
+        if self.names.contains_key(&def.name) {
+            return Err(Error::Model(format!(
+                "body '{}': a body of this name already exists",
+                def.name
+            )));
+        }
         validate_body(&def, &self.bodies)?;
+        self.names.insert(def.name.clone(), self.bodies.len());
         let (q_start, u_start) = self
             .bodies
             .last()
@@ -275,6 +286,7 @@ impl<T: Real> ModelBuilder<T> {
             unilateral_multipliers,
             force_enabled,
             bodies: self.bodies,
+            body_names: self.names,
             forces: self.forces,
             nq,
             nu,
@@ -297,9 +309,6 @@ fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
     let fail = |m: String| Err(Error::Model(format!("body '{}': {m}", def.name)));
     if def.name.is_empty() {
         return Err(Error::Model("a body needs a non-empty name".into()));
-    }
-    if bodies.iter().any(|b| b.name == def.name) {
-        return fail("a body of this name already exists".into());
     }
     if def.parent.0 >= bodies.len() {
         return fail(format!("parent body index {} does not exist", def.parent.0));

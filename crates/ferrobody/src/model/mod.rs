@@ -48,6 +48,8 @@ pub struct Model<T: Real = f64> {
     pub(crate) unilateral_multipliers: crate::ids::DiscreteVarId,
     /// Offsets of the quaternions within q (for projection and error norms).
     pub(crate) quaternion_starts: Vec<usize>,
+    /// Body name → index (O(1) lookups).
+    pub(crate) body_names: std::collections::HashMap<String, usize>,
     /// Whether every mobilizer has q̇ = u (no quaternion or Euler-angle Ball/Free), so that
     /// q̇ is one copy of u.
     pub(crate) qdot_is_u: bool,
@@ -71,7 +73,7 @@ impl<T: Real> Model<T> {
 
     /// Finds a body by name.
     pub fn body_id(&self, name: &str) -> Option<BodyId> {
-        self.bodies.iter().position(|b| b.name == name).map(BodyId)
+        self.body_names.get(name).copied().map(BodyId)
     }
 
     /// Number of generalized coordinates.
@@ -264,6 +266,7 @@ impl<T: Real> Model<T> {
             unilateral_multipliers: self.unilateral_multipliers,
             quaternion_starts: self.quaternion_starts.clone(),
             qdot_is_u: self.qdot_is_u,
+            body_names: self.body_names.clone(),
         })
     }
 }
