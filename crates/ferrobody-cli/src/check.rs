@@ -1,6 +1,6 @@
 //! `ferrobody check`: load, validate and describe a scene.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use ferrobody::io::osim::OsimInfo;
 use std::path::Path;
 
@@ -8,6 +8,11 @@ pub fn check(path: &Path) -> Result<()> {
     let loaded = crate::model_file::load(path, false)?;
     let scene = loaded.scene;
     let model = &scene.model;
+    // Exactly `run`'s validation up to the first step: the integrator settings against the
+    // model (unilateral contacts need the rigid stepper, which takes no constraints), the
+    // initial state, its projection and first force evaluation.
+    ferrobody::Simulation::new(model, scene.initial_state.clone(), scene.integrator)
+        .with_context(|| format!("{}: the run could not start", scene.name))?;
     out!("scene '{}' is valid", scene.name);
     if !scene.description.is_empty() {
         out!("  {}", scene.description);
@@ -31,6 +36,14 @@ pub fn check(path: &Path) -> Result<()> {
     for f in model.forces() {
         out!("  force: {}", f.name());
     }
+    for c in model.constraints() {
+        let [a, b] = c.bodies();
+        let (a, b) = (&model.body(a).name, &model.body(b).name);
+        out!("  constraint: {} between '{a}' and '{b}'", c.kind_name());
+    }
+    for u in model.unilateral_contacts() {
+        out!("  unilateral contact: {}", u.kind.name());
+    }
     if let Some(info) = &loaded.osim {
         describe_osim(info);
     }
@@ -38,12 +51,15 @@ pub fn check(path: &Path) -> Result<()> {
         out!("  warning: {w}");
     }
     let i = &scene.integrator;
+    let steps = match i.kind {
+        ferrobody::IntegratorKind::RungeKuttaMerson => format!("accuracy {:e}", i.accuracy),
+        _ => format!("fixed step {} s", i.fixed_step),
+    };
     out!(
-        "  run: {} s, reports every {} s, {} integrator, accuracy {:e}",
+        "  run: {} s, reports every {} s, {} integrator, {steps}",
         scene.duration,
         scene.report_interval,
         i.kind.name(),
-        i.accuracy
     );
     Ok(())
 }
