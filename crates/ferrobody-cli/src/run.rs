@@ -196,8 +196,8 @@ pub fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
     }
     if let Some(a) = o.accuracy {
         anyhow::ensure!(
-            a.is_finite() && a > 0.0,
-            "--accuracy must be positive and finite, got {a}"
+            a.is_finite() && a > 0.0 && a <= 1.0,
+            "--accuracy must be in (0, 1] (a relative error), got {a}"
         );
         scene.integrator.accuracy = a;
     }
@@ -316,6 +316,8 @@ pub fn simulate_to_files(
         c.flush()?;
     }
     let stats = sim.stats();
+    let warnings =
+        crate::start_checks::with_end_warnings(scene, warnings, energies, result.is_ok());
     let summary = Summary {
         scene: scene.name.clone(),
         description: scene.description.clone(),

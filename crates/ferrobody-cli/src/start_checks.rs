@@ -1,4 +1,4 @@
-//! Checks of the initial state that explain a run before it starts: bodies that begin in deep
+//! Checks that explain a run: before it starts, bodies that begin in deep
 //! contact with a half space (issue 22; linear in the surfaces, so a 100 000-ball scene is
 //! checked in milliseconds). Deep overlaps make compliant contact forces huge, so the integrator
 //! crawls with tiny steps or stops at its limits; saying so up front names the likely cause.
@@ -35,6 +35,44 @@ pub fn start_warnings(scene: &ferrobody::io::Scene) -> Vec<String> {
         .collect();
     for w in &warnings {
         eprintln!("warning: {}: {w}", scene.name);
+    }
+    warnings
+}
+
+/// Energy growth beyond this factor of the initial energy (or of 1 J) in a model without energy
+/// sources cannot be physics: the integration is unstable.
+const ENERGY_GROWTH: f64 = 10.0;
+
+/// `warnings` plus, for a run that completed (`completed`; a failed one says why in its
+/// error), a warning when the total energy rose by more than [`ENERGY_GROWTH`] times in a model
+/// whose elements cannot add energy (gravity, springs, dampers, contact): the accuracy is too
+/// loose or the fixed step too large for the stiffest element (issue 23).
+pub fn with_end_warnings(
+    scene: &ferrobody::io::Scene,
+    mut warnings: Vec<String>,
+    (e0, e1): (f64, f64),
+    completed: bool,
+) -> Vec<String> {
+    if !completed {
+        return warnings;
+    }
+    use ferrobody::forces::Force;
+    let has_sources = scene.model.forces().iter().any(|f| {
+        matches!(
+            f,
+            Force::ConstantForce(_)
+                | Force::ConstantTorque(_)
+                | Force::MobilityConstantForce(_)
+                | Force::Custom(_)
+        )
+    });
+    let rose = e1 - e0 > ENERGY_GROWTH * e0.abs().max(1.0) || (e0.is_finite() && !e1.is_finite());
+    if !has_sources && rose {
+        let w = format!(
+            "the energy rose from {e0:.6e} J to {e1:.6e} J in a model without energy sources: the integration is unstable (tighten the accuracy or shorten the fixed step)"
+        );
+        eprintln!("warning: {}: {w}", scene.name);
+        warnings.push(w);
     }
     warnings
 }

@@ -147,3 +147,44 @@ fn deep_initial_contact_is_named_as_the_likely_cause() {
         "{summary}"
     );
 }
+
+/// Physically impossible outcomes are not reported as plain successes (issue 23, finding 3):
+/// an accuracy above 1 is refused, and energy that grows by orders of magnitude in a model
+/// without energy sources is a warning on stderr and in summary.json.
+#[test]
+fn impossible_outcomes_are_not_silent_successes() {
+    let dir = temp_dir("impossible");
+    let loose = exe()
+        .arg("run")
+        .arg(scene("s1_hc_ball.toml"))
+        .args([
+            "--quiet",
+            "--accuracy",
+            "10",
+            "--out",
+            dir.join("a").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(loose.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&loose.stderr).contains("--accuracy must be in (0, 1]"));
+    let text = std::fs::read_to_string(scene("s1_hc_ball.toml")).unwrap();
+    let text = text
+        .replacen("method = \"rk-merson\"", "method = \"rk4\"", 1)
+        .replacen("stiffness = 1e6", "stiffness = 1e30", 1);
+    let path = dir.join("stiff.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = exe()
+        .arg("run")
+        .arg(&path)
+        .args(["--quiet", "--out", dir.join("b").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning:") && err.contains("the energy rose"),
+        "{err}"
+    );
+    let summary = std::fs::read_to_string(dir.join("b/summary.json")).unwrap();
+    assert!(summary.contains("the energy rose from 5.455"), "{summary}");
+}

@@ -150,6 +150,13 @@ impl IntegratorSettings {
             }
         };
         positive("accuracy", self.accuracy)?;
+        if self.accuracy > 1.0 {
+            // A relative accuracy above 1 accepts errors larger than the values themselves.
+            return Err(Error::Model(format!(
+                "integrator accuracy must be at most 1 (a relative error), got {}",
+                self.accuracy
+            )));
+        }
         positive("fixed_step", self.fixed_step)?;
         // A step below this cannot advance a time of order 1 s by a representable amount in a
         // useful number of steps (1e-320 s would need 1e318 steps for 0.05 s).
