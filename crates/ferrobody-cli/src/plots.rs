@@ -100,6 +100,22 @@ pub fn write_run_plots(out: &Path, rec: &Recorder, scene: &str) -> Result<Vec<St
     Ok(written)
 }
 
+/// Values beyond this are left out of plots (their axis range would overflow).
+const MAX_PLOTTED: f64 = 1e100;
+
+/// A drawable axis range from the data's extremes: a default for no data, a unit-wide window
+/// around a constant.
+fn sane_range(lo: f64, hi: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (0.0, 1.0);
+    }
+    if hi - lo <= 1e-12 * lo.abs().max(1.0) {
+        let half = 0.5 * lo.abs().max(1.0);
+        return (lo - half, hi + half);
+    }
+    (lo, hi)
+}
+
 /// A line plot with title, axis labels (with units) and a legend.
 pub fn line_plot(
     path: &Path,
@@ -108,17 +124,25 @@ pub fn line_plot(
     y_label: &str,
     series: &[(&str, Vec<(f64, f64)>)],
 ) -> Result<()> {
-    let all = series.iter().flat_map(|(_, s)| s.iter());
+    // Only finite points of sensible size are drawn: an empty, constant or overflowing series
+    // gave plotters an infinite or empty range, and its tick search never returned (issue 23).
+    let drawable = |&(x, y): &(f64, f64)| x.abs() < MAX_PLOTTED && y.abs() < MAX_PLOTTED;
+    let series: Vec<(&str, Vec<(f64, f64)>)> = series
+        .iter()
+        .map(|(name, points)| (*name, points.iter().copied().filter(drawable).collect()))
+        .collect();
     let (mut x0, mut x1, mut y0, mut y1) = (
         f64::INFINITY,
         f64::NEG_INFINITY,
         f64::INFINITY,
         f64::NEG_INFINITY,
     );
-    for &(x, y) in all {
+    for &(x, y) in series.iter().flat_map(|(_, s)| s.iter()) {
         (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
     }
-    let pad = 0.05 * (y1 - y0).max(1e-12);
+    let (x0, x1) = sane_range(x0, x1);
+    let (y0, y1) = sane_range(y0, y1);
+    let pad = 0.05 * (y1 - y0);
     let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
     let draw = |e: &dyn std::fmt::Display| anyhow::anyhow!("cannot draw {}: {e}", path.display());
     root.fill(&WHITE).map_err(|e| draw(&e))?;

@@ -304,10 +304,7 @@ pub fn simulate_to_files(
     };
     let wall = start.elapsed().as_secs_f64();
     progress.finish();
-    let files = match &recorder {
-        Some(rec) => write_plots_and_replay(out, scene, rec, extras)?,
-        None => Vec::new(),
-    };
+    // The rows reach the disk before any drawing starts.
     writer.flush()?;
     if let Some(w) = states {
         w.finish()?;
@@ -315,6 +312,10 @@ pub fn simulate_to_files(
     if let Some(c) = contacts.as_mut() {
         c.flush()?;
     }
+    let files = match &recorder {
+        Some(rec) => write_plots_and_replay(out, scene, rec, extras)?,
+        None => Vec::new(),
+    };
     let stats = sim.stats();
     let warnings =
         crate::start_checks::with_end_warnings(scene, warnings, energies, result.is_ok());
