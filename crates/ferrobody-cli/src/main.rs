@@ -25,11 +25,13 @@ mod check;
 mod curves;
 mod curves_models;
 mod demo;
+mod interrupt;
 mod model_file;
 mod plots;
 mod recorder;
 mod replay;
 mod run;
+mod run_outputs;
 mod start_checks;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -154,6 +156,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    interrupt::install();
     let result = match cli.command {
         Command::Demo { out, quiet } => demo::demo(&out, quiet),
         Command::Run {

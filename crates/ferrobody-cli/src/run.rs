@@ -1,15 +1,14 @@
 //! `ferrobody run`: simulate a scene, streaming `trajectory.csv`, then write `summary.json`.
 
 use crate::recorder::Recorder;
+use crate::run_outputs::{
+    remove_earlier_outputs, write_plots_and_replay, Progress, Reporter, Writers,
+};
 use anyhow::{Context, Result};
 use ferrobody::io::osim::OsimInfo;
-use ferrobody::io::{ContactsWriter, Scene, StatesWriter, TrajectoryWriter};
+use ferrobody::io::Scene;
 use ferrobody::Simulation;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use std::fs::File;
-use std::io::BufWriter;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -204,44 +203,6 @@ pub fn apply_overrides(scene: &mut Scene, o: &Overrides) -> Result<()> {
     Ok(())
 }
 
-/// The streaming writers of a run: trajectory.csv, contacts.csv (when the model has contact)
-/// and states.sto (for .osim models).
-struct Writers {
-    writer: TrajectoryWriter<BufWriter<File>>,
-    contacts: Option<ContactsWriter<BufWriter<File>>>,
-    states: Option<StatesWriter>,
-}
-
-impl Writers {
-    fn create(scene: &Scene, out: &Path, osim: Option<&OsimInfo>) -> Result<Self> {
-        let create = |name: &str| {
-            let path = out.join(name);
-            File::create(&path)
-                .map(BufWriter::new)
-                .with_context(|| format!("cannot create {}", path.display()))
-        };
-        let writer = TrajectoryWriter::new(create("trajectory.csv")?, &scene.model)?;
-        let contacts = if scene.model.has_contact() {
-            Some(ContactsWriter::new(create("contacts.csv")?)?)
-        } else {
-            None
-        };
-        let states = match osim {
-            Some(info) => {
-                let rows = (scene.duration / scene.report_interval).ceil() as u64 + 1;
-                let path = out.join("states.sto");
-                Some(StatesWriter::create(&path, &info.coordinates, rows)?)
-            }
-            None => None,
-        };
-        Ok(Self {
-            writer,
-            contacts,
-            states,
-        })
-    }
-}
-
 /// Runs the scene, writing `trajectory.csv` as it goes and `summary.json` at the end (also when
 /// the simulation fails, in which case the error is returned after the files are written).
 pub fn simulate_to_files(
@@ -252,20 +213,19 @@ pub fn simulate_to_files(
 ) -> Result<Summary> {
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create output folder {}", out.display()))?;
+    remove_earlier_outputs(out)?;
     let csv_path = out.join("trajectory.csv");
-    let Writers {
-        mut writer,
-        mut contacts,
-        mut states,
-    } = Writers::create(scene, out, osim)?;
-    let model = &scene.model;
+    let mut rep = Reporter {
+        writers: Writers::create(scene, out, osim)?,
+        recorder: (extras.plot || extras.replay).then(|| Recorder::new(&scene.model)),
+        progress: Progress::new(scene.duration, extras.quiet),
+        energies: (f64::NAN, f64::NAN),
+        rows: 0,
+        contact_rows: 0,
+    };
     let warnings = crate::start_checks::start_warnings(scene);
-    let mut energies = (f64::NAN, f64::NAN);
-    let mut rows = 0u64;
-    let mut recorder = (extras.plot || extras.replay).then(|| Recorder::new(&scene.model));
-    let progress = Progress::new(scene.duration, extras.quiet);
-    let mut contact_rows = 0u64;
     let start = Instant::now();
+    let model = &scene.model;
     let mut sim = match Simulation::new(model, scene.initial_state.clone(), scene.integrator) {
         Ok(mut sim) => {
             sim.set_wall_time_limit(extras.max_wall_time);
@@ -277,65 +237,44 @@ pub fn simulate_to_files(
             return Err(e).with_context(|| format!("{}: cannot start the simulation", scene.name));
         }
     };
-    let on_report = |m: &ferrobody::Model, s: &ferrobody::State, d: &ferrobody::Data| {
-        let e = ferrobody::algorithms::kinetic_energy(m, d)
-            + ferrobody::algorithms::potential_energy(m, s, d);
-        if rows == 0 {
-            energies.0 = e;
-        }
-        energies.1 = e;
-        rows += 1;
-        progress.update(s.t);
-        if let Some(r) = recorder.as_mut() {
-            r.record(m, s, d);
-        }
-        if let Some(c) = contacts.as_mut() {
-            contact_rows += c.write_rows(m, s, d)? as u64;
-        }
-        if let Some(w) = states.as_mut() {
-            w.write_row(s)?;
-        }
-        writer.write_row(m, s, d)
-    };
+    let on_report =
+        |m: &ferrobody::Model, s: &ferrobody::State, d: &ferrobody::Data| rep.report(m, s, d);
     let result = if scene.step_to_reports {
         sim.run_stepping_to_reports(scene.duration, scene.report_interval, on_report)
     } else {
         sim.run(scene.duration, scene.report_interval, on_report)
     };
     let wall = start.elapsed().as_secs_f64();
-    progress.finish();
+    rep.progress.finish();
     // The rows reach the disk before any drawing starts.
-    writer.flush()?;
-    if let Some(w) = states {
-        w.finish()?;
-    }
-    if let Some(c) = contacts.as_mut() {
-        c.flush()?;
-    }
-    let files = match &recorder {
+    rep.writers.flush()?;
+    let files = match &rep.recorder {
         Some(rec) => write_plots_and_replay(out, scene, rec, extras)?,
         None => Vec::new(),
     };
-    let stats = sim.stats();
     let warnings =
-        crate::start_checks::with_end_warnings(scene, warnings, energies, result.is_ok());
+        crate::start_checks::with_end_warnings(scene, warnings, rep.energies, result.is_ok());
     let summary = Summary {
         scene: scene.name.clone(),
         description: scene.description.clone(),
-        status: if result.is_ok() { "ok" } else { "failed" },
+        status: match &result {
+            Ok(()) => "ok",
+            Err(_) if crate::interrupt::requested() => "interrupted",
+            Err(_) => "failed",
+        },
         error: result.as_ref().err().map(|e| e.to_string()),
         duration: scene.duration,
         end_time: sim.state().t,
         integrator: scene.integrator.kind.name(),
         accuracy: scene.integrator.accuracy,
-        steps_taken: stats.steps_taken,
-        steps_failed: stats.error_test_failures,
-        realizations: stats.realizations,
+        steps_taken: sim.stats().steps_taken,
+        steps_failed: sim.stats().error_test_failures,
+        realizations: sim.stats().realizations,
         wall_time_s: wall,
-        report_rows: rows,
-        contact_rows,
-        initial_energy: energies.0,
-        final_energy: energies.1,
+        report_rows: rep.rows,
+        contact_rows: rep.contact_rows,
+        initial_energy: rep.energies.0,
+        final_energy: rep.energies.1,
         warnings: warnings.clone(),
         files,
     };
@@ -351,63 +290,4 @@ pub fn simulate_to_files(
         )
     })?;
     Ok(summary)
-}
-
-/// The SVG plots and the 3D replay asked for, from the recorded run; their file names.
-fn write_plots_and_replay(
-    out: &Path,
-    scene: &Scene,
-    rec: &Recorder,
-    extras: Extras,
-) -> Result<Vec<String>> {
-    let mut files = Vec::new();
-    if extras.plot {
-        files.extend(crate::plots::write_run_plots(out, rec, &scene.name)?);
-    }
-    if extras.replay {
-        crate::replay::write_replay(out, &scene.model, rec, &scene.name)?;
-        files.extend(["replay.glb".to_string(), "replay.html".to_string()]);
-    }
-    Ok(files)
-}
-
-/// A progress bar on stderr, shown only once a run has lasted a second, only on a terminal,
-/// and never with `--quiet`.
-struct Progress {
-    bar: ProgressBar,
-    start: Instant,
-    enabled: bool,
-    shown: std::cell::Cell<bool>,
-}
-
-impl Progress {
-    fn new(duration: f64, quiet: bool) -> Self {
-        let length = (duration * 1000.0).round() as u64;
-        let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::hidden());
-        if let Ok(style) = ProgressStyle::with_template(
-            "simulated {msg} [{bar:40}] {percent}% (elapsed {elapsed}, eta {eta})",
-        ) {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        let enabled = !quiet && std::io::stderr().is_terminal();
-        Self {
-            bar,
-            start: Instant::now(),
-            enabled,
-            shown: false.into(),
-        }
-    }
-
-    fn update(&self, t: f64) {
-        if self.enabled && !self.shown.get() && self.start.elapsed().as_secs_f64() > 1.0 {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.shown.set(true);
-        }
-        self.bar.set_message(format!("{t:.2} s"));
-        self.bar.set_position((t * 1000.0).round() as u64);
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
 }
