@@ -49,6 +49,51 @@ pub struct SmoothCurveArgs {
     /// Transition velocity of the friction curve (m/s).
     #[arg(long, default_value_t = 0.01)]
     pub transition_velocity: f64,
+    /// exponential-spring only: the shape parameters d0 (m), d1 (N), d2 (1/m) (default:
+    /// Simbody's 0.0065905, 0.5336, 1150).
+    #[arg(long, num_args = 3, value_names = ["D0", "D1", "D2"])]
+    pub shape: Option<Vec<f64>>,
+    /// exponential-spring only: the normal viscosity (s/m; default Simbody's 0.5).
+    #[arg(long)]
+    pub normal_viscosity: Option<f64>,
+}
+
+impl SmoothCurveArgs {
+    /// The checks every model's curves share: a positive finite radius and rate-curve depth,
+    /// and friction parameters as a contact material takes them.
+    fn validate_common(&self) -> Result<()> {
+        for (name, v) in [("--radius", self.radius), ("--depth", self.depth)] {
+            anyhow::ensure!(
+                v.is_finite() && v > 0.0,
+                "{name} must be positive and finite, got {v}"
+            );
+        }
+        for (name, v) in [
+            ("--static-friction", self.static_friction),
+            ("--dynamic-friction", self.dynamic_friction),
+            ("--viscous-friction", self.viscous_friction),
+        ] {
+            anyhow::ensure!(
+                v.is_finite() && v >= 0.0,
+                "{name} must be finite and non-negative, got {v}"
+            );
+        }
+        let vt = self.transition_velocity;
+        anyhow::ensure!(
+            vt.is_finite() && vt > 0.0,
+            "--transition-velocity must be positive and finite, got {vt}"
+        );
+        Ok(())
+    }
+
+    /// Refuses the exponential spring's own options for the other models.
+    fn refuse_spring_options(&self, model: &str) -> Result<()> {
+        anyhow::ensure!(
+            self.shape.is_none() && self.normal_viscosity.is_none(),
+            "--shape and --normal-viscosity are exponential-spring options, not {model}'s"
+        );
+        Ok(())
+    }
 }
 
 fn report(out: &Path, files: &str) {
@@ -57,13 +102,36 @@ fn report(out: &Path, files: &str) {
 
 /// Writes the tables and figures of `model` into `out`.
 pub fn curves(model: &str, args: &SmoothCurveArgs, out: &Path) -> Result<()> {
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let create =
+        || std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()));
     match model {
-        "smooth-sphere-half-space" => {}
-        "hunt-crossley" => return crate::curves_models::hunt_crossley_curves(args, out).map(|_| report(out, "force_vs_depth.csv, friction_vs_slip.csv, normal_force.svg, friction.svg")),
-        "exponential-spring" => return crate::curves_models::exponential_spring_curves(out).map(|_| report(out, "force_vs_height.csv, normal_force.svg")),
+        "smooth-sphere-half-space" => {
+            args.validate_common()?;
+            args.refuse_spring_options(model)?;
+            smooth_curves(args, out)
+        }
+        "hunt-crossley" => {
+            args.validate_common()?;
+            args.refuse_spring_options(model)?;
+            crate::curves_models::hunt_crossley_material(args)?;
+            create()?;
+            crate::curves_models::hunt_crossley_curves(args, out)?;
+            report(out, "force_vs_depth.csv, friction_vs_slip.csv, normal_force.svg, friction.svg");
+            Ok(())
+        }
+        "exponential-spring" => {
+            let p = crate::curves_models::spring_parameters(args)?;
+            create()?;
+            crate::curves_models::exponential_spring_curves(&p, out)?;
+            report(out, "force_vs_height.csv, normal_force.svg");
+            Ok(())
+        }
         _ => bail!("unknown contact model '{model}' (available: smooth-sphere-half-space, hunt-crossley, exponential-spring)"),
     }
+}
+
+/// The smooth sphere/half-space model's tables and the seed's three figures.
+fn smooth_curves(args: &SmoothCurveArgs, out: &Path) -> Result<()> {
     let mut p = SmoothContactParameters::default();
     (p.stiffness, p.dissipation) = (args.stiffness, args.dissipation);
     (

@@ -6,8 +6,9 @@
 //!   Hunt–Crossley dissipation at rates 0, +0.5, −0.5 m/s, two surfaces of the given stiffness),
 //!   `friction_vs_slip.csv` (slip, mu_hollars, mu_stribeck), `normal_force.svg`, `friction.svg`.
 //! * `exponential-spring`: `force_vs_height.csv` (pz, fz_elastic, fz_vm05, fz_vp05: the normal
-//!   force of Simbody's default parameters at normal velocities 0, −0.5 and +0.5 m/s, negative
-//!   = approaching), `normal_force.svg`.
+//!   force at normal velocities 0, −0.5 and +0.5 m/s, negative = approaching; Simbody's default
+//!   parameters unless `--shape D0 D1 D2` or `--normal-viscosity` say otherwise),
+//!   `normal_force.svg`.
 
 use crate::curves::SmoothCurveArgs;
 use crate::plots::line_plot;
@@ -87,6 +88,18 @@ pub fn friction_curves(a: &SmoothCurveArgs, out: &Path) -> Result<()> {
     )
 }
 
+/// The material of the Hunt–Crossley curves, checked as a scene's material is.
+pub fn hunt_crossley_material(a: &SmoothCurveArgs) -> Result<()> {
+    let material = ferrobody::contact::ContactMaterial {
+        stiffness: a.stiffness,
+        dissipation: a.dissipation,
+        static_friction: a.static_friction,
+        dynamic_friction: a.dynamic_friction,
+        viscous_friction: a.viscous_friction,
+    };
+    material.validate().map_err(|m| anyhow::anyhow!("{m}"))
+}
+
 /// The Hunt–Crossley curves: two surfaces of stiffness E (so k = E^(2/3)/2), sphere radius R.
 pub fn hunt_crossley_curves(a: &SmoothCurveArgs, out: &Path) -> Result<()> {
     let k = a.stiffness.powf(2.0 / 3.0) / 2.0;
@@ -124,9 +137,23 @@ pub fn hunt_crossley_curves(a: &SmoothCurveArgs, out: &Path) -> Result<()> {
     friction_curves(a, out)
 }
 
-/// The exponential spring's normal force with Simbody's default parameters.
-pub fn exponential_spring_curves(out: &Path) -> Result<()> {
-    let p = ExponentialSpringParameters::<f64>::default();
+/// The exponential spring's parameters: Simbody's defaults with `--shape` and
+/// `--normal-viscosity` applied, checked as the force element checks them.
+pub fn spring_parameters(a: &SmoothCurveArgs) -> Result<ExponentialSpringParameters<f64>> {
+    let mut p = ExponentialSpringParameters::<f64>::default();
+    if let Some(shape) = &a.shape {
+        (p.d0, p.d1, p.d2) = (shape[0], shape[1], shape[2]);
+    }
+    if let Some(c) = a.normal_viscosity {
+        p.normal_viscosity = c;
+    }
+    p.validate().map_err(|m| anyhow::anyhow!("{m}"))?;
+    Ok(p)
+}
+
+/// The exponential spring's normal force with parameters `p`.
+pub fn exponential_spring_curves(p: &ExponentialSpringParameters<f64>, out: &Path) -> Result<()> {
+    let p = *p;
     let rows: Vec<Vec<f64>> = (0..=500)
         .map(|i| {
             let pz = -0.005 + 0.025 * i as f64 / 500.0;
@@ -145,9 +172,16 @@ pub fn exponential_spring_curves(out: &Path) -> Result<()> {
     )?;
     line_plot(
         &out.join("normal_force.svg"),
-        "Exponential spring normal force (Simbody's defaults: d0 = 6.59 mm, d1 = 0.5336 N, d2 = 1150 1/m, cz = 0.5 s/m)",
+        &format!(
+            "Exponential spring normal force (d0 = {} m, d1 = {} N, d2 = {} 1/m, cz = {} s/m)",
+            p.d0, p.d1, p.d2, p.normal_viscosity
+        ),
         "height of the station above the plane, p_z (m)",
         "normal force (N)",
-        &[("at rest", column(&rows, 1)), ("approaching at 0.5 m/s", column(&rows, 2)), ("receding at 0.5 m/s", column(&rows, 3))],
+        &[
+            ("at rest", column(&rows, 1)),
+            ("approaching at 0.5 m/s", column(&rows, 2)),
+            ("receding at 0.5 m/s", column(&rows, 3)),
+        ],
     )
 }

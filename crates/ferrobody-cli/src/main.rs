@@ -125,9 +125,9 @@ enum Command {
         model: String,
         #[command(flatten)]
         params: curves::SmoothCurveArgs,
-        /// Output folder.
+        /// Output folder (default: curves-MODEL in the working directory).
         #[arg(long)]
-        out: PathBuf,
+        out: Option<PathBuf>,
     },
     /// Load and validate a scene or .osim model and print what it contains.
     Check {
@@ -207,7 +207,10 @@ fn main() -> ExitCode {
             },
         ),
         Command::Check { scene } => check::check(&scene),
-        Command::Curves { model, params, out } => curves::curves(&model, &params, &out),
+        Command::Curves { model, params, out } => {
+            let out = out.unwrap_or_else(|| run::default_out_dir(&format!("curves-{model}")));
+            curves::curves(&model, &params, &out)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
