@@ -148,7 +148,7 @@ pub(crate) fn write_plots_and_replay(
         files.extend(crate::plots::write_run_plots(out, rec, &scene.name)?);
     }
     if extras.replay {
-        crate::replay::write_replay(out, &scene.model, rec, &scene.name)?;
+        crate::replay::write_replay(out, &scene.model, &scene.visuals, rec, &scene.name)?;
         files.extend(["replay.glb".to_string(), "replay.html".to_string()]);
     }
     Ok(files)

@@ -15,11 +15,13 @@ mod scene_build;
 mod scene_constraints;
 mod scene_types;
 mod scene_unilateral;
+pub mod scene_visual;
 pub mod sto;
 pub mod trajectory;
 
 pub use contacts::ContactsWriter;
 pub use scene::{load_scene, parse_scene, Scene};
 pub use scene_build::check_report_rows;
+pub use scene_visual::{Visual, VisualShape};
 pub use sto::StatesWriter;
 pub use trajectory::{format_number, TrajectoryWriter};

@@ -5,6 +5,7 @@
 
 use super::scene_build::build_scene;
 use super::scene_types::SceneFile;
+use super::scene_visual::Visual;
 use crate::error::{Error, Result};
 use crate::integrators::IntegratorSettings;
 use crate::model::Model;
@@ -31,6 +32,8 @@ pub struct Scene {
     /// instead of being interpolated between steps (Simbody's `TimeStepper` reporting, the
     /// scene files' default). See `Simulation::run_stepping_to_reports`.
     pub step_to_reports: bool,
+    /// The bodies' visual shapes for the replay (scene `[[body.visual]]`; none from .osim).
+    pub visuals: Vec<Visual>,
 }
 
 /// Reads and builds a scene file.

@@ -101,6 +101,14 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
     )?;
     check_report_rows(duration, report_interval)?;
     let integrator = integrator_settings(raw.integrator.as_ref())?;
+    let mut visuals = Vec::new();
+    for (i, body) in raw.bodies.iter().enumerate() {
+        for (k, v) in body.visuals.iter().enumerate() {
+            let visual = super::scene_visual::build_visual(BodyId(i + 1), v)
+                .map_err(|m| format!("body[{i}] '{}'.visual[{k}]{m}", body.name))?;
+            visuals.push(visual);
+        }
+    }
     Ok(Scene {
         name: raw.name.unwrap_or_else(|| default_name.to_string()),
         description: raw.description.unwrap_or_default(),
@@ -110,6 +118,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         report_interval,
         integrator,
         step_to_reports: false,
+        visuals,
     })
 }
 

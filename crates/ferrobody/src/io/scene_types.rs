@@ -103,6 +103,8 @@ pub(super) struct BodySection {
     pub outboard: Option<FrameSection>,
     pub q: Option<Vec<f64>>,
     pub u: Option<Vec<f64>>,
+    #[serde(default, rename = "visual")]
+    pub visuals: Vec<super::scene_visual::VisualSection>,
 }
 
 #[derive(Deserialize, Debug)]

@@ -135,6 +135,7 @@ impl OsimModel {
             report_interval,
             integrator,
             step_to_reports: true,
+            visuals: Vec::new(),
         };
         let info = OsimInfo {
             coordinates: self.coordinates,

@@ -1,0 +1,191 @@
+//! The replay draws what the model is (issue 23 finding 9): the s4 ball as its contact sphere,
+//! the u5 box as the scene's own `visual` box, Ground's edge as a rod; bad `visual` entries are
+//! one-line errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn exe() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "ferrobody-replay-test-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn scenes() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes")
+}
+
+/// A primitive's bounding box: lowest and highest corner.
+type Bounds = ([f32; 3], [f32; 3]);
+
+/// Runs `scene` briefly with `--replay` and returns, per node name, the bounding box of each
+/// of its mesh's primitives (body frame, f32 positions).
+fn replay_bounds(scene: &Path, dir: &Path) -> Vec<(String, Vec<Bounds>)> {
+    let out = exe()
+        .arg("run")
+        .arg(scene)
+        .arg("--out")
+        .arg(dir)
+        .args(["--duration", "0.05", "--replay", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = gltf::Gltf::from_slice(&std::fs::read(dir.join("replay.glb")).unwrap())
+        .expect("valid glTF");
+    doc.nodes()
+        .filter_map(|n| {
+            let mesh = n.mesh()?;
+            let boxes = mesh
+                .primitives()
+                .map(|p| (p.bounding_box().min, p.bounding_box().max))
+                .collect();
+            Some((n.name().unwrap_or_default().to_string(), boxes))
+        })
+        .collect()
+}
+
+fn close(a: [f32; 3], b: [f32; 3]) -> bool {
+    // f32 vertex positions of sizes near 0.1–1 m: 1e-6 m is a few f32 ulps.
+    a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+}
+
+#[test]
+fn the_s4_ball_is_its_contact_sphere_over_the_contact_plane() {
+    let dir = temp_dir("s4");
+    let nodes = replay_bounds(&scenes().join("s4_unilateral_bounce.toml"), &dir);
+    let ball = &nodes
+        .iter()
+        .find(|(n, _)| n == "ball")
+        .expect("ball node")
+        .1;
+    assert_eq!(ball.len(), 1, "one sphere");
+    assert!(
+        close(ball[0].0, [-0.1; 3]) && close(ball[0].1, [0.1; 3]),
+        "a sphere of radius 0.1 at the centre, got {ball:?}"
+    );
+    let ground = &nodes.iter().find(|(n, _)| n == "ground").expect("ground").1;
+    assert!(
+        ground
+            .iter()
+            .any(|(lo, hi)| hi[1].abs() < 1e-6 && lo[1] < 0.0),
+        "a slab under the plane y = 0, got {ground:?}"
+    );
+}
+
+#[test]
+fn the_u5_box_is_its_visual_and_grounds_edge_a_rod() {
+    let dir = temp_dir("u5");
+    let nodes = replay_bounds(&scenes().join("u5_edge_edge.toml"), &dir);
+    let boxes = &nodes.iter().find(|(n, _)| n == "box").expect("box node").1;
+    assert_eq!(boxes.len(), 1, "the visual replaces the automatic shapes");
+    assert!(
+        close(boxes[0].0, [-0.2, -0.1, -0.2]) && close(boxes[0].1, [0.2, 0.1, 0.2]),
+        "the 0.4 x 0.2 x 0.4 m box, got {boxes:?}"
+    );
+    let ground = &nodes.iter().find(|(n, _)| n == "ground").expect("ground").1;
+    assert!(
+        ground
+            .iter()
+            .any(|(lo, hi)| close(*lo, [-0.005, -0.005, -0.5]) && close(*hi, [0.005, 0.005, 0.5])),
+        "Ground's edge along z, 1 m long, got {ground:?}"
+    );
+}
+
+#[test]
+fn visual_cylinders_and_spheres_take_their_frames() {
+    let dir = temp_dir("cylinder");
+    let scene = dir.join("visual.toml");
+    std::fs::write(
+        &scene,
+        r#"
+[simulation]
+duration = 0.1
+[[body]]
+name = "link"
+mobilizer = "pin"
+mass = 1.0
+inertia = [0.1, 0.1, 0.1]
+[[body.visual]]
+shape = "cylinder"
+radius = 0.05
+half_length = 0.5
+frame = { translation = [0.0, -0.5, 0.0], rotation = { axis = [1.0, 0.0, 0.0], angle_deg = 90.0 } }
+color = [0.2, 0.3, 0.4]
+[[body.visual]]
+shape = "sphere"
+radius = 0.1
+frame = { translation = [0.0, -1.0, 0.0] }
+"#,
+    )
+    .unwrap();
+    let nodes = replay_bounds(&scene, &dir.join("out"));
+    let link = &nodes.iter().find(|(n, _)| n == "link").expect("link").1;
+    assert_eq!(link.len(), 2);
+    assert!(
+        close(link[0].0, [-0.05, -1.0, -0.05]) && close(link[0].1, [0.05, 0.0, 0.05]),
+        "cylinder turned onto y and moved down, got {link:?}"
+    );
+    assert!(
+        close(link[1].0, [-0.1, -1.1, -0.1]) && close(link[1].1, [0.1, -0.9, 0.1]),
+        "sphere moved down, got {link:?}"
+    );
+}
+
+#[test]
+fn bad_visuals_are_one_line_errors_naming_the_entry() {
+    let dir = temp_dir("bad");
+    for (visual, expected) in [
+        (
+            "shape = \"sphere\"\nradius = -1.0",
+            "body[0] 'b'.visual[0].radius: must be positive and finite, got -1",
+        ),
+        (
+            "shape = \"box\"",
+            "body[0] 'b'.visual[0].half_extents: required for a box visual",
+        ),
+        (
+            "shape = \"box\"\nhalf_extents = [1.0, 0.0, 1.0]",
+            "body[0] 'b'.visual[0].half_extents: must be positive",
+        ),
+        (
+            "shape = \"cylinder\"\nradius = 1.0",
+            "body[0] 'b'.visual[0].half_length: required for a cylinder visual",
+        ),
+        (
+            "shape = \"sphere\"\nradius = 1.0\nhalf_extents = [1.0, 1.0, 1.0]",
+            "body[0] 'b'.visual[0].half_extents: not a key of a sphere visual",
+        ),
+        (
+            "shape = \"sphere\"\nradius = 1.0\ncolor = [2.0, 0.0, 0.0]",
+            "body[0] 'b'.visual[0].color: each component must be in [0, 1]",
+        ),
+        ("shape = \"cone\"\nradius = 1.0", "unknown variant `cone`"),
+    ] {
+        let scene = dir.join("bad.toml");
+        std::fs::write(
+            &scene,
+            format!(
+                "[simulation]\nduration = 0.1\n[[body]]\nname = \"b\"\nmobilizer = \"free\"\n\
+                 mass = 1.0\ninertia = [1.0, 1.0, 1.0]\n[[body.visual]]\n{visual}\n"
+            ),
+        )
+        .unwrap();
+        let out = exe().arg("check").arg(&scene).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{visual}: refused");
+        assert!(stderr.contains(expected), "{visual}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+    }
+}
