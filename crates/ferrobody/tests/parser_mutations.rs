@@ -1,0 +1,204 @@
+//! Hostile input for every parser, in the normal suite (issue 22): the inputs the coverage-
+//! guided fuzz targets start from (`fuzz/`: the example scenes and the OpenSim test models),
+//! mutated by proptest — values swapped for NaN, ±inf, denormals, huge numbers and wrong types;
+//! lines deleted, duplicated, swapped or cut short; the text truncated — then run through the
+//! very code the fuzz targets run (`fuzz/src/lib.rs`: parse, build, 20 steps, one output row).
+//! Each mutant must load and step or give a clean one-line error; a panic fails the test.
+
+#[path = "../../../fuzz/src/lib.rs"]
+mod fuzz_inputs;
+
+use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The seed files of a fuzz target (as `fuzz/seed.sh` gathers them), read once.
+fn seeds(folder: &str, extension: &str) -> Vec<String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(repo().join(folder))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .filter(|p| !p.ends_with("s7_many_balls_n1000.toml"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect()
+}
+
+/// Replacements for a value: the kinds that broke loaders before (issue 22's list).
+const VALUES: &[&str] = &[
+    "nan",
+    "inf",
+    "-inf",
+    "1e-320",
+    "5e-324",
+    "1e308",
+    "-1e308",
+    "1e30",
+    "0",
+    "-1",
+    "0.0",
+    "\"x\"",
+    "true",
+    "[]",
+    "[nan, nan, nan]",
+    "[1e308, 1e308, 1e308]",
+    "{}",
+    "-0.0",
+];
+
+/// One edit of a text: `kind` picks it, `a` and `b` place it, `v` picks a value.
+fn mutate(text: &str, kind: u8, a: usize, b: usize, v: usize, xml: bool) -> String {
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let n = lines.len().max(1);
+    let (i, j) = (a % n, b % n);
+    let value = VALUES[v % VALUES.len()];
+    match kind % 6 {
+        0 => {
+            lines.remove(i);
+        }
+        1 => {
+            let l = lines[i].clone();
+            lines.insert(j, l);
+        }
+        2 => lines.swap(i, j),
+        3 => {
+            let l = &lines[i];
+            let cut = (0..=b % (l.len() + 1))
+                .rev()
+                .find(|&k| l.is_char_boundary(k))
+                .unwrap_or(0);
+            lines[i].truncate(cut);
+        }
+        4 => lines[i] = replace_value(&lines[i], value, b, xml),
+        _ => {
+            let joined = lines.join("\n");
+            let cut = (0..=a % (joined.len() + 1))
+                .rev()
+                .find(|&k| joined.is_char_boundary(k))
+                .unwrap_or(0);
+            return joined[..cut].to_string();
+        }
+    }
+    lines.join("\n")
+}
+
+/// Replaces the value on a line: after `=` (TOML), or the text between `>` and `</` (XML); when
+/// the value is a list, one element of it (picked by `b`) half of the time.
+fn replace_value(line: &str, value: &str, b: usize, xml: bool) -> String {
+    let (start, end) = if xml {
+        match (line.find('>'), line.rfind("</")) {
+            (Some(o), Some(c)) if o < c => (o + 1, c),
+            _ => return line.to_string(),
+        }
+    } else {
+        match line.find('=') {
+            Some(e) => (e + 1, line.len()),
+            None => return line.to_string(),
+        }
+    };
+    let old = &line[start..end];
+    let separator = if xml { ' ' } else { ',' };
+    let parts: Vec<&str> = old.split(separator).collect();
+    let new = if parts.len() > 1 && b % 2 == 0 && !value.starts_with('[') {
+        let k = (b / 2) % parts.len();
+        let mut parts: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+        let bare = value.trim_matches('"');
+        parts[k] = if xml {
+            bare.into()
+        } else {
+            format!(" {value}")
+        };
+        parts.join(&separator.to_string())
+    } else if xml {
+        value.trim_matches('"').to_string()
+    } else {
+        format!(" {value}")
+    };
+    format!("{}{new}{}", &line[..start], &line[end..])
+}
+
+/// Runs `cases` mutants of `seeds` through `run`; every error must be one clean line. Returns
+/// (loaded and stepped, refused): both must be common for the test to mean anything.
+fn run_mutants(
+    seeds: &[String],
+    cases: u32,
+    xml: bool,
+    run: fn(&str) -> ferrobody::Result<()>,
+) -> (usize, usize) {
+    let config = ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    let (ok, refused) = (Cell::new(0), Cell::new(0));
+    let edits = (
+        any::<usize>(),
+        any::<[u8; 2]>(),
+        any::<usize>(),
+        any::<usize>(),
+        any::<usize>(),
+    );
+    TestRunner::new(config)
+        .run(&edits, |(which, kinds, a, b, v)| {
+            let mut mutant = mutate(&seeds[which % seeds.len()], kinds[0], a, b, v, xml);
+            if kinds[1] % 2 == 0 {
+                mutant = mutate(&mutant, kinds[1] / 2, b, a, v / 7, xml);
+            }
+            match run(&mutant) {
+                Ok(()) => ok.set(ok.get() + 1),
+                Err(e) => {
+                    let message = e.to_string();
+                    prop_assert!(!message.contains('\n') && !message.is_empty(), "{message}");
+                    refused.set(refused.get() + 1);
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+    (ok.get(), refused.get())
+}
+
+/// 600 scene mutants (issue 23's count; one or two edits each, a new random seed each run).
+#[test]
+fn mutated_scenes_load_and_step_or_give_one_clean_error() {
+    let (ok, refused) = run_mutants(
+        &seeds("examples/scenes", "toml"),
+        600,
+        false,
+        fuzz_inputs::scene_text,
+    );
+    eprintln!("scene mutants: {ok} ran, {refused} refused");
+    assert!(ok > 60 && refused > 60, "ran {ok}, refused {refused}");
+}
+
+/// 300 OpenSim model mutants.
+#[test]
+fn mutated_opensim_models_load_and_step_or_give_one_clean_error() {
+    let (ok, refused) = run_mutants(
+        &seeds("testdata/opensim", "osim"),
+        300,
+        true,
+        fuzz_inputs::osim_text,
+    );
+    eprintln!("model mutants: {ok} ran, {refused} refused");
+    assert!(ok > 30 && refused > 30, "ran {ok}, refused {refused}");
+}
+
+/// The unmutated seeds load and step: the mutants start from working inputs.
+#[test]
+fn the_seeds_load_and_step() {
+    for text in seeds("examples/scenes", "toml") {
+        fuzz_inputs::scene_text(&text).unwrap();
+    }
+    for text in seeds("testdata/opensim", "osim") {
+        fuzz_inputs::osim_text(&text).unwrap();
+    }
+}

@@ -1,0 +1,10 @@
+//! OpenSim .osim XML: any bytes, as text, through the .osim reader and a few steps.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = ferrobody_fuzz::osim_text(text);
+    }
+});
