@@ -209,6 +209,14 @@ fn write_tables(
     rate: &[[f64; 3]],
     depth_m: f64,
 ) -> Result<()> {
+    use crate::curves_models::ensure_finite;
+    ensure_finite(
+        "force_vs_depth.csv",
+        depth
+            .iter()
+            .flat_map(|r| [r.x, r.force[0], r.force[1], r.force[2], r.potential_energy]),
+    )?;
+    ensure_finite("force_vs_rate.csv", rate.iter().flat_map(|r| [r[0], r[1]]))?;
     let mut s = String::from("x,fy_smooth_v0,fy_smooth_vp05,fy_smooth_vm05,pe_smooth\n");
     for r in depth {
         let values = [r.x, r.force[0], r.force[1], r.force[2], r.potential_energy];

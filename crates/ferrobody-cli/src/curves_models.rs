@@ -20,7 +20,24 @@ use ferrobody::contact::ExponentialSpringParameters;
 use ferrobody::io::format_number;
 use std::path::Path;
 
+/// Refuses a table with a NaN or an infinity: parameters so large that the force law
+/// overflows double precision must not give a table that looks like a result.
+pub fn ensure_finite(file: &str, mut values: impl Iterator<Item = f64>) -> Result<()> {
+    if values.all(f64::is_finite) {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "{file}: the curve overflows double precision (NaN or infinite values) with these \
+             parameters; use smaller magnitudes"
+        )
+    }
+}
+
 fn write_csv(path: &Path, header: &str, rows: &[Vec<f64>]) -> Result<()> {
+    let name = path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    ensure_finite(&name, rows.iter().flatten().copied())?;
     let mut text = format!("{header}\n");
     for r in rows {
         text.push_str(
