@@ -5,7 +5,7 @@ use ferrobody::io::osim::OsimInfo;
 use std::path::Path;
 
 pub fn check(path: &Path) -> Result<()> {
-    let loaded = crate::model_file::load(path, false)?;
+    let loaded = crate::model_file::load(path, false, true)?;
     let scene = loaded.scene;
     let model = &scene.model;
     // Exactly `run`'s validation up to the first step: the integrator settings against the

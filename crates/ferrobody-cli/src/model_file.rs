@@ -8,6 +8,8 @@ use anyhow::{bail, Result};
 use ferrobody::io::osim::{self, OsimInfo};
 use ferrobody::io::{load_scene, Scene};
 use ferrobody::{IntegratorKind, IntegratorSettings};
+use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::Path;
 
 /// Accuracy of .osim runs unless `--accuracy` is given (OpenSim's forward tool default).
@@ -30,8 +32,30 @@ pub fn is_osim(path: &Path) -> bool {
 }
 
 /// Loads a scene or an .osim model; with `strict`, an .osim model that leaves anything out is
-/// an error.
-pub fn load(path: &Path, strict: bool) -> Result<Loaded> {
+/// an error. With `show_progress` and stderr a terminal, a spinner with the file's size and
+/// the elapsed time stands on stderr while it loads (large scenes take seconds).
+pub fn load(path: &Path, strict: bool, show_progress: bool) -> Result<Loaded> {
+    let spinner = (show_progress && std::io::stderr().is_terminal()).then(|| loading_spinner(path));
+    let loaded = load_quietly(path, strict);
+    if let Some(s) = spinner {
+        s.finish_and_clear();
+    }
+    loaded
+}
+
+fn loading_spinner(path: &Path) -> ProgressBar {
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(
+        ProgressStyle::with_template("{spinner} loading {msg} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    spinner.set_message(format!("{} ({})", path.display(), HumanBytes(size)));
+    spinner.enable_steady_tick(std::time::Duration::from_millis(100));
+    spinner
+}
+
+fn load_quietly(path: &Path, strict: bool) -> Result<Loaded> {
     if !is_osim(path) {
         return Ok(Loaded {
             scene: load_scene(path)?,

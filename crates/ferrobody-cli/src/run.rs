@@ -104,7 +104,7 @@ pub fn run_command(
             "--max-wall-time must be finite and non-negative, got {w}"
         );
     }
-    let loaded = crate::model_file::load(path, overrides.strict)?;
+    let loaded = crate::model_file::load(path, overrides.strict, !extras.quiet)?;
     let mut scene = loaded.scene;
     apply_overrides(&mut scene, &overrides)?;
     if let Some(info) = loaded.osim.as_ref().filter(|i| !i.left_out.is_empty()) {
