@@ -188,3 +188,56 @@ fn impossible_outcomes_are_not_silent_successes() {
     let summary = std::fs::read_to_string(dir.join("b/summary.json")).unwrap();
     assert!(summary.contains("the energy rose from 5.455"), "{summary}");
 }
+
+/// Issue 22's third input: s6 with its ground half space stripped of its rotation, so the
+/// chain starts 2.55 m inside it. The error-controlled integrator crawls at ~3e-9 s steps;
+/// under the default budgets the run used to grind for ten minutes towards the 1e8-step
+/// limit. The pace check stops it after its first window (about 0.5 s of wall time in a
+/// release build), with the rows kept; the watchdog is issue 22's 20 s bound.
+#[test]
+fn a_run_that_cannot_finish_within_the_step_limit_stops_early() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("pace");
+    let text = std::fs::read_to_string(scene("s6_chain_contact.toml")).unwrap();
+    let stripped: String = text
+        .lines()
+        .filter(|l| !l.contains("rotation"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(stripped.len(), text.len(), "the half space had a rotation");
+    let path = dir.join("sunk.toml");
+    std::fs::write(&path, stripped).unwrap();
+    let mut child = exe()
+        .arg("run")
+        .arg(&path)
+        .args(["--quiet", "--out", dir.join("o").to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("stderr.txt")).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("still running after 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(1));
+    let err = std::fs::read_to_string(dir.join("stderr.txt")).unwrap();
+    assert!(
+        err.contains("step limit would be reached") && err.contains("deep contact"),
+        "{err}"
+    );
+    let summary = std::fs::read_to_string(dir.join("o/summary.json")).unwrap();
+    assert!(summary.contains("\"status\": \"failed\""), "{summary}");
+    let rows = std::fs::read_to_string(dir.join("o/trajectory.csv"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(rows >= 2, "the header and the first row are kept");
+}

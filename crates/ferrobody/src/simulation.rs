@@ -173,6 +173,7 @@ impl<'m, T: Real> Simulation<'m, T> {
 
     /// Steps until the state's time is exactly `t` (the last step is truncated or stretched).
     pub fn advance_to(&mut self, t: f64) -> Result<()> {
+        self.budget.set_end_time(t);
         while self.state.t < t {
             self.step(t)?;
         }
@@ -212,6 +213,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         mut on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
     ) -> Result<()> {
         let t_start = self.state.t;
+        self.budget.set_end_time(final_time);
         self.report_at(t_start)?;
         on_report(self.model, &self.report_state, &self.report_data)?;
         let mut k = 1u64;
