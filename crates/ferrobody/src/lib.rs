@@ -45,6 +45,7 @@ pub mod mobilizer;
 pub mod model;
 pub mod pipeline;
 pub mod prelude;
+pub mod rollout;
 mod run_budget;
 pub mod scalar;
 pub mod simulation;

@@ -1,0 +1,208 @@
+//! Recorded runs, and many independent runs at once (`rollouts`, on all cores with rayon).
+//!
+//! A [`Trajectory`] holds, per report time, the state (q, u, z), every body's pose in Ground
+//! (origin `p_gb` in m, orientation as a unit quaternion `[w, x, y, z]`), the kinetic and
+//! potential energies (J), and optionally every contact (the rows of `contacts.csv`). Report
+//! times are those of [`Simulation::run`]: t0, then every `report_interval`, then the end; with
+//! `step_to_reports` every report time is a step boundary (OpenSim's `Manager`, for .osim
+//! models), otherwise reports are interpolated between steps (Simbody's `TimeStepper`).
+//!
+//! Runs are independent and deterministic: a rollout gives bit for bit the trajectory of the
+//! same run made alone, whatever the thread count.
+
+use crate::algorithms::energy::{kinetic_energy, potential_energy};
+use crate::contact::contact_reports;
+use crate::integrators::{IntegratorSettings, Stats};
+use crate::math::quaternion::quaternion_from_rotation;
+use crate::{Data, Error, Model, Result, Simulation, State};
+use rayon::prelude::*;
+
+/// What a recorded run covers and records.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RecordOptions {
+    /// Simulated time from the start state (s).
+    pub duration: f64,
+    /// Interval between reports (s); `None` reports only the start and the end.
+    pub report_interval: Option<f64>,
+    /// Whether each report time is a step boundary (see the module docs).
+    pub step_to_reports: bool,
+    /// Whether to record the contacts at every report.
+    pub contacts: bool,
+}
+
+/// The contacts of a run, one entry per contact per report (flat arrays).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContactRows {
+    /// Index of the report each contact belongs to.
+    pub report: Vec<usize>,
+    /// Index of the force element (in `Model::forces`).
+    pub element: Vec<usize>,
+    /// The two bodies (indices into `Model::bodies`, 0 is Ground).
+    pub bodies: Vec<[usize; 2]>,
+    /// Contact point in Ground (m).
+    pub point: Vec<[f64; 3]>,
+    /// Contact normal in Ground, from body 1 towards body 2.
+    pub normal: Vec<[f64; 3]>,
+    /// Penetration depth (m).
+    pub depth: Vec<f64>,
+    /// Total force on body 2 at the point, in Ground (N).
+    pub force: Vec<[f64; 3]>,
+    /// Normal force magnitude (N).
+    pub normal_force: Vec<f64>,
+    /// Friction force magnitude (N).
+    pub friction_force: Vec<f64>,
+    /// Slip speed (m/s).
+    pub slip_speed: Vec<f64>,
+}
+
+/// A recorded run: row-major arrays with one row per report.
+#[derive(Clone, Debug)]
+pub struct Trajectory {
+    /// Report times (s).
+    pub time: Vec<f64>,
+    /// Generalized coordinates, `nq` per report.
+    pub q: Vec<f64>,
+    /// Generalized speeds, `nu` per report.
+    pub u: Vec<f64>,
+    /// Auxiliary continuous states, `nz` per report.
+    pub z: Vec<f64>,
+    /// Body origins in Ground, `nbodies − 1` (Ground left out) × 3 per report (m).
+    pub position: Vec<f64>,
+    /// Body orientations in Ground, `nbodies − 1` × 4 per report (`[w, x, y, z]`).
+    pub quaternion: Vec<f64>,
+    /// Kinetic energy (J).
+    pub kinetic_energy: Vec<f64>,
+    /// Potential energy of gravity and conservative forces (J).
+    pub potential_energy: Vec<f64>,
+    /// The contacts, when recorded.
+    pub contacts: ContactRows,
+    /// The state where the run ended (the last report's, or the last good one on failure).
+    pub final_state: State<f64>,
+    /// Integrator statistics.
+    pub stats: Stats,
+    /// Why the run stopped early, if it did (the rows up to then are kept).
+    pub error: Option<Error>,
+}
+
+impl Trajectory {
+    fn empty(start: &State<f64>) -> Self {
+        Self {
+            time: Vec::new(),
+            q: Vec::new(),
+            u: Vec::new(),
+            z: Vec::new(),
+            position: Vec::new(),
+            quaternion: Vec::new(),
+            kinetic_energy: Vec::new(),
+            potential_energy: Vec::new(),
+            contacts: ContactRows::default(),
+            final_state: start.clone(),
+            stats: Stats::default(),
+            error: None,
+        }
+    }
+
+    fn record(&mut self, model: &Model<f64>, state: &State<f64>, data: &Data<f64>, contacts: bool) {
+        let report = self.time.len();
+        self.time.push(state.t);
+        self.q.extend(state.q.iter());
+        self.u.extend(state.u.iter());
+        self.z.extend(state.z.iter());
+        for x in &data.pos.x_gb[1..] {
+            self.position.extend(x.p.iter());
+            self.quaternion.extend(quaternion_from_rotation(&x.r));
+        }
+        self.kinetic_energy.push(kinetic_energy(model, data));
+        self.potential_energy
+            .push(potential_energy(model, state, data));
+        if contacts {
+            let c = &mut self.contacts;
+            for r in contact_reports(model, state, data) {
+                c.report.push(report);
+                c.element.push(r.element);
+                c.bodies.push([r.bodies.0 .0, r.bodies.1 .0]);
+                c.point.push(r.point.into());
+                c.normal.push(r.normal.into());
+                c.depth.push(r.depth);
+                c.force.push(r.force_on_body2().into());
+                c.normal_force.push(r.normal_force);
+                c.friction_force.push(r.friction_force.norm());
+                c.slip_speed.push(r.slip_speed);
+            }
+        }
+    }
+}
+
+/// Runs `model` from `start` for `options.duration` and records every report. A failure
+/// while stepping ends the run with [`Trajectory::error`] set and the rows kept; a run that
+/// cannot start is an error.
+pub fn simulate(
+    model: &Model<f64>,
+    start: State<f64>,
+    settings: IntegratorSettings,
+    options: &RecordOptions,
+) -> Result<Trajectory> {
+    if !(options.duration.is_finite() && options.duration >= 0.0) {
+        return Err(Error::Model(format!(
+            "duration must be finite and non-negative, got {}",
+            options.duration
+        )));
+    }
+    let interval = match options.report_interval {
+        Some(dt) if dt.is_finite() && dt > 0.0 => {
+            crate::io::check_report_rows(options.duration, dt)
+                .map_err(|m| Error::Model(m.trim_start_matches("simulation.").to_string()))?;
+            dt
+        }
+        Some(dt) => {
+            return Err(Error::Model(format!(
+                "report_interval must be positive and finite, got {dt}"
+            )))
+        }
+        None => 0.0,
+    };
+    let mut out = Trajectory::empty(&start);
+    let mut sim = Simulation::new(model, start, settings)?;
+    let t_end = sim.state().t + options.duration;
+    let on_report = |m: &Model<f64>, s: &State<f64>, d: &Data<f64>| {
+        out.record(m, s, d, options.contacts);
+        Ok(())
+    };
+    let result = if options.step_to_reports {
+        sim.run_stepping_to_reports(t_end, interval, on_report)
+    } else {
+        sim.run(t_end, interval, on_report)
+    };
+    out.error = result.err();
+    out.final_state = sim.state().clone();
+    out.stats = sim.stats();
+    Ok(out)
+}
+
+/// Runs `model` from every state of `starts` independently, in parallel on `threads` threads
+/// (`None`: rayon's global pool, one thread per core). Results come in the order of `starts`
+/// and equal those of [`simulate`] called one by one.
+pub fn rollouts(
+    model: &Model<f64>,
+    starts: &[State<f64>],
+    settings: IntegratorSettings,
+    options: &RecordOptions,
+    threads: Option<usize>,
+) -> Result<Vec<Result<Trajectory>>> {
+    let run_all = || -> Vec<Result<Trajectory>> {
+        starts
+            .par_iter()
+            .map(|s| simulate(model, s.clone(), settings, options))
+            .collect()
+    };
+    match threads {
+        None => Ok(run_all()),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build()
+                .map_err(|e| Error::Io(format!("cannot start {n} threads: {e}")))?;
+            Ok(pool.install(run_all))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! `rollout::simulate` and `rollout::rollouts`: parallel runs equal serial ones bit for bit,
+//! reports follow `Simulation::run`, failures keep their rows.
+
+use ferrobody::io::load_scene;
+use ferrobody::rollout::{rollouts, simulate, RecordOptions};
+use std::path::Path;
+
+fn s1() -> ferrobody::io::Scene {
+    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/s1_hc_ball.toml"))
+        .unwrap()
+}
+
+fn options(duration: f64) -> RecordOptions {
+    RecordOptions {
+        duration,
+        report_interval: Some(0.01),
+        step_to_reports: false,
+        contacts: true,
+    }
+}
+
+#[test]
+fn parallel_rollouts_equal_serial_runs_bit_for_bit() {
+    let scene = s1();
+    let starts: Vec<_> = (0..16)
+        .map(|k| {
+            let mut s = scene.initial_state.clone();
+            s.q[5] += 0.01 * k as f64; // the ball's height
+            s
+        })
+        .collect();
+    let parallel = rollouts(
+        &scene.model,
+        &starts,
+        scene.integrator,
+        &options(0.5),
+        Some(2),
+    )
+    .unwrap();
+    for (start, run) in starts.iter().zip(&parallel) {
+        let run = run.as_ref().unwrap();
+        let alone = simulate(&scene.model, start.clone(), scene.integrator, &options(0.5)).unwrap();
+        assert!(run.error.is_none());
+        assert_eq!(run.time.len(), 51);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&run.q), bits(&alone.q));
+        assert_eq!(bits(&run.u), bits(&alone.u));
+        assert_eq!(bits(&run.position), bits(&alone.position));
+        assert_eq!(run.contacts, alone.contacts);
+        assert_eq!(run.stats, alone.stats);
+    }
+    // Different starts give different runs (the test compares something).
+    let a = parallel[0].as_ref().unwrap();
+    let b = parallel[15].as_ref().unwrap();
+    assert_ne!(a.q, b.q);
+    assert!(!a.contacts.report.is_empty(), "the ball lands within 0.5 s");
+}
+
+#[test]
+fn reports_follow_simulation_run() {
+    let scene = s1();
+    let run = simulate(
+        &scene.model,
+        scene.initial_state.clone(),
+        scene.integrator,
+        &options(0.3),
+    )
+    .unwrap();
+    let mut sim =
+        ferrobody::Simulation::new(&scene.model, scene.initial_state.clone(), scene.integrator)
+            .unwrap();
+    let mut rows: Vec<(f64, Vec<f64>)> = Vec::new();
+    sim.run(0.3, 0.01, |_, s, _| {
+        rows.push((s.t, s.q.iter().copied().collect()));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(rows.len(), run.time.len());
+    let nq = scene.model.nq();
+    for (k, (t, q)) in rows.iter().enumerate() {
+        assert_eq!(*t, run.time[k]);
+        assert_eq!(q.as_slice(), &run.q[k * nq..(k + 1) * nq]);
+    }
+    assert_eq!(run.position.len(), run.time.len() * 3);
+    assert_eq!(run.quaternion.len(), run.time.len() * 4);
+    assert_eq!(run.final_state.t, 0.3);
+}
+
+#[test]
+fn a_failing_run_keeps_its_rows_and_says_why() {
+    let mut scene = s1();
+    scene.integrator.max_steps = 50;
+    let run = simulate(
+        &scene.model,
+        scene.initial_state.clone(),
+        scene.integrator,
+        &options(1.0),
+    )
+    .unwrap();
+    let error = run.error.expect("the step limit stops it").to_string();
+    assert!(error.contains("step limit"), "{error}");
+    assert!(!run.time.is_empty() && run.time.len() < 101);
+    let bad = RecordOptions {
+        report_interval: Some(-1.0),
+        ..options(1.0)
+    };
+    let e = simulate(
+        &scene.model,
+        scene.initial_state.clone(),
+        scene.integrator,
+        &bad,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("report_interval"), "{e}");
+}
