@@ -60,6 +60,56 @@ impl<T: Real> State<T> {
         self.u.as_mut_slice()[model.body(body).u_range()].copy_from_slice(u);
     }
 
+    /// A state from all its parts (the inverse of reading `t`, `q`, `u`, `z` and
+    /// [`Self::hidden_variables`]); simulating checks it against the model.
+    pub fn from_parts(
+        t: f64,
+        [q, u, z]: [Vec<T>; 3],
+        discrete: Vec<T>,
+        auto_update: Vec<T>,
+        auto_update_time: Vec<f64>,
+    ) -> Self {
+        Self {
+            t,
+            q: DVector::from_vec(q),
+            u: DVector::from_vec(u),
+            z: DVector::from_vec(z),
+            discrete,
+            auto_update,
+            auto_update_time,
+        }
+    }
+
+    /// The discrete variables, the auto-update variables and their update times, flat: what
+    /// a state holds besides t, q, u and z (for saving and restoring a state whole).
+    pub fn hidden_variables(&self) -> (&[T], &[T], &[f64]) {
+        (&self.discrete, &self.auto_update, &self.auto_update_time)
+    }
+
+    /// Restores what [`Self::hidden_variables`] returned; the lengths must be this state's.
+    pub fn set_hidden_variables(
+        &mut self,
+        discrete: &[T],
+        auto_update: &[T],
+        auto_update_time: &[f64],
+    ) -> crate::Result<()> {
+        let lengths = (discrete.len(), auto_update.len(), auto_update_time.len());
+        let own = (
+            self.discrete.len(),
+            self.auto_update.len(),
+            self.auto_update_time.len(),
+        );
+        if lengths != own {
+            return Err(crate::Error::Model(format!(
+                "state: hidden variables of lengths {lengths:?} do not fit this model's {own:?}"
+            )));
+        }
+        self.discrete.copy_from_slice(discrete);
+        self.auto_update.copy_from_slice(auto_update);
+        self.auto_update_time.copy_from_slice(auto_update_time);
+        Ok(())
+    }
+
     /// Value of a discrete variable.
     pub fn discrete<'a>(&'a self, model: &Model<T>, id: DiscreteVarId) -> &'a [T] {
         &self.discrete[model.discrete.range(id.0)]

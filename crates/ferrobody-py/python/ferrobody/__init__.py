@@ -1,0 +1,13 @@
+"""ferrobody: multibody dynamics with Simbody's contact models, from Python.
+
+>>> import ferrobody
+>>> model = ferrobody.load("examples/scenes/s1_hc_ball.toml")
+>>> run = ferrobody.simulate(model, duration=1.0, report_interval=0.01)
+>>> run["ball.py"][-1]          # the ball's height at t = 1 s
+
+See docs/python.md for the whole API.
+"""
+
+from ferrobody._ferrobody import Model, Simulation, State, __version__, load, rollouts, simulate
+
+__all__ = ["Model", "Simulation", "State", "__version__", "load", "rollouts", "simulate"]

@@ -1,0 +1,220 @@
+//! `ferrobody.Model` and `ferrobody.load`: a scene file (TOML) or an OpenSim model (.osim)
+//! with its run settings, picklable (it keeps its source text and rebuilds from it).
+
+use crate::state::PyState;
+use crate::to_py_err;
+use ferrobody::io::{osim, parse_scene, Scene};
+use ferrobody::{IntegratorSettings, Model, State};
+use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Run settings of .osim models, as `ferrobody run` uses them (OpenSim's forward tool:
+/// RK-Merson at accuracy 1e-5, rows every 0.01 s, each a step boundary; 1 s).
+const OSIM_ACCURACY: f64 = 1e-5;
+const OSIM_DURATION: f64 = 1.0;
+const OSIM_REPORT_INTERVAL: f64 = 0.01;
+
+/// A loaded model with its run settings (immutable; `copy()` for a copy).
+#[pyclass(module = "ferrobody", name = "Model", frozen)]
+pub struct PyModel {
+    pub(crate) model: Arc<Model<f64>>,
+    pub(crate) initial_state: State<f64>,
+    pub(crate) integrator: IntegratorSettings,
+    pub(crate) duration: f64,
+    pub(crate) report_interval: f64,
+    pub(crate) step_to_reports: bool,
+    name: String,
+    coordinate_names: Vec<String>,
+    speed_names: Vec<String>,
+    source: (String, String, bool),
+}
+
+impl PyModel {
+    fn from_source(text: String, file: String, is_osim: bool) -> PyResult<Self> {
+        let (scene, names) = if is_osim {
+            let m = osim::parse(&text, &file).map_err(to_py_err)?;
+            let (scene, info) = m.into_scene(
+                OSIM_DURATION,
+                OSIM_REPORT_INTERVAL,
+                IntegratorSettings::rk_merson(OSIM_ACCURACY),
+            );
+            let mut q = generic_names(&scene.model, "q", |b| b.q_range());
+            let mut u = generic_names(&scene.model, "u", |b| b.u_range());
+            for c in &info.coordinates {
+                q[c.q_index] = c.name.clone();
+                u[c.u_index] = format!("{}/speed", c.name);
+            }
+            (scene, (q, u))
+        } else {
+            let stem = Path::new(&file)
+                .file_stem()
+                .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+            let scene = parse_scene(&text, &file, &stem).map_err(to_py_err)?;
+            let q = generic_names(&scene.model, "q", |b| b.q_range());
+            let u = generic_names(&scene.model, "u", |b| b.u_range());
+            (scene, (q, u))
+        };
+        let Scene {
+            name,
+            model,
+            initial_state,
+            duration,
+            report_interval,
+            integrator,
+            step_to_reports,
+            ..
+        } = scene;
+        Ok(Self {
+            model: Arc::new(model),
+            initial_state,
+            integrator,
+            duration,
+            report_interval,
+            step_to_reports,
+            name,
+            coordinate_names: names.0,
+            speed_names: names.1,
+            source: (text, file, is_osim),
+        })
+    }
+}
+
+impl PyModel {
+    pub(crate) fn coordinate_names_ref(&self) -> &[String] {
+        &self.coordinate_names
+    }
+    pub(crate) fn speed_names_ref(&self) -> &[String] {
+        &self.speed_names
+    }
+}
+
+/// `BODY.q0`, `BODY.q1`, … (the trajectory.csv column names) for every coordinate.
+fn generic_names(
+    model: &Model<f64>,
+    letter: &str,
+    range: impl Fn(&ferrobody::model::Body<f64>) -> std::ops::Range<usize>,
+) -> Vec<String> {
+    let mut names = Vec::new();
+    for b in &model.bodies()[1..] {
+        names.extend((0..range(b).len()).map(|k| format!("{}.{letter}{k}", b.name)));
+    }
+    names
+}
+
+/// Loads a scene file (`.toml`) or an OpenSim model (`.osim`, run as `ferrobody run` runs it).
+#[pyfunction]
+pub fn load(path: std::path::PathBuf) -> PyResult<PyModel> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        let message = format!("{file}: cannot read the file: {e}");
+        if e.kind() == std::io::ErrorKind::NotFound {
+            PyFileNotFoundError::new_err(message)
+        } else {
+            PyValueError::new_err(message)
+        }
+    })?;
+    let is_osim = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("osim"));
+    PyModel::from_source(text, file, is_osim)
+}
+
+/// Rebuilds a model from its source (what unpickling calls).
+#[pyfunction]
+#[pyo3(name = "_model_from_source")]
+pub fn model_from_source(text: String, file: String, is_osim: bool) -> PyResult<PyModel> {
+    PyModel::from_source(text, file, is_osim)
+}
+
+#[pymethods]
+impl PyModel {
+    /// The scene's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+    /// Body names, Ground first.
+    #[getter]
+    fn body_names(&self) -> Vec<String> {
+        self.model.bodies().iter().map(|b| b.name.clone()).collect()
+    }
+    /// Names of the generalized coordinates q (OpenSim's for .osim models, else `BODY.qK`).
+    #[getter]
+    fn coordinate_names(&self) -> Vec<String> {
+        self.coordinate_names.clone()
+    }
+    /// Names of the generalized speeds u (`COORDINATE/speed` for .osim models, else `BODY.uK`).
+    #[getter]
+    fn speed_names(&self) -> Vec<String> {
+        self.speed_names.clone()
+    }
+    /// Number of generalized coordinates.
+    #[getter]
+    fn nq(&self) -> usize {
+        self.model.nq()
+    }
+    /// Number of generalized speeds.
+    #[getter]
+    fn nu(&self) -> usize {
+        self.model.nu()
+    }
+    /// Number of auxiliary continuous states.
+    #[getter]
+    fn nz(&self) -> usize {
+        self.model.nz()
+    }
+    /// Number of bodies, Ground included.
+    #[getter]
+    fn nbodies(&self) -> usize {
+        self.model.nbodies()
+    }
+    /// The scene's simulated duration (s).
+    #[getter]
+    fn duration(&self) -> f64 {
+        self.duration
+    }
+    /// The scene's report interval (s).
+    #[getter]
+    fn report_interval(&self) -> f64 {
+        self.report_interval
+    }
+    /// The scene's integrator name.
+    #[getter]
+    fn integrator(&self) -> &'static str {
+        self.integrator.kind.name()
+    }
+    /// The scene's integrator accuracy.
+    #[getter]
+    fn accuracy(&self) -> f64 {
+        self.integrator.accuracy
+    }
+    /// The scene's initial state (a new object each call).
+    fn default_state(&self, py: Python<'_>) -> PyResult<PyState> {
+        PyState::from_state(py, &self.initial_state)
+    }
+    /// A copy of the model.
+    fn copy(&self) -> PyResult<PyModel> {
+        let (text, file, osim) = self.source.clone();
+        PyModel::from_source(text, file, osim)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let rebuild = py
+            .import("ferrobody._ferrobody")?
+            .getattr("_model_from_source")?;
+        (rebuild, slf.get().source.clone()).into_pyobject(py)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<ferrobody.Model '{}': {} bodies, nq={}, nu={}, nz={}>",
+            self.name,
+            self.model.nbodies() - 1,
+            self.model.nq(),
+            self.model.nu(),
+            self.model.nz()
+        )
+    }
+}

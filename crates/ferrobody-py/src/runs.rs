@@ -1,0 +1,252 @@
+//! `ferrobody.simulate` (one recorded run, as columns that `pandas.DataFrame` takes as they
+//! are) and `ferrobody.rollouts` (many runs at once on all cores, as stacked arrays). Both
+//! release the GIL while simulating; the physics is `ferrobody::rollout`'s.
+
+use crate::arrays::shaped;
+use crate::model::PyModel;
+use crate::simulation::settings;
+use crate::state::PyState;
+use crate::to_py_err;
+use ferrobody::rollout::{self, RecordOptions, Trajectory};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+fn options(
+    model: &PyModel,
+    duration: Option<f64>,
+    report_interval: Option<f64>,
+    contacts: bool,
+) -> RecordOptions {
+    RecordOptions {
+        duration: duration.unwrap_or(model.duration),
+        report_interval: Some(report_interval.unwrap_or(model.report_interval)),
+        step_to_reports: model.step_to_reports,
+        contacts,
+    }
+}
+
+fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
+    py.import("numpy")?.call_method1("array", (items,))
+}
+
+/// Simulates `model` from `state` (default: the model's initial state) for `duration` s
+/// (default: the scene's), reporting every `report_interval` s (default: the scene's).
+/// Returns a dict of equal-length 1-D arrays, the columns of `trajectory.csv` (`t`, body poses
+/// `BODY.px` … `BODY.qz`, `ke`, `pe`, `energy`) and one per coordinate, speed and z;
+/// `pandas.DataFrame(result)` turns it into a table. With `contacts=True`, returns
+/// `(trajectory, contacts)`, the second the columns of `contacts.csv`. A run that fails raises
+/// `RuntimeError` with the command line's message.
+#[pyfunction]
+#[pyo3(signature = (model, state=None, duration=None, report_interval=None, contacts=false, integrator=None, accuracy=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    model: &PyModel,
+    state: Option<PyRef<'_, PyState>>,
+    duration: Option<f64>,
+    report_interval: Option<f64>,
+    contacts: bool,
+    integrator: Option<&str>,
+    accuracy: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let settings = settings(model, integrator, accuracy, None)?;
+    let start = match state {
+        Some(s) => s.to_state(py, &model.model)?,
+        None => model.initial_state.clone(),
+    };
+    let options = options(model, duration, report_interval, contacts);
+    let m = &model.model;
+    let run = py
+        .detach(|| rollout::simulate(m, start, settings, &options))
+        .map_err(to_py_err)?;
+    if let Some(e) = run.error {
+        return Err(PyRuntimeError::new_err(e.to_string()));
+    }
+    let columns = trajectory_columns(py, model, &run)?;
+    if !contacts {
+        return Ok(columns.into_any());
+    }
+    let c = contact_columns(py, model, &run)?;
+    Ok((columns, c).into_pyobject(py)?.into_any())
+}
+
+fn trajectory_columns<'py>(
+    py: Python<'py>,
+    model: &PyModel,
+    run: &Trajectory,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let n = run.time.len();
+    let column = |data: &[f64], width: usize, k: usize| -> Vec<f64> {
+        (0..n).map(|r| data[r * width + k]).collect()
+    };
+    d.set_item("t", shaped(py, run.time.clone(), &[n])?)?;
+    let nb = model.model.nbodies() - 1;
+    for (i, b) in model.model.bodies()[1..].iter().enumerate() {
+        for (k, c) in ["px", "py", "pz"].iter().enumerate() {
+            let col = column(&run.position, nb * 3, i * 3 + k);
+            d.set_item(format!("{}.{c}", b.name), shaped(py, col, &[n])?)?;
+        }
+        for (k, c) in ["qw", "qx", "qy", "qz"].iter().enumerate() {
+            let col = column(&run.quaternion, nb * 4, i * 4 + k);
+            d.set_item(format!("{}.{c}", b.name), shaped(py, col, &[n])?)?;
+        }
+    }
+    let energy: Vec<f64> = run
+        .kinetic_energy
+        .iter()
+        .zip(&run.potential_energy)
+        .map(|(k, p)| k + p)
+        .collect();
+    d.set_item("ke", shaped(py, run.kinetic_energy.clone(), &[n])?)?;
+    d.set_item("pe", shaped(py, run.potential_energy.clone(), &[n])?)?;
+    d.set_item("energy", shaped(py, energy, &[n])?)?;
+    let (nq, nu, nz) = (model.model.nq(), model.model.nu(), model.model.nz());
+    for (k, name) in model.coordinate_names_ref().iter().enumerate() {
+        d.set_item(name, shaped(py, column(&run.q, nq, k), &[n])?)?;
+    }
+    for (k, name) in model.speed_names_ref().iter().enumerate() {
+        d.set_item(name, shaped(py, column(&run.u, nu, k), &[n])?)?;
+    }
+    for k in 0..nz {
+        d.set_item(format!("z{k}"), shaped(py, column(&run.z, nz, k), &[n])?)?;
+    }
+    Ok(d)
+}
+
+fn contact_columns<'py>(
+    py: Python<'py>,
+    model: &PyModel,
+    run: &Trajectory,
+) -> PyResult<Bound<'py, PyDict>> {
+    let c = &run.contacts;
+    let k = c.report.len();
+    let d = PyDict::new(py);
+    let m = &model.model;
+    let t: Vec<f64> = c.report.iter().map(|&r| run.time[r]).collect();
+    d.set_item("t", shaped(py, t, &[k])?)?;
+    let element_names: Vec<String> = c
+        .element
+        .iter()
+        .map(|&e| m.forces()[e].name().to_string())
+        .collect();
+    d.set_item("element", numpy_strings(py, element_names)?)?;
+    for (side, key) in [(0, "body1"), (1, "body2")] {
+        let names = c
+            .bodies
+            .iter()
+            .map(|b| m.bodies()[b[side]].name.clone())
+            .collect();
+        d.set_item(key, numpy_strings(py, names)?)?;
+    }
+    for (vectors, keys) in [
+        (&c.point, ["px", "py", "pz"]),
+        (&c.normal, ["nx", "ny", "nz"]),
+        (&c.force, ["fx", "fy", "fz"]),
+    ] {
+        for (a, key) in keys.iter().enumerate() {
+            let col: Vec<f64> = vectors.iter().map(|v| v[a]).collect();
+            d.set_item(*key, shaped(py, col, &[k])?)?;
+        }
+    }
+    for (key, values) in [
+        ("depth", &c.depth),
+        ("normal_force", &c.normal_force),
+        ("friction_force", &c.friction_force),
+        ("slip_speed", &c.slip_speed),
+    ] {
+        d.set_item(key, shaped(py, values.clone(), &[k])?)?;
+    }
+    Ok(d)
+}
+
+/// Simulates `model` from every state of `states` independently, on `threads` threads
+/// (default: all cores), with the GIL released. Returns stacked arrays: `time` (runs × rows),
+/// `q`, `u`, `z` (runs × rows × n), `position` (runs × rows × bodies × 3, Ground left out),
+/// `quaternion` (… × 4, `[w, x, y, z]`), `kinetic_energy`, `potential_energy` (runs × rows),
+/// and per run `ok` (bool), `error` (the message or None) and `steps`. Rows after a failed
+/// run's last report are NaN. Results equal those of separate `simulate` calls bit for bit.
+#[pyfunction]
+#[pyo3(signature = (model, states, duration=None, report_interval=None, threads=None, integrator=None, accuracy=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn rollouts<'py>(
+    py: Python<'py>,
+    model: &PyModel,
+    states: &Bound<'py, PyAny>,
+    duration: Option<f64>,
+    report_interval: Option<f64>,
+    threads: Option<usize>,
+    integrator: Option<&str>,
+    accuracy: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let settings = settings(model, integrator, accuracy, None)?;
+    let mut starts = Vec::new();
+    for (i, item) in states.try_iter()?.enumerate() {
+        let item = item?;
+        let s: PyRef<'_, PyState> = item.extract().map_err(|_| {
+            PyValueError::new_err(format!("states[{i}]: expected a ferrobody.State"))
+        })?;
+        starts.push(
+            s.to_state(py, &model.model)
+                .map_err(|e| PyValueError::new_err(format!("states[{i}]: {}", e.value(py))))?,
+        );
+    }
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads: must be at least 1"));
+    }
+    let options = options(model, duration, report_interval, false);
+    let m = &model.model;
+    let runs = py
+        .detach(|| rollout::rollouts(m, &starts, settings, &options, threads))
+        .map_err(to_py_err)?;
+    let runs: Vec<Trajectory> = runs
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .map_err(to_py_err)?;
+    stack(py, model, &runs)
+}
+
+/// Stacks runs into (runs × rows × …) arrays, NaN after a failed run's last row.
+fn stack<'py>(
+    py: Python<'py>,
+    model: &PyModel,
+    runs: &[Trajectory],
+) -> PyResult<Bound<'py, PyDict>> {
+    let rows = runs.iter().map(|r| r.time.len()).max().unwrap_or(0);
+    let nb = model.model.nbodies() - 1;
+    let d = PyDict::new(py);
+    let fill = |get: &dyn Fn(&Trajectory) -> &Vec<f64>, width: usize| -> Vec<f64> {
+        let mut out = Vec::with_capacity(runs.len() * rows * width);
+        for r in runs {
+            let data = get(r);
+            out.extend_from_slice(data);
+            out.resize(out.len() + rows * width - data.len(), f64::NAN);
+        }
+        out
+    };
+    let n = runs.len();
+    let (nq, nu, nz) = (model.model.nq(), model.model.nu(), model.model.nz());
+    d.set_item("time", shaped(py, fill(&|r| &r.time, 1), &[n, rows])?)?;
+    d.set_item("q", shaped(py, fill(&|r| &r.q, nq), &[n, rows, nq])?)?;
+    d.set_item("u", shaped(py, fill(&|r| &r.u, nu), &[n, rows, nu])?)?;
+    d.set_item("z", shaped(py, fill(&|r| &r.z, nz), &[n, rows, nz])?)?;
+    let position = fill(&|r| &r.position, nb * 3);
+    d.set_item("position", shaped(py, position, &[n, rows, nb, 3])?)?;
+    let quaternion = fill(&|r| &r.quaternion, nb * 4);
+    d.set_item("quaternion", shaped(py, quaternion, &[n, rows, nb, 4])?)?;
+    let ke = fill(&|r| &r.kinetic_energy, 1);
+    d.set_item("kinetic_energy", shaped(py, ke, &[n, rows])?)?;
+    let pe = fill(&|r| &r.potential_energy, 1);
+    d.set_item("potential_energy", shaped(py, pe, &[n, rows])?)?;
+    let ok: Vec<bool> = runs.iter().map(|r| r.error.is_none()).collect();
+    d.set_item("ok", numpy::PyArray1::from_vec(py, ok))?;
+    let errors: Vec<Option<String>> = runs
+        .iter()
+        .map(|r| r.error.as_ref().map(|e| e.to_string()))
+        .collect();
+    d.set_item("error", PyList::new(py, errors)?)?;
+    let steps: Vec<u64> = runs.iter().map(|r| r.stats.steps_taken).collect();
+    d.set_item("steps", numpy::PyArray1::from_vec(py, steps))?;
+    Ok(d)
+}
