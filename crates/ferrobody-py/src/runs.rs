@@ -33,7 +33,7 @@ fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py
 /// Simulates `model` from `state` (default: the model's initial state) for `duration` s
 /// (default: the scene's), reporting every `report_interval` s (default: the scene's).
 /// Returns a dict of equal-length 1-D arrays, the columns of `trajectory.csv` (`t`, body poses
-/// `BODY.px` … `BODY.qz`, `ke`, `pe`, `energy`) and one per coordinate, speed and z;
+/// `BODY.px` … `BODY.qz`, velocities `BODY.vx` … `BODY.wz`, `ke`, `pe`, `energy`) and one per coordinate, speed and z;
 /// `pandas.DataFrame(result)` turns it into a table. With `contacts=True`, returns
 /// `(trajectory, contacts)`, the second the columns of `contacts.csv`. A run that fails raises
 /// `RuntimeError` with the command line's message.
@@ -90,6 +90,18 @@ fn trajectory_columns<'py>(
         }
         for (k, c) in ["qw", "qx", "qy", "qz"].iter().enumerate() {
             let col = column(&run.quaternion, nb * 4, i * 4 + k);
+            d.set_item(format!("{}.{c}", b.name), shaped(py, col, &[n])?)?;
+        }
+        // trajectory.csv's order: linear, then angular.
+        for (k, c) in [
+            (3, "vx"),
+            (4, "vy"),
+            (5, "vz"),
+            (0, "wx"),
+            (1, "wy"),
+            (2, "wz"),
+        ] {
+            let col = column(&run.velocity, nb * 6, i * 6 + k);
             d.set_item(format!("{}.{c}", b.name), shaped(py, col, &[n])?)?;
         }
     }
@@ -164,7 +176,8 @@ fn contact_columns<'py>(
 /// Simulates `model` from every state of `states` independently, on `threads` threads
 /// (default: all cores), with the GIL released. Returns stacked arrays: `time` (runs × rows),
 /// `q`, `u`, `z` (runs × rows × n), `position` (runs × rows × bodies × 3, Ground left out),
-/// `quaternion` (… × 4, `[w, x, y, z]`), `kinetic_energy`, `potential_energy` (runs × rows),
+/// `quaternion` (… × 4, `[w, x, y, z]`), `velocity` (… × 6: angular, then linear),
+/// `kinetic_energy`, `potential_energy` (runs × rows),
 /// and per run `ok` (bool), `error` (the message or None) and `steps`. Rows after a failed
 /// run's last report are NaN. Results equal those of separate `simulate` calls bit for bit.
 #[pyfunction]
@@ -204,7 +217,17 @@ pub fn rollouts<'py>(
         .into_iter()
         .collect::<Result<_, _>>()
         .map_err(to_py_err)?;
-    stack(py, model, &runs)
+    stack(py, model, &runs, expected_rows(&options))
+}
+
+/// The reports of a complete run (`Simulation::run`'s: t0, every interval, the end, a report
+/// a rounding error short of the end merged with it).
+fn expected_rows(o: &RecordOptions) -> usize {
+    match o.report_interval {
+        Some(dt) if o.duration > 0.0 => 1 + (o.duration / dt - 1e-9).ceil() as usize,
+        _ if o.duration > 0.0 => 2,
+        _ => 1,
+    }
 }
 
 /// Stacks runs into (runs × rows × …) arrays, NaN after a failed run's last row.
@@ -212,8 +235,14 @@ fn stack<'py>(
     py: Python<'py>,
     model: &PyModel,
     runs: &[Trajectory],
+    expected: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rows = runs.iter().map(|r| r.time.len()).max().unwrap_or(0);
+    let rows = runs
+        .iter()
+        .map(|r| r.time.len())
+        .max()
+        .unwrap_or(0)
+        .max(expected);
     let nb = model.model.nbodies() - 1;
     let d = PyDict::new(py);
     let fill = |get: &dyn Fn(&Trajectory) -> &Vec<f64>, width: usize| -> Vec<f64> {
@@ -235,6 +264,8 @@ fn stack<'py>(
     d.set_item("position", shaped(py, position, &[n, rows, nb, 3])?)?;
     let quaternion = fill(&|r| &r.quaternion, nb * 4);
     d.set_item("quaternion", shaped(py, quaternion, &[n, rows, nb, 4])?)?;
+    let velocity = fill(&|r| &r.velocity, nb * 6);
+    d.set_item("velocity", shaped(py, velocity, &[n, rows, nb, 6])?)?;
     let ke = fill(&|r| &r.kinetic_energy, 1);
     d.set_item("kinetic_energy", shaped(py, ke, &[n, rows])?)?;
     let pe = fill(&|r| &r.potential_energy, 1);

@@ -2,7 +2,7 @@
 //! into `state.q[...]` change the state), plus the discrete and auto-update variables that a
 //! state carries whole (exponential springs' anchors and sliding states).
 
-use crate::arrays::{check_finite, read_vector};
+use crate::arrays::read_vector;
 use ferrobody::{Model, State};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -99,7 +99,11 @@ impl PyState {
     }
     #[setter]
     fn set_t(&mut self, t: f64) -> PyResult<()> {
-        check_finite(&[t], "state.t")?;
+        if !t.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "state.t is {t}: a state must be finite"
+            )));
+        }
         self.t = t;
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! Recorded runs, and many independent runs at once (`rollouts`, on all cores with rayon).
 //!
 //! A [`Trajectory`] holds, per report time, the state (q, u, z), every body's pose in Ground
-//! (origin `p_gb` in m, orientation as a unit quaternion `[w, x, y, z]`), the kinetic and
+//! (origin `p_gb` in m, orientation as a unit quaternion `[w, x, y, z]`) and spatial velocity
+//! (angular in rad/s, then the origin's linear velocity in m/s), the kinetic and
 //! potential energies (J), and optionally every contact (the rows of `contacts.csv`). Report
 //! times are those of [`Simulation::run`]: t0, then every `report_interval`, then the end; with
 //! `step_to_reports` every report time is a step boundary (OpenSim's `Manager`, for .osim
@@ -70,6 +71,9 @@ pub struct Trajectory {
     pub position: Vec<f64>,
     /// Body orientations in Ground, `nbodies − 1` × 4 per report (`[w, x, y, z]`).
     pub quaternion: Vec<f64>,
+    /// Body spatial velocities in Ground, `nbodies − 1` × 6 per report: angular (rad/s), then
+    /// the linear velocity of the body origin (m/s).
+    pub velocity: Vec<f64>,
     /// Kinetic energy (J).
     pub kinetic_energy: Vec<f64>,
     /// Potential energy of gravity and conservative forces (J).
@@ -93,6 +97,7 @@ impl Trajectory {
             z: Vec::new(),
             position: Vec::new(),
             quaternion: Vec::new(),
+            velocity: Vec::new(),
             kinetic_energy: Vec::new(),
             potential_energy: Vec::new(),
             contacts: ContactRows::default(),
@@ -108,9 +113,10 @@ impl Trajectory {
         self.q.extend(state.q.iter());
         self.u.extend(state.u.iter());
         self.z.extend(state.z.iter());
-        for x in &data.pos.x_gb[1..] {
+        for (x, v) in data.pos.x_gb[1..].iter().zip(&data.vel.v_gb[1..]) {
             self.position.extend(x.p.iter());
             self.quaternion.extend(quaternion_from_rotation(&x.r));
+            self.velocity.extend(v.iter());
         }
         self.kinetic_energy.push(kinetic_energy(model, data));
         self.potential_energy

@@ -1,0 +1,56 @@
+"""simulate: the s1 scene against Simbody's reference, as the Rust tests compare it; columns
+that pandas takes; contacts."""
+
+import csv
+
+import numpy as np
+import pytest
+
+import ferrobody
+
+
+def reference(root, name):
+    with open(root / "testdata" / "simbody37" / name) as f:
+        rows = list(csv.DictReader(f))
+    return {k: np.array([float(r[k]) for r in rows]) for k in rows[0]}
+
+
+def test_s1_matches_simbody_like_the_rust_tests(root, scenes):
+    # Same limits as crates/ferrobody/tests/contact_scenes.rs: positions within 1e-5 m and
+    # velocities within 1e-4 m/s or rad/s at every report time.
+    m = ferrobody.load(scenes / "s1_hc_ball.toml")
+    run = ferrobody.simulate(m)
+    ref = reference(root, "s1_hc_ball.csv")
+    assert np.array_equal(run["t"], ref["t"])
+    for ours, theirs in [("ball.px", "x"), ("ball.py", "y"), ("ball.pz", "z")]:
+        assert np.max(np.abs(run[ours] - ref[theirs])) < 1e-5, ours
+    for ours, theirs in [("ball.vx", "vx"), ("ball.vy", "vy"), ("ball.vz", "vz"),
+                         ("ball.wx", "wx"), ("ball.wy", "wy"), ("ball.wz", "wz")]:
+        assert np.max(np.abs(run[ours] - ref[theirs])) < 1e-4, ours
+
+
+def test_columns_make_a_dataframe(scenes):
+    pd = pytest.importorskip("pandas")
+    m = ferrobody.load(scenes / "s6_chain_contact.toml")
+    run = ferrobody.simulate(m, duration=0.5, report_interval=0.05)
+    frame = pd.DataFrame(run)
+    assert frame.shape[0] == 11
+    for column in ["t", "link1.px", "link5.qw", "link3.wz", "ke", "pe", "energy", "link1.q0", "link5.u0"]:
+        assert column in frame.columns
+    assert np.allclose(frame["energy"], frame["ke"] + frame["pe"])
+
+
+def test_contacts_are_the_rows_of_contacts_csv(scenes):
+    m = ferrobody.load(scenes / "s1_hc_ball.toml")
+    run, contacts = ferrobody.simulate(m, duration=1.0, contacts=True)
+    assert set(contacts) >= {"t", "element", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz",
+                             "depth", "fx", "fy", "fz", "normal_force", "friction_force", "slip_speed"}
+    assert len(contacts["t"]) > 0 and set(contacts["t"]) <= set(run["t"])
+    assert set(contacts["element"]) == {"contact"} and set(contacts["body2"]) == {"ball"}
+    assert np.all(contacts["depth"] > 0) and np.all(contacts["normal_force"] >= 0)
+
+
+def test_a_failed_run_raises_runtime_error_with_the_cli_message(scenes):
+    m = ferrobody.load(scenes / "s1_hc_ball.toml")
+    with pytest.raises(RuntimeError, match="step size fell below|step limit"):
+        ferrobody.simulate(m, duration=1.0, accuracy=1e-300)
