@@ -15,6 +15,7 @@ mod coordinate_limit;
 mod gravity;
 mod linear_bushing;
 mod mobility;
+mod parameters;
 mod two_point;
 
 pub use constant::{ConstantForce, ConstantTorque, MobilityConstantForce};
