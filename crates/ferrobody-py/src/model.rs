@@ -30,6 +30,8 @@ pub struct PyModel {
     coordinate_names: Vec<String>,
     speed_names: Vec<String>,
     source: (String, String, bool),
+    /// Parameter changes made since loading, in order (re-applied when unpickling).
+    overrides: Vec<(String, String, f64)>,
 }
 
 impl PyModel {
@@ -78,11 +80,28 @@ impl PyModel {
             coordinate_names: names.0,
             speed_names: names.1,
             source: (text, file, is_osim),
+            overrides: Vec::new(),
         })
     }
 }
 
 impl PyModel {
+    fn clone_model(&self) -> PyModel {
+        PyModel {
+            model: self.model.clone(),
+            initial_state: self.initial_state.clone(),
+            integrator: self.integrator,
+            duration: self.duration,
+            report_interval: self.report_interval,
+            step_to_reports: self.step_to_reports,
+            name: self.name.clone(),
+            coordinate_names: self.coordinate_names.clone(),
+            speed_names: self.speed_names.clone(),
+            source: self.source.clone(),
+            overrides: self.overrides.clone(),
+        }
+    }
+
     pub(crate) fn coordinate_names_ref(&self) -> &[String] {
         &self.coordinate_names
     }
@@ -122,11 +141,19 @@ pub fn load(path: std::path::PathBuf) -> PyResult<PyModel> {
     PyModel::from_source(text, file, is_osim)
 }
 
-/// Rebuilds a model from its source (what unpickling calls).
+/// Rebuilds a model from its source and parameter changes (what unpickling calls).
 #[pyfunction]
 #[pyo3(name = "_model_from_source")]
-pub fn model_from_source(text: String, file: String, is_osim: bool) -> PyResult<PyModel> {
-    PyModel::from_source(text, file, is_osim)
+pub fn model_from_source(
+    source: (String, String, bool),
+    overrides: Vec<(String, String, f64)>,
+) -> PyResult<PyModel> {
+    let (text, file, is_osim) = source;
+    let mut m = PyModel::from_source(text, file, is_osim)?;
+    for (force, parameter, value) in overrides {
+        m = m.with_parameter(&force, &parameter, value)?;
+    }
+    Ok(m)
 }
 
 #[pymethods]
@@ -196,16 +223,49 @@ impl PyModel {
         PyState::from_state(py, &self.initial_state)
     }
     /// A copy of the model.
-    fn copy(&self) -> PyResult<PyModel> {
-        let (text, file, osim) = self.source.clone();
-        PyModel::from_source(text, file, osim)
+    fn copy(&self) -> PyModel {
+        self.clone_model()
+    }
+    /// A copy of the model with `parameter` of the force element named `force` set to
+    /// `value`: contact `stiffness`, `dissipation`, `static_friction`, `dynamic_friction`,
+    /// `viscous_friction`, `transition_velocity`; the smooth model's `constant_contact_force`,
+    /// `hertz_smoothing`, `hunt_crossley_smoothing`, `sphere_radius`; the exponential spring's
+    /// `d0`, `d1`, `d2`, `normal_viscosity`, `max_normal_force`, `friction_elasticity`,
+    /// `friction_viscosity`, `settle_velocity`; linear springs' `stiffness`, `rest_length`,
+    /// `q0`. Raises `ValueError` naming what is wrong.
+    fn with_parameter(&self, force: &str, parameter: &str, value: f64) -> PyResult<PyModel> {
+        let mut model = (*self.model).clone();
+        model
+            .set_force_parameter(force, parameter, value)
+            .map_err(to_py_err)?;
+        let mut copy = self.clone_model();
+        copy.model = Arc::new(model);
+        copy.overrides
+            .push((force.to_string(), parameter.to_string(), value));
+        Ok(copy)
+    }
+    /// The value of `parameter` of the force element named `force`.
+    fn parameter(&self, force: &str, parameter: &str) -> PyResult<f64> {
+        self.model
+            .force_parameter(force, parameter)
+            .map_err(to_py_err)
+    }
+    /// Names of the force elements.
+    #[getter]
+    fn force_names(&self) -> Vec<String> {
+        self.model
+            .forces()
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect()
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let rebuild = py
             .import("ferrobody._ferrobody")?
             .getattr("_model_from_source")?;
-        (rebuild, slf.get().source.clone()).into_pyobject(py)
+        let me = slf.get();
+        (rebuild, (me.source.clone(), me.overrides.clone())).into_pyobject(py)
     }
     fn __repr__(&self) -> String {
         format!(

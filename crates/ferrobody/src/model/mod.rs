@@ -22,7 +22,8 @@ use crate::ids::{BodyId, ForceId};
 use crate::scalar::Real;
 use crate::state::State;
 
-/// An immutable multibody model.
+/// A multibody model (immutable once built, but for force parameters: `set_force_parameter`).
+#[derive(Clone)]
 pub struct Model<T: Real = f64> {
     pub(crate) bodies: Vec<Body<T>>,
     pub(crate) forces: Vec<Force<T>>,
