@@ -220,14 +220,8 @@ pub fn rollouts<'py>(
     stack(py, model, &runs, expected_rows(&options))
 }
 
-/// The reports of a complete run (`Simulation::run`'s: t0, every interval, the end, a report
-/// a rounding error short of the end merged with it).
 fn expected_rows(o: &RecordOptions) -> usize {
-    match o.report_interval {
-        Some(dt) if o.duration > 0.0 => 1 + (o.duration / dt - 1e-9).ceil() as usize,
-        _ if o.duration > 0.0 => 2,
-        _ => 1,
-    }
+    rollout::expected_reports(o.duration, o.report_interval.unwrap_or(0.0))
 }
 
 /// Stacks runs into (runs × rows × …) arrays, NaN after a failed run's last row.

@@ -107,6 +107,20 @@ impl Trajectory {
         }
     }
 
+    /// Room for `rows` reports, so that recording does not reallocate.
+    fn reserve(&mut self, model: &Model<f64>, rows: usize) {
+        let nb = model.nbodies() - 1;
+        self.time.reserve(rows);
+        self.q.reserve(rows * model.nq());
+        self.u.reserve(rows * model.nu());
+        self.z.reserve(rows * model.nz());
+        self.position.reserve(rows * nb * 3);
+        self.quaternion.reserve(rows * nb * 4);
+        self.velocity.reserve(rows * nb * 6);
+        self.kinetic_energy.reserve(rows);
+        self.potential_energy.reserve(rows);
+    }
+
     fn record(&mut self, model: &Model<f64>, state: &State<f64>, data: &Data<f64>, contacts: bool) {
         let report = self.time.len();
         self.time.push(state.t);
@@ -168,6 +182,7 @@ pub fn simulate(
         None => 0.0,
     };
     let mut out = Trajectory::empty(&start);
+    out.reserve(model, expected_reports(options.duration, interval));
     let mut sim = Simulation::new(model, start, settings)?;
     let t_end = sim.state().t + options.duration;
     let on_report = |m: &Model<f64>, s: &State<f64>, d: &Data<f64>| {
@@ -183,6 +198,19 @@ pub fn simulate(
     out.final_state = sim.state().clone();
     out.stats = sim.stats();
     Ok(out)
+}
+
+/// The number of reports of a complete run of `duration` with `interval` (0: start and end
+/// only): t0, every interval, the end, a report a rounding error short of the end merged with
+/// it (as `Simulation::run` reports).
+pub fn expected_reports(duration: f64, interval: f64) -> usize {
+    if duration <= 0.0 {
+        1
+    } else if interval > 0.0 {
+        1 + (duration / interval - 1e-9).ceil() as usize
+    } else {
+        2
+    }
 }
 
 /// Runs `model` from every state of `starts` independently, in parallel on `threads` threads

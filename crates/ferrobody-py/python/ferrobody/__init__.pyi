@@ -1,0 +1,130 @@
+"""Type stubs of ferrobody's Python API (the extension module ferrobody._ferrobody)."""
+
+from os import PathLike
+from typing import Iterable, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class Model:
+    """A loaded model with its run settings (immutable; `copy()` and `with_parameter` give copies).
+
+    Picklable: it keeps its source text and its parameter changes and rebuilds from them.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def body_names(self) -> list[str]:
+        """Body names, Ground first."""
+    @property
+    def coordinate_names(self) -> list[str]:
+        """Names of the generalized coordinates q (OpenSim's for .osim models, else `BODY.qK`)."""
+    @property
+    def speed_names(self) -> list[str]:
+        """Names of the generalized speeds u (`COORDINATE/speed` for .osim, else `BODY.uK`)."""
+    @property
+    def force_names(self) -> list[str]:
+        """Names of the force elements (for `with_parameter`)."""
+    @property
+    def nq(self) -> int: ...
+    @property
+    def nu(self) -> int: ...
+    @property
+    def nz(self) -> int: ...
+    @property
+    def nbodies(self) -> int:
+        """Number of bodies, Ground included."""
+    @property
+    def duration(self) -> float:
+        """The scene's simulated duration (s)."""
+    @property
+    def report_interval(self) -> float:
+        """The scene's report interval (s)."""
+    @property
+    def integrator(self) -> str:
+        """The scene's integrator name, e.g. "rk-merson"."""
+    @property
+    def accuracy(self) -> float: ...
+    def default_state(self) -> State:
+        """The scene's initial state (a new object each call)."""
+    def copy(self) -> Model: ...
+    def with_parameter(self, force: str, parameter: str, value: float) -> Model:
+        """A copy with `parameter` of the force element `force` set to `value`.
+
+        Contact: stiffness, dissipation, static_friction, dynamic_friction, viscous_friction,
+        transition_velocity; smooth contact also constant_contact_force, hertz_smoothing,
+        hunt_crossley_smoothing, sphere_radius; exponential springs d0, d1, d2,
+        normal_viscosity, max_normal_force, friction_elasticity, friction_viscosity,
+        settle_velocity; linear springs stiffness, rest_length, q0. Raises ValueError.
+        """
+    def parameter(self, force: str, parameter: str) -> float: ...
+
+class State:
+    """A simulation state. `q`, `u`, `z` are the state's own float64 arrays: writing into
+    them changes the state; assigning a new array copies it in (shape and dtype checked)."""
+
+    t: float
+    q: npt.NDArray[np.float64]
+    u: npt.NDArray[np.float64]
+    z: npt.NDArray[np.float64]
+    def copy(self) -> State: ...
+    def __copy__(self) -> State: ...
+    def __deepcopy__(self, memo: object) -> State: ...
+
+class Simulation:
+    """Steps a model forward from a state, the GIL released while stepping."""
+
+    def __init__(
+        self,
+        model: Model,
+        state: Optional[State] = None,
+        integrator: Optional[str] = None,
+        accuracy: Optional[float] = None,
+        fixed_step: Optional[float] = None,
+    ) -> None: ...
+    def advance_to(self, t: float) -> None:
+        """Steps until the time is exactly `t` (s). Raises RuntimeError if the run fails."""
+    def step(self, t_max: float) -> None:
+        """Takes one accepted step, never past `t_max` (s)."""
+    @property
+    def t(self) -> float: ...
+    @property
+    def state(self) -> State:
+        """A copy of the current state."""
+    @property
+    def stats(self) -> dict[str, int]:
+        """steps_taken, steps_attempted, steps_failed, realizations."""
+
+def load(path: Union[str, "PathLike[str]"]) -> Model:
+    """Loads a scene file (.toml) or an OpenSim model (.osim). Raises FileNotFoundError or
+    ValueError with the command line's message."""
+
+def simulate(
+    model: Model,
+    state: Optional[State] = None,
+    duration: Optional[float] = None,
+    report_interval: Optional[float] = None,
+    contacts: bool = False,
+    integrator: Optional[str] = None,
+    accuracy: Optional[float] = None,
+) -> Union[dict[str, np.ndarray], tuple[dict[str, np.ndarray], dict[str, np.ndarray]]]:
+    """One recorded run as equal-length columns (trajectory.csv's, plus coordinates and
+    speeds by name); with contacts=True also the columns of contacts.csv. Raises RuntimeError
+    if the run fails."""
+
+def rollouts(
+    model: Model,
+    states: Iterable[State],
+    duration: Optional[float] = None,
+    report_interval: Optional[float] = None,
+    threads: Optional[int] = None,
+    integrator: Optional[str] = None,
+    accuracy: Optional[float] = None,
+) -> dict[str, object]:
+    """Independent runs from every state on all cores (GIL released), as stacked arrays:
+    time (runs x rows), q, u, z (runs x rows x n), position (runs x rows x bodies x 3),
+    quaternion (... x 4), velocity (... x 6), kinetic_energy, potential_energy, and per run
+    ok, error, steps. Bit-identical to separate simulate calls."""
