@@ -10,7 +10,8 @@ if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "maturin>=1.7,<2" "numpy>=1.21" "pytest>=7" pandas "ray[default]>=2.9"
+"$venv/bin/python" -m pip install --quiet "maturin>=1.7,<2" "numpy>=1.21" "pytest>=7" pandas "ray>=2.9"
 # Release build, as users get it (`pip install ./crates/ferrobody-py` builds the same wheel).
-"$venv/bin/maturin" develop --release --quiet -m crates/ferrobody-py/Cargo.toml
+VIRTUAL_ENV="$(cd "$venv" && pwd)" "$venv/bin/maturin" develop --release --quiet \
+  -m crates/ferrobody-py/Cargo.toml
 "$venv/bin/python" -m pytest -q crates/ferrobody-py/tests

@@ -32,11 +32,12 @@ fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py
 
 /// Simulates `model` from `state` (default: the model's initial state) for `duration` s
 /// (default: the scene's), reporting every `report_interval` s (default: the scene's).
-/// Returns a dict of equal-length 1-D arrays, the columns of `trajectory.csv` (`t`, body poses
-/// `BODY.px` … `BODY.qz`, velocities `BODY.vx` … `BODY.wz`, `ke`, `pe`, `energy`) and one per coordinate, speed and z;
-/// `pandas.DataFrame(result)` turns it into a table. With `contacts=True`, returns
-/// `(trajectory, contacts)`, the second the columns of `contacts.csv`. A run that fails raises
-/// `RuntimeError` with the command line's message.
+/// Returns a dict of equal-length 1-D arrays: the columns of `trajectory.csv` (`time` for
+/// its `t`, body poses `BODY.px` … `BODY.qz`, velocities `BODY.vx` … `BODY.wz`, `ke`, `pe`,
+/// `energy`) and one per coordinate, speed and z; `pandas.DataFrame(result)` turns it into a
+/// table. With `contacts=True`, returns `(trajectory, contacts)`, the second the columns of
+/// `contacts.csv` (again `time` for `t`). A run that fails raises `RuntimeError` with the
+/// command line's message.
 #[pyfunction]
 #[pyo3(signature = (model, state=None, duration=None, report_interval=None, contacts=false, integrator=None, accuracy=None))]
 #[allow(clippy::too_many_arguments)]
@@ -81,7 +82,7 @@ fn trajectory_columns<'py>(
     let column = |data: &[f64], width: usize, k: usize| -> Vec<f64> {
         (0..n).map(|r| data[r * width + k]).collect()
     };
-    d.set_item("t", shaped(py, run.time.clone(), &[n])?)?;
+    d.set_item("time", shaped(py, run.time.clone(), &[n])?)?;
     let nb = model.model.nbodies() - 1;
     for (i, b) in model.model.bodies()[1..].iter().enumerate() {
         for (k, c) in ["px", "py", "pz"].iter().enumerate() {
@@ -137,7 +138,7 @@ fn contact_columns<'py>(
     let d = PyDict::new(py);
     let m = &model.model;
     let t: Vec<f64> = c.report.iter().map(|&r| run.time[r]).collect();
-    d.set_item("t", shaped(py, t, &[k])?)?;
+    d.set_item("time", shaped(py, t, &[k])?)?;
     let element_names: Vec<String> = c
         .element
         .iter()

@@ -21,7 +21,7 @@ def test_s1_matches_simbody_like_the_rust_tests(root, scenes):
     m = ferrobody.load(scenes / "s1_hc_ball.toml")
     run = ferrobody.simulate(m)
     ref = reference(root, "s1_hc_ball.csv")
-    assert np.array_equal(run["t"], ref["t"])
+    assert np.array_equal(run["time"], ref["t"])
     for ours, theirs in [("ball.px", "x"), ("ball.py", "y"), ("ball.pz", "z")]:
         assert np.max(np.abs(run[ours] - ref[theirs])) < 1e-5, ours
     for ours, theirs in [("ball.vx", "vx"), ("ball.vy", "vy"), ("ball.vz", "vz"),
@@ -35,7 +35,7 @@ def test_columns_make_a_dataframe(scenes):
     run = ferrobody.simulate(m, duration=0.5, report_interval=0.05)
     frame = pd.DataFrame(run)
     assert frame.shape[0] == 11
-    for column in ["t", "link1.px", "link5.qw", "link3.wz", "ke", "pe", "energy", "link1.q0", "link5.u0"]:
+    for column in ["time", "link1.px", "link5.qw", "link3.wz", "ke", "pe", "energy", "link1.q0", "link5.u0"]:
         assert column in frame.columns
     assert np.allclose(frame["energy"], frame["ke"] + frame["pe"])
 
@@ -43,9 +43,9 @@ def test_columns_make_a_dataframe(scenes):
 def test_contacts_are_the_rows_of_contacts_csv(scenes):
     m = ferrobody.load(scenes / "s1_hc_ball.toml")
     run, contacts = ferrobody.simulate(m, duration=1.0, contacts=True)
-    assert set(contacts) >= {"t", "element", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz",
+    assert set(contacts) >= {"time", "element", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz",
                              "depth", "fx", "fy", "fz", "normal_force", "friction_force", "slip_speed"}
-    assert len(contacts["t"]) > 0 and set(contacts["t"]) <= set(run["t"])
+    assert len(contacts["time"]) > 0 and set(contacts["time"]) <= set(run["time"])
     assert set(contacts["element"]) == {"contact"} and set(contacts["body2"]) == {"ball"}
     assert np.all(contacts["depth"] > 0) and np.all(contacts["normal_force"] >= 0)
 
