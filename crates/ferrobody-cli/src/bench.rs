@@ -20,7 +20,15 @@ struct BenchResult {
 
 pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Result<()> {
     anyhow::ensure!(runs > 0, "--runs must be at least 1");
-    let mut scene = crate::model_file::load(path, overrides.strict, true)?.scene;
+    let mut scene = crate::model_file::load(
+        path,
+        &crate::model_file::LoadOptions {
+            strict: overrides.strict,
+            show_progress: true,
+            floating_base: overrides.floating_base,
+        },
+    )?
+    .scene;
     crate::run::apply_overrides(&mut scene, overrides)?;
     let mut walls = Vec::with_capacity(runs);
     let mut stats = Default::default();

@@ -4,8 +4,15 @@ use anyhow::{Context, Result};
 use ferrobody::io::osim::OsimInfo;
 use std::path::Path;
 
-pub fn check(path: &Path) -> Result<()> {
-    let loaded = crate::model_file::load(path, false, true)?;
+pub fn check(path: &Path, floating_base: bool) -> Result<()> {
+    let loaded = crate::model_file::load(
+        path,
+        &crate::model_file::LoadOptions {
+            show_progress: true,
+            floating_base,
+            ..Default::default()
+        },
+    )?;
     let scene = loaded.scene;
     let model = &scene.model;
     // Exactly `run`'s validation up to the first step: the integrator settings against the

@@ -65,7 +65,7 @@ enum Command {
     /// Simulate a scene file or an OpenSim model (.osim) and write trajectory.csv and
     /// summary.json (and states.sto for .osim models).
     Run {
-        /// The scene file (TOML) or OpenSim model (.osim).
+        /// The scene file (TOML), OpenSim model (.osim) or URDF robot (.urdf).
         scene: PathBuf,
         /// Output folder (default: a folder named after the scene in the working directory,
         /// the name made one safe path component).
@@ -83,9 +83,12 @@ enum Command {
         /// Integration method: rk-merson, rk4, explicit-euler or semi-explicit-euler.
         #[arg(long)]
         integrator: Option<String>,
-        /// For .osim models: fail if any element of the model is not simulated.
+        /// For .osim and .urdf models: fail if any element of the model is not simulated.
         #[arg(long)]
         strict: bool,
+        /// For .urdf robots: a floating base (a Free joint between Ground and the root link).
+        #[arg(long)]
+        floating_base: bool,
         /// Stop after this many integration steps (overrides the scene's max_steps).
         #[arg(long)]
         max_steps: Option<u64>,
@@ -104,7 +107,7 @@ enum Command {
     },
     /// Time the stepping of a scene or .osim model over several runs; prints one JSON line.
     Bench {
-        /// The scene file (TOML) or OpenSim model (.osim).
+        /// The scene file (TOML), OpenSim model (.osim) or URDF robot (.urdf).
         scene: PathBuf,
         /// Number of runs.
         #[arg(long, default_value_t = 5)]
@@ -118,6 +121,9 @@ enum Command {
         /// Integration method: rk-merson, rk4, explicit-euler or semi-explicit-euler.
         #[arg(long)]
         integrator: Option<String>,
+        /// For .urdf robots: a floating base (a Free joint between Ground and the root link).
+        #[arg(long)]
+        floating_base: bool,
     },
     /// Tabulate and plot a contact model's force law (CSV tables and SVG figures).
     #[command(allow_negative_numbers = true)]
@@ -132,8 +138,11 @@ enum Command {
     },
     /// Load and validate a scene or .osim model and print what it contains.
     Check {
-        /// The scene file (TOML) or OpenSim model (.osim).
+        /// The scene file (TOML), OpenSim model (.osim) or URDF robot (.urdf).
         scene: PathBuf,
+        /// For .urdf robots: a floating base (a Free joint between Ground and the root link).
+        #[arg(long)]
+        floating_base: bool,
     },
 }
 
@@ -168,6 +177,7 @@ fn main() -> ExitCode {
             report_interval,
             integrator,
             strict,
+            floating_base,
             max_steps,
             max_wall_time,
             plot,
@@ -183,6 +193,7 @@ fn main() -> ExitCode {
                 integrator,
                 strict,
                 max_steps,
+                floating_base,
             },
             run::Extras {
                 plot,
@@ -197,6 +208,7 @@ fn main() -> ExitCode {
             duration,
             accuracy,
             integrator,
+            floating_base,
         } => bench::bench(
             &scene,
             runs,
@@ -204,10 +216,14 @@ fn main() -> ExitCode {
                 duration,
                 accuracy,
                 integrator,
+                floating_base,
                 ..Default::default()
             },
         ),
-        Command::Check { scene } => check::check(&scene),
+        Command::Check {
+            scene,
+            floating_base,
+        } => check::check(&scene, floating_base),
         Command::Curves { model, params, out } => {
             let out = out.unwrap_or_else(|| run::default_out_dir(&format!("curves-{model}")));
             curves::curves(&model, &params, &out)

@@ -1,4 +1,5 @@
-//! Loading what the command line is given: a scene file (TOML) or an OpenSim model (.osim).
+//! Loading what the command line is given: a scene file (TOML), an OpenSim model (.osim) or
+//! a URDF robot (.urdf, run like an .osim model: from its neutral configuration at rest).
 //!
 //! An .osim file runs as OpenSim's `Manager` runs it: RK-Merson at accuracy 1e-5 (the forward
 //! tool's default), rows every 0.01 s with each row a step boundary, for 1 s unless
@@ -6,6 +7,7 @@
 
 use anyhow::{bail, Result};
 use ferrobody::io::osim::{self, OsimInfo};
+use ferrobody::io::urdf;
 use ferrobody::io::{load_scene, Scene};
 use ferrobody::{IntegratorKind, IntegratorSettings};
 use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
@@ -23,6 +25,25 @@ pub const OSIM_REPORT_INTERVAL: f64 = 0.01;
 pub struct Loaded {
     pub scene: Scene,
     pub osim: Option<OsimInfo>,
+    /// For a URDF robot: what it left out, by tag.
+    pub urdf_left_out: Option<std::collections::BTreeMap<String, usize>>,
+}
+
+/// How to load a model file.
+#[derive(Clone, Copy, Default)]
+pub struct LoadOptions {
+    /// .osim and .urdf models: fail if any element is not simulated.
+    pub strict: bool,
+    /// Show a spinner on a terminal while loading.
+    pub show_progress: bool,
+    /// .urdf models: mobilize the root link with a Free joint instead of welding it.
+    pub floating_base: bool,
+}
+
+/// Whether `path` names a URDF robot (by its extension).
+pub fn is_urdf(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("urdf"))
 }
 
 /// Whether `path` names an OpenSim model (by its extension).
@@ -34,9 +55,10 @@ pub fn is_osim(path: &Path) -> bool {
 /// Loads a scene or an .osim model; with `strict`, an .osim model that leaves anything out is
 /// an error. With `show_progress` and stderr a terminal, a spinner with the file's size and
 /// the elapsed time stands on stderr while it loads (large scenes take seconds).
-pub fn load(path: &Path, strict: bool, show_progress: bool) -> Result<Loaded> {
-    let spinner = (show_progress && std::io::stderr().is_terminal()).then(|| loading_spinner(path));
-    let loaded = load_quietly(path, strict);
+pub fn load(path: &Path, options: &LoadOptions) -> Result<Loaded> {
+    let spinner =
+        (options.show_progress && std::io::stderr().is_terminal()).then(|| loading_spinner(path));
+    let loaded = load_quietly(path, options);
     if let Some(s) = spinner {
         s.finish_and_clear();
     }
@@ -55,11 +77,39 @@ fn loading_spinner(path: &Path) -> ProgressBar {
     spinner
 }
 
-fn load_quietly(path: &Path, strict: bool) -> Result<Loaded> {
+fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
+    let strict = options.strict;
+    if is_urdf(path) {
+        let root = if options.floating_base {
+            urdf::RootJoint::Floating
+        } else {
+            urdf::RootJoint::Fixed
+        };
+        let robot = urdf::load(path, root)?;
+        if strict && !robot.left_out.is_empty() {
+            bail!(
+                "{}: --strict: the robot has elements that are not simulated: {}",
+                path.display(),
+                counts(&robot.left_out)
+            );
+        }
+        let left_out = robot.left_out.clone();
+        let scene = robot.into_scene(
+            OSIM_DURATION,
+            OSIM_REPORT_INTERVAL,
+            IntegratorSettings::rk_merson(OSIM_ACCURACY),
+        );
+        return Ok(Loaded {
+            scene,
+            osim: None,
+            urdf_left_out: Some(left_out),
+        });
+    }
     if !is_osim(path) {
         return Ok(Loaded {
             scene: load_scene(path)?,
             osim: None,
+            urdf_left_out: None,
         });
     }
     let model = osim::load(path)?;
@@ -78,12 +128,18 @@ fn load_quietly(path: &Path, strict: bool) -> Result<Loaded> {
     Ok(Loaded {
         scene,
         osim: Some(info),
+        urdf_left_out: None,
     })
 }
 
 /// "2 Thelen2003Muscle, 1 PrescribedController": the left-out elements by type.
 pub fn left_out_list(info: &OsimInfo) -> String {
-    info.left_out
+    counts(&info.left_out)
+}
+
+/// "2 visual, 1 transmission": counts by tag.
+pub fn counts(left_out: &std::collections::BTreeMap<String, usize>) -> String {
+    left_out
         .iter()
         .map(|(tag, n)| format!("{n} {tag}"))
         .collect::<Vec<_>>()

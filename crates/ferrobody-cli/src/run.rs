@@ -22,6 +22,8 @@ pub struct Overrides {
     /// .osim models: fail if anything is left out.
     pub strict: bool,
     pub max_steps: Option<u64>,
+    /// .urdf models: a Free root joint instead of a weld.
+    pub floating_base: bool,
 }
 
 /// What to write besides trajectory.csv, contacts.csv and summary.json.
@@ -104,7 +106,14 @@ pub fn run_command(
             "--max-wall-time must be finite and non-negative, got {w}"
         );
     }
-    let loaded = crate::model_file::load(path, overrides.strict, !extras.quiet)?;
+    let loaded = crate::model_file::load(
+        path,
+        &crate::model_file::LoadOptions {
+            strict: overrides.strict,
+            show_progress: !extras.quiet,
+            floating_base: overrides.floating_base,
+        },
+    )?;
     let mut scene = loaded.scene;
     apply_overrides(&mut scene, &overrides)?;
     if let Some(info) = loaded.osim.as_ref().filter(|i| !i.left_out.is_empty()) {
@@ -112,6 +121,13 @@ pub fn run_command(
             "note: {}: not simulated: {}",
             path.display(),
             crate::model_file::left_out_list(info)
+        );
+    }
+    if let Some(left_out) = loaded.urdf_left_out.as_ref().filter(|l| !l.is_empty()) {
+        eprintln!(
+            "note: {}: not simulated: {}",
+            path.display(),
+            crate::model_file::counts(left_out)
         );
     }
     let out = out.unwrap_or_else(|| default_out_dir(&scene.name));

@@ -18,6 +18,7 @@ mod scene_unilateral;
 pub mod scene_visual;
 pub mod sto;
 pub mod trajectory;
+pub mod urdf;
 
 pub use contacts::ContactsWriter;
 pub use scene::{load_scene, parse_scene, Scene};

@@ -1,0 +1,304 @@
+//! A URDF robot as a model: links become bodies (named after the links), joints mobilizers.
+//!
+//! | URDF joint | mobilizer | frames |
+//! |---|---|---|
+//! | fixed | Weld | |
+//! | revolute, continuous | Pin (about the common z) | z turned onto the joint axis |
+//! | prismatic | Slider (along the common x) | x turned onto the joint axis |
+//! | planar | Planar (rotation about z, translation in x-y) | z turned onto the axis (the normal) |
+//! | floating | Free (quaternion) | |
+//!
+//! With the joint frame J in the parent link frame (`origin`) and the child link frame equal
+//! to J when the joint is at zero (the URDF convention), a mobilizer with axis `a` gets
+//! `X_PF = X_PJ · R` and `X_BM = R`, R a rotation taking the mobilizer's axis onto `a`. The
+//! root link is welded to Ground, or mobilized by a Free joint (`floating_base`); a root link
+//! named `world` without inertia is Ground itself. Gravity is −9.81 m/s² along z (REP 103).
+
+use super::document::{Inertial, Joint, JointKind, Robot, UrdfError};
+use crate::ids::BodyId;
+use crate::math::inertia::check_inertia;
+use crate::math::{MassProperties, Transform};
+use crate::mobilizer::Mobilizer;
+use crate::model::{BodyDef, Model, ModelBuilder};
+use nalgebra::{Matrix3, Rotation3, Vector3};
+use std::collections::HashMap;
+
+/// How the root link is attached to Ground.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootJoint {
+    /// Welded (robot arms).
+    #[default]
+    Fixed,
+    /// A Free mobilizer (legged robots, humanoids).
+    Floating,
+}
+
+/// What a built robot adds to its model: where each link is, joint names per body and the
+/// position limits.
+#[derive(Clone, Debug)]
+pub struct RobotInfo {
+    /// Every link: its name, the body that carries it and its frame in that body's frame
+    /// (identity for a link that is a body; links on fixed joints ride on their parent's).
+    pub links: Vec<(String, BodyId, Transform<f64>)>,
+    /// For each mobilized joint: its name, its body, its URDF type and its limits.
+    pub joints: Vec<(String, BodyId, JointKind, Option<(f64, f64)>)>,
+}
+
+fn err(line: u32, path: String, message: impl Into<String>) -> UrdfError {
+    UrdfError {
+        line,
+        path,
+        message: message.into(),
+    }
+}
+
+/// A rotation that takes `from` onto `to` (both unit vectors).
+fn align(from: &Vector3<f64>, to: &Vector3<f64>) -> Matrix3<f64> {
+    Rotation3::rotation_between(from, to)
+        .unwrap_or_else(|| {
+            // Opposite vectors: a half turn about any axis normal to `from`.
+            let normal = if from.x.abs() < 0.9 {
+                Vector3::x()
+            } else {
+                Vector3::y()
+            };
+            let axis = nalgebra::Unit::new_normalize(from.cross(&normal));
+            Rotation3::from_axis_angle(&axis, std::f64::consts::PI)
+        })
+        .into_inner()
+}
+
+fn mass_properties(
+    inertial: Option<&Inertial>,
+    line: u32,
+    link: &str,
+) -> Result<MassProperties<f64>, UrdfError> {
+    let Some(i) = inertial else {
+        return Ok(MassProperties::new(0.0, Vector3::zeros(), Matrix3::zeros()));
+    };
+    let path = format!("link '{link}'");
+    if !(i.mass >= 0.0 && i.mass < 1e30) {
+        return Err(err(
+            line,
+            path,
+            format!("inertial.mass: must be in [0, 1e30), got {}", i.mass),
+        ));
+    }
+    // Symmetric positive semi-definite, as Pinocchio requires; the triangle inequality of the
+    // principal moments is not asked: real robot files carry point-like and rod-like dummy
+    // inertias (ANYmal's base has (3e-6, 0, 0)), harmless once children add theirs.
+    check_inertia(&i.inertia)
+        .or_else(|m| {
+            if m.contains("triangle") {
+                Ok(())
+            } else {
+                Err(m)
+            }
+        })
+        .map_err(|m| err(line, path, format!("inertial.inertia: {m}")))?;
+    let r = i.x_li.r;
+    let inertia = r * i.inertia * r.transpose();
+    Ok(MassProperties::new(i.mass, i.x_li.p, inertia))
+}
+
+/// The mobilizer and the frame rotation of a joint.
+fn mobilizer(j: &Joint) -> (Mobilizer, Matrix3<f64>) {
+    match j.kind {
+        JointKind::Fixed => (Mobilizer::Weld, Matrix3::identity()),
+        JointKind::Revolute | JointKind::Continuous => {
+            (Mobilizer::Pin, align(&Vector3::z(), &j.axis))
+        }
+        JointKind::Prismatic => (Mobilizer::Slider, align(&Vector3::x(), &j.axis)),
+        JointKind::Planar => (Mobilizer::Planar, align(&Vector3::z(), &j.axis)),
+        JointKind::Floating => (Mobilizer::Free, Matrix3::identity()),
+    }
+}
+
+/// `a` plus `b`, `b` given in a frame placed at `x_ab` in `a`'s frame (masses add, centres
+/// of mass average, inertias shift to the joint centre of mass by the parallel-axis rule).
+fn combine(
+    a: &MassProperties<f64>,
+    b: &MassProperties<f64>,
+    x_ab: &Transform<f64>,
+) -> MassProperties<f64> {
+    let m = a.mass + b.mass;
+    if m <= 0.0 {
+        return MassProperties::new(
+            0.0,
+            Vector3::zeros(),
+            a.inertia_com + x_ab.r * b.inertia_com * x_ab.r.transpose(),
+        );
+    }
+    let cb = x_ab.apply(&b.com);
+    let com = (a.com * a.mass + cb * b.mass) / m;
+    let shift = |mass: f64, d: Vector3<f64>| {
+        (Matrix3::identity() * d.norm_squared() - d * d.transpose()) * mass
+    };
+    let inertia = a.inertia_com
+        + shift(a.mass, a.com - com)
+        + x_ab.r * b.inertia_com * x_ab.r.transpose()
+        + shift(b.mass, cb - com);
+    MassProperties::new(m, com, inertia)
+}
+
+/// Builds the model. As in Pinocchio, a link attached by a fixed joint is not a body of its
+/// own: its mass joins the body it is welded to, and its frame is kept as a frame on that
+/// body (children attach to it there). Bodies come in tree order from the root.
+pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotInfo), UrdfError> {
+    let mut links = HashMap::new();
+    for (k, l) in robot.links.iter().enumerate() {
+        if links.insert(l.name.as_str(), k).is_some() {
+            return Err(err(
+                l.line,
+                format!("link '{}'", l.name),
+                "a second link of this name",
+            ));
+        }
+    }
+    let mut parent_joint: HashMap<&str, usize> = HashMap::new();
+    let mut children: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (k, j) in robot.joints.iter().enumerate() {
+        let path = format!("joint '{}'", j.name);
+        for (role, name) in [("parent", &j.parent), ("child", &j.child)] {
+            if !links.contains_key(name.as_str()) {
+                return Err(err(j.line, path, format!("{role}: no link named '{name}'")));
+            }
+        }
+        if parent_joint.insert(j.child.as_str(), k).is_some() {
+            return Err(err(
+                j.line,
+                path,
+                format!("link '{}' is already the child of another joint", j.child),
+            ));
+        }
+        children.entry(j.parent.as_str()).or_default().push(k);
+    }
+    let roots: Vec<&str> = robot
+        .links
+        .iter()
+        .map(|l| l.name.as_str())
+        .filter(|n| !parent_joint.contains_key(n))
+        .collect();
+    let root = match roots.as_slice() {
+        [one] => *one,
+        [] => {
+            let j = &robot.joints[0];
+            return Err(err(
+                j.line,
+                format!("joint '{}'", j.name),
+                "the joints form a cycle: no root link",
+            ));
+        }
+        many => {
+            return Err(err(
+                1,
+                "robot".into(),
+                format!(
+                    "{} root links ({}): a URDF robot is one tree",
+                    many.len(),
+                    many.join(", ")
+                ),
+            ))
+        }
+    };
+    // Pass 1, breadth-first: each link's host (the link that carries its body) and its frame
+    // in the host's frame; the joints that make bodies, in tree order; masses gathered.
+    let root_is_ground = root == "world" && robot.links[links[root]].inertial.is_none();
+    let mut host: HashMap<&str, (&str, Transform<f64>)> = HashMap::new();
+    host.insert(root, (root, Transform::identity()));
+    let mut mass: HashMap<&str, MassProperties<f64>> = HashMap::new();
+    let root_link = &robot.links[links[root]];
+    mass.insert(
+        root,
+        mass_properties(root_link.inertial.as_ref(), root_link.line, root)?,
+    );
+    let mut body_joints: Vec<usize> = Vec::new();
+    let mut queue = std::collections::VecDeque::from([root]);
+    let mut seen = 1;
+    while let Some(parent) = queue.pop_front() {
+        for &k in children.get(parent).map_or(&[][..], |v| v.as_slice()) {
+            let j = &robot.joints[k];
+            let link = &robot.links[links[j.child.as_str()]];
+            let own = mass_properties(link.inertial.as_ref(), link.line, &link.name)?;
+            let child = j.child.as_str();
+            if j.kind == JointKind::Fixed {
+                let (h, x_hp) = host[parent].clone();
+                let x_hl = &x_hp * &j.x_pj;
+                let total = combine(&mass[h], &own, &x_hl);
+                mass.insert(h, total);
+                host.insert(child, (h, x_hl));
+            } else {
+                host.insert(child, (child, Transform::identity()));
+                mass.insert(child, own);
+                body_joints.push(k);
+            }
+            queue.push_back(child);
+            seen += 1;
+        }
+    }
+    if seen != robot.links.len() {
+        let j = robot
+            .joints
+            .iter()
+            .find(|j| !host.contains_key(j.child.as_str()))
+            .expect("an unreached link has a parent joint");
+        return Err(err(
+            j.line,
+            format!("joint '{}'", j.name),
+            "the joints form a cycle",
+        ));
+    }
+    // Pass 2: the bodies.
+    let mut b = ModelBuilder::<f64>::new();
+    b.add_gravity(Vector3::new(0.0, 0.0, -9.81));
+    let mut info = RobotInfo {
+        links: Vec::new(),
+        joints: Vec::new(),
+    };
+    let mut body_of: HashMap<&str, BodyId> = HashMap::new();
+    if root_is_ground {
+        body_of.insert(root, BodyId::GROUND);
+    } else {
+        let m = mass[root];
+        if root_joint == RootJoint::Floating && m.mass <= 0.0 {
+            return Err(err(
+                root_link.line,
+                format!("link '{root}'"),
+                format!("a floating base needs a positive mass, got {}", m.mass),
+            ));
+        }
+        let mobilizer = match root_joint {
+            RootJoint::Fixed => Mobilizer::Weld,
+            RootJoint::Floating => Mobilizer::Free,
+        };
+        let id = b
+            .add_body(BodyDef::new(root, BodyId::GROUND, mobilizer, m))
+            .map_err(|e| err(root_link.line, format!("link '{root}'"), e.to_string()))?;
+        body_of.insert(root, id);
+        if root_joint == RootJoint::Floating {
+            info.joints
+                .push(("root_joint".into(), id, JointKind::Floating, None));
+        }
+    }
+    for &k in &body_joints {
+        let j = &robot.joints[k];
+        let (h, x_hp) = host[j.parent.as_str()].clone();
+        let (mobilizer, r) = mobilizer(j);
+        let def = BodyDef::new(&j.child, body_of[h], mobilizer, mass[j.child.as_str()])
+            .with_x_pf(&(&x_hp * &j.x_pj) * &Transform::from_rotation(r))
+            .with_x_bm(Transform::from_rotation(r));
+        let id = b
+            .add_body(def)
+            .map_err(|e| err(j.line, format!("joint '{}'", j.name), e.to_string()))?;
+        body_of.insert(j.child.as_str(), id);
+        info.joints.push((j.name.clone(), id, j.kind, j.limits));
+    }
+    for l in &robot.links {
+        let (h, x_hl) = host[l.name.as_str()].clone();
+        info.links.push((l.name.clone(), body_of[h], x_hl));
+    }
+    let model = b
+        .build()
+        .map_err(|e| err(1, "robot".into(), e.to_string()))?;
+    Ok((model, info))
+}

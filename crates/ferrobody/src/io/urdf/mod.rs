@@ -1,0 +1,94 @@
+//! URDF robots (`.urdf`): the links and joints of a ROS robot description as a model, its
+//! neutral configuration at rest as the default state, and the joint names.
+//!
+//! * [`document`]: the XML as plain data, every error with its line (roxmltree: urdf-rs keeps
+//!   no positions, and these files are small).
+//! * [`build`]: links → bodies, joints → mobilizers (the table there), gravity −9.81 m/s²
+//!   along z.
+//!
+//! Read but not simulated: visual and collision geometry, transmissions, Gazebo extensions,
+//! joint dynamics, mimic and safety tags, counted by tag in [`UrdfModel::left_out`].
+
+pub mod build;
+pub mod document;
+
+pub use build::{RobotInfo, RootJoint};
+pub use document::JointKind;
+
+use crate::error::{Error, Result};
+use crate::{IntegratorSettings, Model, State};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A loaded robot.
+pub struct UrdfModel {
+    /// The robot's name.
+    pub name: String,
+    /// The model (bodies named after the links).
+    pub model: Model<f64>,
+    /// The neutral configuration at rest (all joint coordinates zero, an identity quaternion).
+    pub default_state: State<f64>,
+    /// Links and joints.
+    pub info: RobotInfo,
+    /// Elements read but not simulated, by tag.
+    pub left_out: BTreeMap<String, usize>,
+}
+
+/// Reads a URDF file.
+pub fn load(path: &Path, root: RootJoint) -> Result<UrdfModel> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
+        file: file.clone(),
+        message: format!("cannot read the file: {e}"),
+    })?;
+    parse(&text, &file, root)
+}
+
+/// Parses URDF text; `file` names it in errors.
+pub fn parse(text: &str, file: &str, root: RootJoint) -> Result<UrdfModel> {
+    let xml = roxmltree::Document::parse(text).map_err(|e| Error::Scene {
+        file: format!("{file}:{}", e.pos().row),
+        message: format!("XML syntax error: {e}"),
+    })?;
+    let error = |e: document::UrdfError| Error::Scene {
+        file: format!("{file}:{}", e.line),
+        message: format!("{}: {}", e.path, e.message),
+    };
+    let robot = document::read(&xml).map_err(error)?;
+    let (model, info) = build::build(&robot, root).map_err(error)?;
+    let default_state = model.default_state();
+    Ok(UrdfModel {
+        name: robot.name,
+        model,
+        default_state,
+        info,
+        left_out: robot.left_out,
+    })
+}
+
+impl UrdfModel {
+    /// As a scene: `duration` s, reports every `report_interval` s, with `integrator`.
+    pub fn into_scene(
+        self,
+        duration: f64,
+        report_interval: f64,
+        integrator: IntegratorSettings,
+    ) -> crate::io::Scene {
+        crate::io::Scene {
+            name: self.name.clone(),
+            description: format!(
+                "URDF robot '{}': {} links, {} moving joints",
+                self.name,
+                self.info.links.len(),
+                self.info.joints.len()
+            ),
+            model: self.model,
+            initial_state: self.default_state,
+            duration,
+            report_interval,
+            integrator,
+            step_to_reports: false,
+            visuals: Vec::new(),
+        }
+    }
+}
