@@ -54,9 +54,9 @@ fn map_state(model: &Model<f64>, info: &urdf::RobotInfo, doc: &Value, s: &Value)
         let body = info
             .joints
             .iter()
-            .find(|(n, ..)| n == name)
+            .find(|r| r.name == name)
             .unwrap_or_else(|| panic!("joint {name} not in the model"))
-            .1;
+            .body;
         let b = model.body(body);
         let (q0, u0) = (b.q_range().start, b.u_range().start);
         match j["nv"].as_u64().unwrap() {
@@ -133,11 +133,8 @@ fn check_robot(name: &str) {
         let mut mass = DMatrix::zeros(model.nu(), model.nu());
         crba(model, &mut data, &mut mass);
         let n = model.nu();
-        let mp = DMatrix::from_row_iterator(
-            n,
-            n,
-            s["M"].as_array().unwrap().iter().flat_map(|r| vector(r)),
-        );
+        let mp =
+            DMatrix::from_row_iterator(n, n, s["M"].as_array().unwrap().iter().flat_map(vector));
         let expected = &m.t * mp * m.t.transpose();
         let err_m = (&mass - &expected).amax() / expected.amax();
         assert!(

@@ -40,8 +40,21 @@ pub struct RobotInfo {
     /// Every link: its name, the body that carries it and its frame in that body's frame
     /// (identity for a link that is a body; links on fixed joints ride on their parent's).
     pub links: Vec<(String, BodyId, Transform<f64>)>,
-    /// For each mobilized joint: its name, its body, its URDF type and its limits.
-    pub joints: Vec<(String, BodyId, JointKind, Option<(f64, f64)>)>,
+    /// The mobilized joints (the root's Free joint, if any, is `root_joint`, Pinocchio's name).
+    pub joints: Vec<RobotJoint>,
+}
+
+/// A mobilized joint.
+#[derive(Clone, Debug)]
+pub struct RobotJoint {
+    /// The URDF joint name.
+    pub name: String,
+    /// The body it moves (the child link's).
+    pub body: BodyId,
+    /// Its URDF type.
+    pub kind: JointKind,
+    /// Its position limits (lower, upper), when the file gives them.
+    pub limits: Option<(f64, f64)>,
 }
 
 fn err(line: u32, path: String, message: impl Into<String>) -> UrdfError {
@@ -141,18 +154,20 @@ fn combine(
     MassProperties::new(m, com, inertia)
 }
 
-/// Builds the model. As in Pinocchio, a link attached by a fixed joint is not a body of its
-/// own: its mass joins the body it is welded to, and its frame is kept as a frame on that
-/// body (children attach to it there). Bodies come in tree order from the root.
-pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotInfo), UrdfError> {
+/// The tree of a robot: link indices by name, each link's parent joint, each link's child
+/// joints, the root link.
+struct Tree<'r> {
+    links: HashMap<&'r str, usize>,
+    children: HashMap<&'r str, Vec<usize>>,
+    root: &'r str,
+}
+
+fn tree(robot: &Robot) -> Result<Tree<'_>, UrdfError> {
     let mut links = HashMap::new();
     for (k, l) in robot.links.iter().enumerate() {
         if links.insert(l.name.as_str(), k).is_some() {
-            return Err(err(
-                l.line,
-                format!("link '{}'", l.name),
-                "a second link of this name",
-            ));
+            let path = format!("link '{}'", l.name);
+            return Err(err(l.line, path, "a second link of this name"));
         }
     }
     let mut parent_joint: HashMap<&str, usize> = HashMap::new();
@@ -165,11 +180,8 @@ pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotI
             }
         }
         if parent_joint.insert(j.child.as_str(), k).is_some() {
-            return Err(err(
-                j.line,
-                path,
-                format!("link '{}' is already the child of another joint", j.child),
-            ));
+            let message = format!("link '{}' is already the child of another joint", j.child);
+            return Err(err(j.line, path, message));
         }
         children.entry(j.parent.as_str()).or_default().push(k);
     }
@@ -183,72 +195,89 @@ pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotI
         [one] => *one,
         [] => {
             let j = &robot.joints[0];
-            return Err(err(
-                j.line,
-                format!("joint '{}'", j.name),
-                "the joints form a cycle: no root link",
-            ));
+            let path = format!("joint '{}'", j.name);
+            return Err(err(j.line, path, "the joints form a cycle: no root link"));
         }
         many => {
-            return Err(err(
-                1,
-                "robot".into(),
-                format!(
-                    "{} root links ({}): a URDF robot is one tree",
-                    many.len(),
-                    many.join(", ")
-                ),
-            ))
+            let message = format!(
+                "{} root links ({}): a URDF robot is one tree",
+                many.len(),
+                many.join(", ")
+            );
+            return Err(err(1, "robot".into(), message));
         }
     };
-    // Pass 1, breadth-first: each link's host (the link that carries its body) and its frame
-    // in the host's frame; the joints that make bodies, in tree order; masses gathered.
-    let root_is_ground = root == "world" && robot.links[links[root]].inertial.is_none();
-    let mut host: HashMap<&str, (&str, Transform<f64>)> = HashMap::new();
-    host.insert(root, (root, Transform::identity()));
-    let mut mass: HashMap<&str, MassProperties<f64>> = HashMap::new();
-    let root_link = &robot.links[links[root]];
-    mass.insert(
+    Ok(Tree {
+        links,
+        children,
         root,
-        mass_properties(root_link.inertial.as_ref(), root_link.line, root)?,
-    );
-    let mut body_joints: Vec<usize> = Vec::new();
-    let mut queue = std::collections::VecDeque::from([root]);
-    let mut seen = 1;
+    })
+}
+
+/// Where each link rides and what each body weighs: a link on a fixed joint rides on its
+/// parent's host at a fixed frame and adds its mass there.
+struct Hosts<'r> {
+    /// Link → (host link, the link's frame in the host's frame).
+    host: HashMap<&'r str, (&'r str, Transform<f64>)>,
+    /// Host link → its total mass properties, in its frame.
+    mass: HashMap<&'r str, MassProperties<f64>>,
+    /// The joints that make bodies, in tree order.
+    body_joints: Vec<usize>,
+}
+
+fn hosts<'r>(robot: &'r Robot, t: &Tree<'r>) -> Result<Hosts<'r>, UrdfError> {
+    let root_link = &robot.links[t.links[t.root]];
+    let mut h = Hosts {
+        host: HashMap::from([(t.root, (t.root, Transform::identity()))]),
+        mass: HashMap::from([(
+            t.root,
+            mass_properties(root_link.inertial.as_ref(), root_link.line, t.root)?,
+        )]),
+        body_joints: Vec::new(),
+    };
+    let mut queue = std::collections::VecDeque::from([t.root]);
     while let Some(parent) = queue.pop_front() {
-        for &k in children.get(parent).map_or(&[][..], |v| v.as_slice()) {
+        for &k in t.children.get(parent).map_or(&[][..], |v| v.as_slice()) {
             let j = &robot.joints[k];
-            let link = &robot.links[links[j.child.as_str()]];
+            let link = &robot.links[t.links[j.child.as_str()]];
             let own = mass_properties(link.inertial.as_ref(), link.line, &link.name)?;
             let child = j.child.as_str();
             if j.kind == JointKind::Fixed {
-                let (h, x_hp) = host[parent].clone();
-                let x_hl = &x_hp * &j.x_pj;
-                let total = combine(&mass[h], &own, &x_hl);
-                mass.insert(h, total);
-                host.insert(child, (h, x_hl));
+                let (host, x_hp) = h.host[parent];
+                let x_hl = x_hp * j.x_pj;
+                let total = combine(&h.mass[host], &own, &x_hl);
+                h.mass.insert(host, total);
+                h.host.insert(child, (host, x_hl));
             } else {
-                host.insert(child, (child, Transform::identity()));
-                mass.insert(child, own);
-                body_joints.push(k);
+                h.host.insert(child, (child, Transform::identity()));
+                h.mass.insert(child, own);
+                h.body_joints.push(k);
             }
             queue.push_back(child);
-            seen += 1;
         }
     }
-    if seen != robot.links.len() {
-        let j = robot
-            .joints
-            .iter()
-            .find(|j| !host.contains_key(j.child.as_str()))
-            .expect("an unreached link has a parent joint");
+    if let Some(j) = robot
+        .joints
+        .iter()
+        .find(|j| !h.host.contains_key(j.child.as_str()))
+    {
         return Err(err(
             j.line,
             format!("joint '{}'", j.name),
             "the joints form a cycle",
         ));
     }
-    // Pass 2: the bodies.
+    Ok(h)
+}
+
+/// Builds the model. As in Pinocchio, a link attached by a fixed joint is not a body of its
+/// own: its mass joins the body it is welded to, and its frame is kept as a frame on that
+/// body (children attach to it there). Bodies come in tree order from the root.
+pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotInfo), UrdfError> {
+    let t = tree(robot)?;
+    let h = hosts(robot, &t)?;
+    let root = t.root;
+    let root_link = &robot.links[t.links[root]];
     let mut b = ModelBuilder::<f64>::new();
     b.add_gravity(Vector3::new(0.0, 0.0, -9.81));
     let mut info = RobotInfo {
@@ -256,16 +285,14 @@ pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotI
         joints: Vec::new(),
     };
     let mut body_of: HashMap<&str, BodyId> = HashMap::new();
-    if root_is_ground {
+    if root == "world" && root_link.inertial.is_none() {
         body_of.insert(root, BodyId::GROUND);
     } else {
-        let m = mass[root];
+        let m = h.mass[root];
+        let path = format!("link '{root}'");
         if root_joint == RootJoint::Floating && m.mass <= 0.0 {
-            return Err(err(
-                root_link.line,
-                format!("link '{root}'"),
-                format!("a floating base needs a positive mass, got {}", m.mass),
-            ));
+            let message = format!("a floating base needs a positive mass, got {}", m.mass);
+            return Err(err(root_link.line, path, message));
         }
         let mobilizer = match root_joint {
             RootJoint::Fixed => Mobilizer::Weld,
@@ -273,29 +300,38 @@ pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotI
         };
         let id = b
             .add_body(BodyDef::new(root, BodyId::GROUND, mobilizer, m))
-            .map_err(|e| err(root_link.line, format!("link '{root}'"), e.to_string()))?;
+            .map_err(|e| err(root_link.line, path, e.to_string()))?;
         body_of.insert(root, id);
         if root_joint == RootJoint::Floating {
-            info.joints
-                .push(("root_joint".into(), id, JointKind::Floating, None));
+            info.joints.push(RobotJoint {
+                name: "root_joint".into(),
+                body: id,
+                kind: JointKind::Floating,
+                limits: None,
+            });
         }
     }
-    for &k in &body_joints {
+    for &k in &h.body_joints {
         let j = &robot.joints[k];
-        let (h, x_hp) = host[j.parent.as_str()].clone();
+        let (host, x_hp) = h.host[j.parent.as_str()];
         let (mobilizer, r) = mobilizer(j);
-        let def = BodyDef::new(&j.child, body_of[h], mobilizer, mass[j.child.as_str()])
-            .with_x_pf(&(&x_hp * &j.x_pj) * &Transform::from_rotation(r))
+        let def = BodyDef::new(&j.child, body_of[host], mobilizer, h.mass[j.child.as_str()])
+            .with_x_pf(x_hp * j.x_pj * Transform::from_rotation(r))
             .with_x_bm(Transform::from_rotation(r));
         let id = b
             .add_body(def)
             .map_err(|e| err(j.line, format!("joint '{}'", j.name), e.to_string()))?;
         body_of.insert(j.child.as_str(), id);
-        info.joints.push((j.name.clone(), id, j.kind, j.limits));
+        info.joints.push(RobotJoint {
+            name: j.name.clone(),
+            body: id,
+            kind: j.kind,
+            limits: j.limits,
+        });
     }
     for l in &robot.links {
-        let (h, x_hl) = host[l.name.as_str()].clone();
-        info.links.push((l.name.clone(), body_of[h], x_hl));
+        let (host, x_hl) = h.host[l.name.as_str()];
+        info.links.push((l.name.clone(), body_of[host], x_hl));
     }
     let model = b
         .build()

@@ -12,7 +12,7 @@
 pub mod build;
 pub mod document;
 
-pub use build::{RobotInfo, RootJoint};
+pub use build::{RobotInfo, RobotJoint, RootJoint};
 pub use document::JointKind;
 
 use crate::error::{Error, Result};
