@@ -97,6 +97,10 @@ fn mass_properties(
             format!("inertial.mass: must be in [0, 1e30), got {}", i.mass),
         ));
     }
+    if i.mass == 0.0 && i.inertia.amax() > 0.0 {
+        let message = "inertial: mass 0 with a nonzero inertia (a massless link has none)";
+        return Err(err(line, path, message));
+    }
     // Symmetric positive semi-definite, as Pinocchio requires; the triangle inequality of the
     // principal moments is not asked: real robot files carry point-like and rod-like dummy
     // inertias (ANYmal's base has (3e-6, 0, 0)), harmless once children add theirs.
