@@ -87,7 +87,8 @@ impl UrdfModel {
             duration,
             report_interval,
             integrator,
-            step_to_reports: false,
+            // As for .osim models: every report a step boundary.
+            step_to_reports: true,
             visuals: Vec::new(),
         }
     }
