@@ -3,13 +3,17 @@
 
 use crate::state::PyState;
 use crate::to_py_err;
-use ferrobody::io::{osim, parse_scene, Scene};
+use ferrobody::io::{osim, parse_scene, urdf, Scene};
 use ferrobody::{IntegratorSettings, Model, State};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::path::Path;
 use std::sync::Arc;
+
+/// Where a model comes from: its text, its file name, its kind ("toml", "osim" or "urdf") and,
+/// for URDF robots, whether the base floats.
+type Source = (String, String, String, bool);
 
 /// Run settings of .osim models, as `ferrobody run` uses them (OpenSim's forward tool:
 /// RK-Merson at accuracy 1e-5, rows every 0.01 s, each a step boundary; 1 s).
@@ -29,14 +33,50 @@ pub struct PyModel {
     name: String,
     coordinate_names: Vec<String>,
     speed_names: Vec<String>,
-    source: (String, String, bool),
+    source: Source,
     /// Parameter changes made since loading, in order (re-applied when unpickling).
     overrides: Vec<(String, String, f64)>,
 }
 
 impl PyModel {
-    fn from_source(text: String, file: String, is_osim: bool) -> PyResult<Self> {
-        let (scene, names) = if is_osim {
+    fn from_source(source: Source) -> PyResult<Self> {
+        let (text, file, kind, floating_base) = &source;
+        let (text, file) = (text.clone(), file.clone());
+        let (scene, names) = if kind == "urdf" {
+            let root = if *floating_base {
+                urdf::RootJoint::Floating
+            } else {
+                urdf::RootJoint::Fixed
+            };
+            let robot = urdf::parse(&text, &file, root).map_err(to_py_err)?;
+            let joints = robot.info.joints.clone();
+            let scene = robot.into_scene(
+                OSIM_DURATION,
+                OSIM_REPORT_INTERVAL,
+                IntegratorSettings::rk_merson(OSIM_ACCURACY),
+            );
+            let mut q = generic_names(&scene.model, "q", |b| b.q_range());
+            let mut u = generic_names(&scene.model, "u", |b| b.u_range());
+            for j in &joints {
+                let body = scene.model.body(j.body);
+                let (qr, ur) = (body.q_range(), body.u_range());
+                for (k, i) in qr.clone().enumerate() {
+                    q[i] = if qr.len() == 1 {
+                        j.name.clone()
+                    } else {
+                        format!("{}[{k}]", j.name)
+                    };
+                }
+                for (k, i) in ur.clone().enumerate() {
+                    u[i] = if ur.len() == 1 {
+                        format!("{}/speed", j.name)
+                    } else {
+                        format!("{}/speed[{k}]", j.name)
+                    };
+                }
+            }
+            (scene, (q, u))
+        } else if kind == "osim" {
             let m = osim::parse(&text, &file).map_err(to_py_err)?;
             let (scene, info) = m.into_scene(
                 OSIM_DURATION,
@@ -79,7 +119,7 @@ impl PyModel {
             name,
             coordinate_names: names.0,
             speed_names: names.1,
-            source: (text, file, is_osim),
+            source,
             overrides: Vec::new(),
         })
     }
@@ -123,9 +163,11 @@ fn generic_names(
     names
 }
 
-/// Loads a scene file (`.toml`) or an OpenSim model (`.osim`, run as `ferrobody run` runs it).
+/// Loads a scene file (`.toml`), an OpenSim model (`.osim`) or a URDF robot (`.urdf`, with
+/// `floating_base=True` for a free root link), run as `ferrobody run` runs it.
 #[pyfunction]
-pub fn load(path: std::path::PathBuf) -> PyResult<PyModel> {
+#[pyo3(signature = (path, floating_base=false))]
+pub fn load(path: std::path::PathBuf, floating_base: bool) -> PyResult<PyModel> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(&path).map_err(|e| {
         let message = format!("{file}: cannot read the file: {e}");
@@ -135,21 +177,24 @@ pub fn load(path: std::path::PathBuf) -> PyResult<PyModel> {
             PyValueError::new_err(message)
         }
     })?;
-    let is_osim = path
+    let extension = path
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("osim"));
-    PyModel::from_source(text, file, is_osim)
+        .map_or(String::new(), |e| e.to_string_lossy().to_ascii_lowercase());
+    let kind = match extension.as_str() {
+        "osim" | "urdf" => extension,
+        _ => "toml".to_string(),
+    };
+    PyModel::from_source((text, file, kind, floating_base))
 }
 
 /// Rebuilds a model from its source and parameter changes (what unpickling calls).
 #[pyfunction]
 #[pyo3(name = "_model_from_source")]
 pub fn model_from_source(
-    source: (String, String, bool),
+    source: Source,
     overrides: Vec<(String, String, f64)>,
 ) -> PyResult<PyModel> {
-    let (text, file, is_osim) = source;
-    let mut m = PyModel::from_source(text, file, is_osim)?;
+    let mut m = PyModel::from_source(source)?;
     for (force, parameter, value) in overrides {
         m = m.with_parameter(&force, &parameter, value)?;
     }

@@ -98,9 +98,10 @@ class Simulation:
     def stats(self) -> dict[str, int]:
         """steps_taken, steps_attempted, steps_failed, realizations."""
 
-def load(path: Union[str, "PathLike[str]"]) -> Model:
-    """Loads a scene file (.toml) or an OpenSim model (.osim). Raises FileNotFoundError or
-    ValueError with the command line's message."""
+def load(path: Union[str, "PathLike[str]"], floating_base: bool = False) -> Model:
+    """Loads a scene file (.toml), an OpenSim model (.osim) or a URDF robot (.urdf; with
+    floating_base=True its root link is free). Raises FileNotFoundError or ValueError with the
+    command line's message."""
 
 def simulate(
     model: Model,
