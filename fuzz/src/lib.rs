@@ -47,6 +47,18 @@ pub fn scene_text(text: &str) -> Result<()> {
     )
 }
 
+/// A URDF robot's text: parse, build (with a floating base: every link moves), step.
+pub fn urdf_text(text: &str) -> Result<()> {
+    let robot =
+        ferrobody::io::urdf::parse(text, "fuzz.urdf", ferrobody::io::urdf::RootJoint::Floating)?;
+    step_briefly(
+        &robot.model,
+        robot.default_state,
+        IntegratorSettings::rk_merson(1e-5),
+        1.0,
+    )
+}
+
 /// An OpenSim model's text: parse, build, step (OpenSim's default integrator settings).
 pub fn osim_text(text: &str) -> Result<()> {
     let osim = ferrobody::io::osim::parse(text, "fuzz.osim")?;

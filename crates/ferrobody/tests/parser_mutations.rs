@@ -1,5 +1,6 @@
 //! Hostile input for every parser, in the normal suite (issue 22): the inputs the coverage-
-//! guided fuzz targets start from (`fuzz/`: the example scenes and the OpenSim test models),
+//! guided fuzz targets start from (`fuzz/`: the example scenes, the OpenSim test models and
+//! the URDF robots),
 //! mutated by proptest — values swapped for NaN, ±inf, denormals, huge numbers and wrong types;
 //! lines deleted, duplicated, swapped or cut short; the text truncated — then run through the
 //! very code the fuzz targets run (`fuzz/src/lib.rs`: parse, build, 20 steps, one output row).
@@ -102,6 +103,19 @@ fn mutated_opensim_models_load_and_step_or_give_one_clean_error() {
     assert!(ok > 30 && refused > 30, "ran {ok}, refused {refused}");
 }
 
+/// 300 URDF robot mutants.
+#[test]
+fn mutated_urdf_robots_load_and_step_or_give_one_clean_error() {
+    let (ok, refused) = run_mutants(
+        &seeds("testdata/urdf", "urdf"),
+        300,
+        true,
+        fuzz_inputs::urdf_text,
+    );
+    eprintln!("robot mutants: {ok} ran, {refused} refused");
+    assert!(ok > 30 && refused > 30, "ran {ok}, refused {refused}");
+}
+
 /// The unmutated seeds load and step: the mutants start from working inputs.
 #[test]
 fn the_seeds_load_and_step() {
@@ -110,5 +124,8 @@ fn the_seeds_load_and_step() {
     }
     for text in seeds("testdata/opensim", "osim") {
         fuzz_inputs::osim_text(&text).unwrap();
+    }
+    for text in seeds("testdata/urdf", "urdf") {
+        fuzz_inputs::urdf_text(&text).unwrap();
     }
 }
