@@ -26,3 +26,12 @@ pub use scene_build::check_report_rows;
 pub use scene_visual::{Visual, VisualShape};
 pub use sto::StatesWriter;
 pub use trajectory::{format_number, TrajectoryWriter};
+
+/// A parser's message on one line (errors are one line): roxmltree quotes the character it
+/// did not expect, which may be a line break or a tab.
+pub(crate) fn one_line(message: &str) -> String {
+    message
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+        .replace('\t', "\\t")
+}

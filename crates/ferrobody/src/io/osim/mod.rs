@@ -180,7 +180,7 @@ pub fn parse(text: &str, file: &str) -> Result<OsimModel> {
     let text = document::escape_scoped_tags(text);
     let xml = roxmltree::Document::parse(&text).map_err(|e| Error::Scene {
         file: format!("{file}:{}", e.pos().row),
-        message: format!("XML syntax error: {e}"),
+        message: format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
     })?;
     let doc = Doc::new(&xml).map_err(|e| scene_error(file, e))?;
     build::build(&doc).map_err(|e| scene_error(file, e))

@@ -48,7 +48,7 @@ pub fn load(path: &Path, root: RootJoint) -> Result<UrdfModel> {
 pub fn parse(text: &str, file: &str, root: RootJoint) -> Result<UrdfModel> {
     let xml = roxmltree::Document::parse(text).map_err(|e| Error::Scene {
         file: format!("{file}:{}", e.pos().row),
-        message: format!("XML syntax error: {e}"),
+        message: format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
     })?;
     let error = |e: document::UrdfError| Error::Scene {
         file: format!("{file}:{}", e.line),
