@@ -13,7 +13,7 @@ mod mutate;
 
 use mutate::mutate;
 use proptest::prelude::*;
-use proptest::test_runner::TestRunner;
+use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
@@ -57,7 +57,9 @@ fn run_mutants(
         any::<usize>(),
         any::<usize>(),
     );
-    TestRunner::new(config)
+    // A fixed seed: CI must not turn red on the draw of the day; the search for new inputs is
+    // the coverage-guided fuzzers' job (fuzz/), and a finding there becomes a fixed case here.
+    TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
         .run(&edits, |(which, kinds, a, b, v)| {
             let mut mutant = mutate(&seeds[which % seeds.len()], kinds[0], a, b, v, xml);
             if kinds[1] % 2 == 0 {
@@ -77,7 +79,7 @@ fn run_mutants(
     (ok.get(), refused.get())
 }
 
-/// 600 scene mutants (issue 23's count; one or two edits each, a new random seed each run).
+/// 600 scene mutants (issue 23's count; one or two edits each, a fixed seed).
 #[test]
 fn mutated_scenes_load_and_step_or_give_one_clean_error() {
     let (ok, refused) = run_mutants(
