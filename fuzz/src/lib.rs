@@ -51,21 +51,22 @@ pub fn scene_text(text: &str) -> Result<()> {
 pub fn urdf_text(text: &str) -> Result<()> {
     let robot =
         ferrobody::io::urdf::parse(text, "fuzz.urdf", ferrobody::io::urdf::RootJoint::Floating)?;
+    let scene = robot.into_default_scene();
     step_briefly(
-        &robot.model,
-        robot.default_state,
-        IntegratorSettings::rk_merson(1e-5),
-        1.0,
+        &scene.model,
+        scene.initial_state,
+        scene.integrator,
+        scene.duration,
     )
 }
 
-/// An OpenSim model's text: parse, build, step (OpenSim's default integrator settings).
+/// An OpenSim model's text: parse, build, step (as `ferrobody run` runs it).
 pub fn osim_text(text: &str) -> Result<()> {
-    let osim = ferrobody::io::osim::parse(text, "fuzz.osim")?;
+    let (scene, _) = ferrobody::io::osim::parse(text, "fuzz.osim")?.into_default_scene();
     step_briefly(
-        &osim.model,
-        osim.default_state,
-        IntegratorSettings::rk_merson(1e-5),
-        1.0,
+        &scene.model,
+        scene.initial_state,
+        scene.integrator,
+        scene.duration,
     )
 }

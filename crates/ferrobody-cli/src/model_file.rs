@@ -9,17 +9,10 @@ use anyhow::{bail, Result};
 use ferrobody::io::osim::{self, OsimInfo};
 use ferrobody::io::urdf;
 use ferrobody::io::{load_scene, Scene};
-use ferrobody::{IntegratorKind, IntegratorSettings};
+use ferrobody::IntegratorKind;
 use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
-
-/// Accuracy of .osim runs unless `--accuracy` is given (OpenSim's forward tool default).
-pub const OSIM_ACCURACY: f64 = 1e-5;
-/// Simulated time of .osim runs unless `--duration` is given (s).
-pub const OSIM_DURATION: f64 = 1.0;
-/// Report interval of .osim runs unless `--report-interval` is given (s).
-pub const OSIM_REPORT_INTERVAL: f64 = 0.01;
 
 /// A loaded scene, with what an OpenSim model adds to it.
 pub struct Loaded {
@@ -94,11 +87,7 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
             );
         }
         let left_out = robot.left_out.clone();
-        let scene = robot.into_scene(
-            OSIM_DURATION,
-            OSIM_REPORT_INTERVAL,
-            IntegratorSettings::rk_merson(OSIM_ACCURACY),
-        );
+        let scene = robot.into_default_scene();
         return Ok(Loaded {
             scene,
             osim: None,
@@ -113,11 +102,7 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
         });
     }
     let model = osim::load(path)?;
-    let (scene, info) = model.into_scene(
-        OSIM_DURATION,
-        OSIM_REPORT_INTERVAL,
-        IntegratorSettings::rk_merson(OSIM_ACCURACY),
-    );
+    let (scene, info) = model.into_default_scene();
     if strict && !info.left_out.is_empty() {
         bail!(
             "{}: --strict: the model has elements that are not simulated: {}",

@@ -15,12 +15,6 @@ use std::sync::Arc;
 /// for URDF robots, whether the base floats.
 type Source = (String, String, String, bool);
 
-/// Run settings of .osim models, as `ferrobody run` uses them (OpenSim's forward tool:
-/// RK-Merson at accuracy 1e-5, rows every 0.01 s, each a step boundary; 1 s).
-const OSIM_ACCURACY: f64 = 1e-5;
-const OSIM_DURATION: f64 = 1.0;
-const OSIM_REPORT_INTERVAL: f64 = 0.01;
-
 /// A loaded model with its run settings (immutable; `copy()` for a copy).
 #[pyclass(module = "ferrobody", name = "Model", frozen)]
 pub struct PyModel {
@@ -50,11 +44,7 @@ impl PyModel {
             };
             let robot = urdf::parse(&text, &file, root).map_err(to_py_err)?;
             let joints = robot.info.joints.clone();
-            let scene = robot.into_scene(
-                OSIM_DURATION,
-                OSIM_REPORT_INTERVAL,
-                IntegratorSettings::rk_merson(OSIM_ACCURACY),
-            );
+            let scene = robot.into_default_scene();
             let mut q = generic_names(&scene.model, "q", |b| b.q_range());
             let mut u = generic_names(&scene.model, "u", |b| b.u_range());
             for j in &joints {
@@ -78,11 +68,7 @@ impl PyModel {
             (scene, (q, u))
         } else if kind == "osim" {
             let m = osim::parse(&text, &file).map_err(to_py_err)?;
-            let (scene, info) = m.into_scene(
-                OSIM_DURATION,
-                OSIM_REPORT_INTERVAL,
-                IntegratorSettings::rk_merson(OSIM_ACCURACY),
-            );
+            let (scene, info) = m.into_default_scene();
             let mut q = generic_names(&scene.model, "q", |b| b.q_range());
             let mut u = generic_names(&scene.model, "u", |b| b.u_range());
             for c in &info.coordinates {

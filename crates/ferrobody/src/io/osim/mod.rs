@@ -112,6 +112,16 @@ impl OsimModel {
             .ok_or_else(|| Error::Model(format!("the model has no coordinate named '{name}'")))
     }
 
+    /// The scene `ferrobody run MODEL.osim` runs: [`RUN_DURATION`], reports every
+    /// [`RUN_REPORT_INTERVAL`], RK-Merson at [`RUN_ACCURACY`] (OpenSim's forward tool).
+    pub fn into_default_scene(self) -> (crate::io::Scene, OsimInfo) {
+        self.into_scene(
+            RUN_DURATION,
+            RUN_REPORT_INTERVAL,
+            crate::IntegratorSettings::rk_merson(RUN_ACCURACY),
+        )
+    }
+
     /// A runnable scene of this model (its default state, `duration` seconds, reports every
     /// `report_interval` s, each report time a step boundary as in OpenSim's `Manager`) and
     /// what the scene does not hold: coordinates, joints, forces, left-out elements.
@@ -164,6 +174,13 @@ pub struct OsimInfo {
     /// Elements read but not simulated, counted by OpenSim type.
     pub left_out: BTreeMap<String, usize>,
 }
+
+/// Accuracy of .osim (and .urdf) runs unless told otherwise: OpenSim's forward tool default.
+pub const RUN_ACCURACY: f64 = 1e-5;
+/// Simulated time of .osim (and .urdf) runs unless told otherwise (s).
+pub const RUN_DURATION: f64 = 1.0;
+/// Report interval of .osim (and .urdf) runs unless told otherwise (s).
+pub const RUN_REPORT_INTERVAL: f64 = 0.01;
 
 /// Reads an .osim file.
 pub fn load(path: &Path) -> Result<OsimModel> {

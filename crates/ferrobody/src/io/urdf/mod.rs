@@ -67,6 +67,17 @@ pub fn parse(text: &str, file: &str, root: RootJoint) -> Result<UrdfModel> {
 }
 
 impl UrdfModel {
+    /// The scene `ferrobody run ROBOT.urdf` runs: the .osim run settings
+    /// (`io::osim::RUN_DURATION`, `RUN_REPORT_INTERVAL`, RK-Merson at `RUN_ACCURACY`).
+    pub fn into_default_scene(self) -> crate::io::Scene {
+        use crate::io::osim::{RUN_ACCURACY, RUN_DURATION, RUN_REPORT_INTERVAL};
+        self.into_scene(
+            RUN_DURATION,
+            RUN_REPORT_INTERVAL,
+            IntegratorSettings::rk_merson(RUN_ACCURACY),
+        )
+    }
+
     /// As a scene: `duration` s, reports every `report_interval` s, with `integrator`.
     pub fn into_scene(
         self,
