@@ -53,6 +53,11 @@ pub fn check(path: &Path, floating_base: bool) -> Result<()> {
     }
     if let Some(info) = &loaded.osim {
         describe_osim(info);
+    } else if !scene.left_out.is_empty() {
+        out!(
+            "  not simulated: {}",
+            crate::model_file::counts(&scene.left_out)
+        );
     }
     if let Some(w) = crate::start_checks::deep_contact_warning(model, &scene.initial_state) {
         out!("  warning: {w}");

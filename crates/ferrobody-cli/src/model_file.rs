@@ -14,12 +14,11 @@ use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
 
-/// A loaded scene, with what an OpenSim model adds to it.
+/// A loaded scene, with what an OpenSim model adds to it. What a model file or a scene's
+/// robots leave out is `scene.left_out`.
 pub struct Loaded {
     pub scene: Scene,
     pub osim: Option<OsimInfo>,
-    /// For a URDF robot: what it left out, by tag.
-    pub urdf_left_out: Option<std::collections::BTreeMap<String, usize>>,
 }
 
 /// How to load a model file.
@@ -86,20 +85,19 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
                 counts(&robot.left_out)
             );
         }
-        let left_out = robot.left_out.clone();
         let scene = robot.into_default_scene();
-        return Ok(Loaded {
-            scene,
-            osim: None,
-            urdf_left_out: Some(left_out),
-        });
+        return Ok(Loaded { scene, osim: None });
     }
     if !is_osim(path) {
-        return Ok(Loaded {
-            scene: load_scene(path)?,
-            osim: None,
-            urdf_left_out: None,
-        });
+        let scene = load_scene(path)?;
+        if strict && !scene.left_out.is_empty() {
+            bail!(
+                "{}: --strict: the scene's robots have elements that are not simulated: {}",
+                path.display(),
+                counts(&scene.left_out)
+            );
+        }
+        return Ok(Loaded { scene, osim: None });
     }
     let model = osim::load(path)?;
     let (scene, info) = model.into_default_scene();
@@ -113,7 +111,6 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
     Ok(Loaded {
         scene,
         osim: Some(info),
-        urdf_left_out: None,
     })
 }
 

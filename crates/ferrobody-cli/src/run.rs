@@ -116,18 +116,11 @@ pub fn run_command(
     )?;
     let mut scene = loaded.scene;
     apply_overrides(&mut scene, &overrides)?;
-    if let Some(info) = loaded.osim.as_ref().filter(|i| !i.left_out.is_empty()) {
+    if !scene.left_out.is_empty() {
         eprintln!(
             "note: {}: not simulated: {}",
             path.display(),
-            crate::model_file::left_out_list(info)
-        );
-    }
-    if let Some(left_out) = loaded.urdf_left_out.as_ref().filter(|l| !l.is_empty()) {
-        eprintln!(
-            "note: {}: not simulated: {}",
-            path.display(),
-            crate::model_file::counts(left_out)
+            crate::model_file::counts(&scene.left_out)
         );
     }
     let out = out.unwrap_or_else(|| default_out_dir(&scene.name));

@@ -34,6 +34,9 @@ pub struct Scene {
     pub step_to_reports: bool,
     /// The bodies' visual shapes for the replay (scene `[[body.visual]]`; none from .osim).
     pub visuals: Vec<Visual>,
+    /// What the scene's `[[robot]]`s read but do not simulate (visuals, collision shapes
+    /// other than spheres, ...), counted by kind and robot.
+    pub left_out: std::collections::BTreeMap<String, usize>,
 }
 
 /// Reads and builds a scene file.
@@ -59,7 +62,8 @@ pub fn parse_scene(text: &str, file: &str, default_name: &str) -> Result<Scene> 
             message,
         }
     })?;
-    build_scene(raw, default_name).map_err(|message| Error::Scene {
+    let scene_dir = Path::new(file).parent().unwrap_or(Path::new(""));
+    build_scene(raw, default_name, scene_dir).map_err(|message| Error::Scene {
         file: file.to_string(),
         message,
     })

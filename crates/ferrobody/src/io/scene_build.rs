@@ -1,6 +1,7 @@
 //! Turning a parsed scene file into a model, an initial state and run settings.
 
 use super::scene::Scene;
+use super::scene_robot::{add_robots, check_contact_names, robot_surfaces, set_robot_states};
 use super::scene_types::{
     BodySection, ContactModelKind, ContactSection, ExponentialSpringSection, ForceSection,
     FrameSection, IntegratorSection, MaterialSection, SceneFile, ShapeKind, SmoothSection,
@@ -19,6 +20,8 @@ use crate::integrators::IntegratorSettings;
 use crate::math::{MassProperties, Transform};
 use crate::model::{BodyDef, ModelBuilder};
 use nalgebra::{Matrix3, Vector3};
+use std::collections::BTreeMap;
+use std::path::Path;
 
 type Res<T> = std::result::Result<T, String>;
 
@@ -41,11 +44,13 @@ fn model_reason(e: &crate::error::Error) -> String {
     m.strip_prefix("model: ").unwrap_or(&m).to_string()
 }
 
-pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
+pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) -> Res<Scene> {
     let mut b = ModelBuilder::<f64>::new();
     for (i, body) in raw.bodies.iter().enumerate() {
         add_body(&mut b, body).map_err(|m| format!("body[{i}] '{}'{m}", body.name))?;
     }
+    let mut left_out = BTreeMap::new();
+    let robots = add_robots(&mut b, &raw.robots, scene_dir, &mut left_out)?;
     if let Some(g) = raw.gravity {
         b.add_gravity(finite3(g).map_err(|m| format!("gravity: {m}"))?);
     }
@@ -60,20 +65,21 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         disable_unless(&mut b, id, f.enabled())?;
     }
     for (name, m) in &raw.materials {
-        let material = ContactMaterial {
-            stiffness: m.stiffness,
-            dissipation: m.dissipation.unwrap_or(0.0),
-            static_friction: m.static_friction.unwrap_or(0.0),
-            dynamic_friction: m.dynamic_friction.unwrap_or(0.0),
-            viscous_friction: m.viscous_friction.unwrap_or(0.0),
-        };
-        material
+        material(m)
             .validate()
             .map_err(|e| format!("material.{name}.{e}"))?;
     }
+    let element_names: Vec<String> = raw
+        .contacts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| contact_name(c, i))
+        .collect();
+    check_contact_names(&raw.robots, &element_names, &raw.materials)?;
     for (i, c) in raw.contacts.iter().enumerate() {
-        let force =
-            build_contact(&b, &raw.materials, c, i).map_err(|m| format!("contact[{i}].{m}"))?;
+        let from_robots = robot_surfaces(&raw.robots, &robots, &element_names[i]);
+        let force = build_contact(&b, &raw.materials, c, &element_names[i], from_robots)
+            .map_err(|m| format!("contact[{i}].{m}"))?;
         let id = b
             .add_force(force)
             .map_err(|e| format!("contact[{i}]: {}", model_reason(&e)))?;
@@ -87,6 +93,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         set_initial(&model, &mut state, i + 1, body)
             .map_err(|m| format!("body[{i}] '{}'.{m}", body.name))?;
     }
+    set_robot_states(&model, &mut state, &raw.robots, &robots)?;
     // Exponential springs start with their anchor points under their stations (Simbody's
     // resetAnchorPoint after setting the initial state).
     for f in model.forces() {
@@ -119,6 +126,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str) -> Res<Scene> {
         integrator,
         step_to_reports: false,
         visuals,
+        left_out,
     })
 }
 
@@ -266,11 +274,32 @@ fn set_initial(
     Ok(())
 }
 
+/// A contact element's name: its `name`, else its model and index (`hunt_crossley0`).
+fn contact_name(c: &ContactSection, index: usize) -> String {
+    let model = match c.model {
+        ContactModelKind::HuntCrossley => "hunt_crossley",
+        ContactModelKind::Compliant => "compliant",
+    };
+    c.name.clone().unwrap_or_else(|| format!("{model}{index}"))
+}
+
+fn material(m: &MaterialSection) -> ContactMaterial {
+    ContactMaterial {
+        stiffness: m.stiffness,
+        dissipation: m.dissipation.unwrap_or(0.0),
+        static_friction: m.static_friction.unwrap_or(0.0),
+        dynamic_friction: m.dynamic_friction.unwrap_or(0.0),
+        viscous_friction: m.viscous_friction.unwrap_or(0.0),
+    }
+}
+
+/// A contact element: its own surfaces, then the robots' collision spheres that join it.
 fn build_contact(
     b: &ModelBuilder<f64>,
-    materials: &std::collections::BTreeMap<String, MaterialSection>,
+    materials: &BTreeMap<String, MaterialSection>,
     c: &ContactSection,
-    index: usize,
+    name: &str,
+    from_robots: Vec<(ContactSurface<f64>, &str)>,
 ) -> Res<Force<f64>> {
     let mut surfaces = Vec::with_capacity(c.surfaces.len());
     let mut mats = Vec::with_capacity(c.surfaces.len());
@@ -292,24 +321,18 @@ fn build_contact(
             .get(&s.material)
             .ok_or_else(|| format!("{key}.material: no [material.{}] table", s.material))?;
         surfaces.push(ContactSurface { body, x_bs, shape });
-        mats.push(ContactMaterial {
-            stiffness: m.stiffness,
-            dissipation: m.dissipation.unwrap_or(0.0),
-            static_friction: m.static_friction.unwrap_or(0.0),
-            dynamic_friction: m.dynamic_friction.unwrap_or(0.0),
-            viscous_friction: m.viscous_friction.unwrap_or(0.0),
-        });
+        mats.push(material(m));
     }
-    let (friction, default_name) = match c.model {
-        ContactModelKind::HuntCrossley => (FrictionModel::Hollars, "hunt_crossley"),
-        ContactModelKind::Compliant => (FrictionModel::Stribeck, "compliant"),
+    for (surface, m) in from_robots {
+        surfaces.push(surface);
+        mats.push(material(&materials[m]));
+    }
+    let friction = match c.model {
+        ContactModelKind::HuntCrossley => FrictionModel::Hollars,
+        ContactModelKind::Compliant => FrictionModel::Stribeck,
     };
-    let name = c
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{default_name}{index}"));
     let vt = c.transition_velocity.unwrap_or(0.01);
-    HuntCrossleyForce::new(&name, surfaces, mats, vt, friction).map(Force::HuntCrossley)
+    HuntCrossleyForce::new(name, surfaces, mats, vt, friction).map(Force::HuntCrossley)
 }
 
 pub(super) fn body_ref(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<BodyId> {

@@ -22,6 +22,8 @@ pub(super) struct SceneFile {
     pub constraints: Vec<super::scene_constraints::ConstraintSection>,
     #[serde(default, rename = "unilateral_contact")]
     pub unilateral_contacts: Vec<super::scene_unilateral::UnilateralSection>,
+    #[serde(default, rename = "robot")]
+    pub robots: Vec<super::scene_robot::RobotSection>,
 }
 
 #[derive(Deserialize, Debug)]

@@ -146,6 +146,7 @@ impl OsimModel {
             integrator,
             step_to_reports: true,
             visuals: Vec::new(),
+            left_out: self.left_out.clone(),
         };
         let info = OsimInfo {
             coordinates: self.coordinates,

@@ -14,14 +14,14 @@
 //! root link is welded to Ground, or mobilized by a Free joint (`floating_base`); a root link
 //! named `world` without inertia is Ground itself. Gravity is −9.81 m/s² along z (REP 103).
 
-use super::document::{Inertial, Joint, JointKind, Robot, UrdfError};
+use super::document::{CollisionGeometry, Inertial, Joint, JointKind, Robot, UrdfError};
 use crate::ids::BodyId;
 use crate::math::inertia::check_inertia;
 use crate::math::{MassProperties, Transform};
 use crate::mobilizer::Mobilizer;
 use crate::model::{BodyDef, Model, ModelBuilder};
 use nalgebra::{Matrix3, Rotation3, Vector3};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How the root link is attached to Ground.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,6 +42,46 @@ pub struct RobotInfo {
     pub links: Vec<(String, BodyId, Transform<f64>)>,
     /// The mobilized joints (the root's Free joint, if any, is `root_joint`, Pinocchio's name).
     pub joints: Vec<RobotJoint>,
+    /// The collision spheres, on the bodies that carry their links.
+    pub collision_spheres: Vec<CollisionSphere>,
+    /// The other collision shapes (not contact surfaces: no such geometry yet), by tag.
+    pub collision_other: BTreeMap<String, usize>,
+}
+
+/// A `<collision>` sphere of a link, placed on the body that carries the link.
+#[derive(Clone, Debug)]
+pub struct CollisionSphere {
+    /// The link's name.
+    pub link: String,
+    /// The body carrying it.
+    pub body: BodyId,
+    /// The sphere's frame (centre at its origin) in the body frame.
+    pub x_bs: Transform<f64>,
+    /// Radius (m).
+    pub radius: f64,
+}
+
+/// Where and how a robot joins a model.
+#[derive(Clone, Debug)]
+pub struct Attach {
+    /// How the root link is attached to Ground.
+    pub root: RootJoint,
+    /// A fixed root: the root link's frame in Ground (the weld). A root link named `world`
+    /// (Ground itself): where its frame is in Ground. A floating base ignores it (its pose
+    /// is its coordinates).
+    pub x_gr: Transform<f64>,
+    /// Put before every body and joint name (two copies of one robot need different ones).
+    pub prefix: String,
+}
+
+impl Default for Attach {
+    fn default() -> Self {
+        Self {
+            root: RootJoint::Fixed,
+            x_gr: Transform::identity(),
+            prefix: String::new(),
+        }
+    }
 }
 
 /// A mobilized joint.
@@ -274,41 +314,76 @@ fn hosts<'r>(robot: &'r Robot, t: &Tree<'r>) -> Result<Hosts<'r>, UrdfError> {
     Ok(h)
 }
 
-/// Builds the model. As in Pinocchio, a link attached by a fixed joint is not a body of its
-/// own: its mass joins the body it is welded to, and its frame is kept as a frame on that
-/// body (children attach to it there). Bodies come in tree order from the root.
+/// Builds the model of a robot alone: gravity −9.81 m/s² along z, the root at Ground's
+/// origin. As in Pinocchio, a link attached by a fixed joint is not a body of its own: its
+/// mass joins the body it is welded to, and its frame is kept as a frame on that body
+/// (children attach to it there). Bodies come in tree order from the root.
 pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotInfo), UrdfError> {
+    let mut b = ModelBuilder::<f64>::new();
+    b.add_gravity(Vector3::new(0.0, 0.0, -9.81));
+    let attach = Attach {
+        root: root_joint,
+        ..Attach::default()
+    };
+    let info = add_robot(&mut b, robot, &attach)?;
+    let model = b
+        .build()
+        .map_err(|e| err(1, "robot".into(), e.to_string()))?;
+    Ok((model, info))
+}
+
+/// Adds a robot's bodies to a model being built (a scene's `[[robot]]`); the caller adds
+/// gravity. Body and joint names get `attach.prefix`.
+pub fn add_robot(
+    b: &mut ModelBuilder<f64>,
+    robot: &Robot,
+    attach: &Attach,
+) -> Result<RobotInfo, UrdfError> {
     let t = tree(robot)?;
     let h = hosts(robot, &t)?;
     let root = t.root;
     let root_link = &robot.links[t.links[root]];
-    let mut b = ModelBuilder::<f64>::new();
-    b.add_gravity(Vector3::new(0.0, 0.0, -9.81));
+    let prefix = attach.prefix.as_str();
     let mut info = RobotInfo {
         links: Vec::new(),
         joints: Vec::new(),
+        collision_spheres: Vec::new(),
+        collision_other: BTreeMap::new(),
     };
-    let mut body_of: HashMap<&str, BodyId> = HashMap::new();
+    // Each host link's body, and where the host's frame sits in that body (the base frame
+    // for a root link that is Ground itself, identity otherwise).
+    let mut body_of: HashMap<&str, (BodyId, Transform<f64>)> = HashMap::new();
     if root == "world" && root_link.inertial.is_none() {
-        body_of.insert(root, BodyId::GROUND);
+        body_of.insert(root, (BodyId::GROUND, attach.x_gr));
     } else {
         let m = h.mass[root];
         let path = format!("link '{root}'");
-        if root_joint == RootJoint::Floating && m.mass <= 0.0 {
+        if attach.root == RootJoint::Floating && m.mass <= 0.0 {
             let message = format!("a floating base needs a positive mass, got {}", m.mass);
             return Err(err(root_link.line, path, message));
         }
-        let mobilizer = match root_joint {
-            RootJoint::Fixed => Mobilizer::Weld,
-            RootJoint::Floating => Mobilizer::Free,
+        let def = match attach.root {
+            RootJoint::Fixed => BodyDef::new(
+                &format!("{prefix}{root}"),
+                BodyId::GROUND,
+                Mobilizer::Weld,
+                m,
+            )
+            .with_x_pf(attach.x_gr),
+            RootJoint::Floating => BodyDef::new(
+                &format!("{prefix}{root}"),
+                BodyId::GROUND,
+                Mobilizer::Free,
+                m,
+            ),
         };
         let id = b
-            .add_body(BodyDef::new(root, BodyId::GROUND, mobilizer, m))
+            .add_body(def)
             .map_err(|e| err(root_link.line, path, e.to_string()))?;
-        body_of.insert(root, id);
-        if root_joint == RootJoint::Floating {
+        body_of.insert(root, (id, Transform::identity()));
+        if attach.root == RootJoint::Floating {
             info.joints.push(RobotJoint {
-                name: "root_joint".into(),
+                name: format!("{prefix}root_joint"),
                 body: id,
                 kind: JointKind::Floating,
                 limits: None,
@@ -318,16 +393,22 @@ pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotI
     for &k in &h.body_joints {
         let j = &robot.joints[k];
         let (host, x_hp) = h.host[j.parent.as_str()];
+        let (parent, x_bh) = body_of[host];
         let (mobilizer, r) = mobilizer(j);
-        let def = BodyDef::new(&j.child, body_of[host], mobilizer, h.mass[j.child.as_str()])
-            .with_x_pf(x_hp * j.x_pj * Transform::from_rotation(r))
-            .with_x_bm(Transform::from_rotation(r));
+        let def = BodyDef::new(
+            &format!("{prefix}{}", j.child),
+            parent,
+            mobilizer,
+            h.mass[j.child.as_str()],
+        )
+        .with_x_pf(x_bh * x_hp * j.x_pj * Transform::from_rotation(r))
+        .with_x_bm(Transform::from_rotation(r));
         let id = b
             .add_body(def)
             .map_err(|e| err(j.line, format!("joint '{}'", j.name), e.to_string()))?;
-        body_of.insert(j.child.as_str(), id);
+        body_of.insert(j.child.as_str(), (id, Transform::identity()));
         info.joints.push(RobotJoint {
-            name: j.name.clone(),
+            name: format!("{prefix}{}", j.name),
             body: id,
             kind: j.kind,
             limits: j.limits,
@@ -335,10 +416,24 @@ pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotI
     }
     for l in &robot.links {
         let (host, x_hl) = h.host[l.name.as_str()];
-        info.links.push((l.name.clone(), body_of[host], x_hl));
+        let (body, x_bh) = body_of[host];
+        let x_bl = x_bh * x_hl;
+        for c in &l.collisions {
+            match &c.geometry {
+                CollisionGeometry::Sphere { radius } => {
+                    info.collision_spheres.push(CollisionSphere {
+                        link: format!("{prefix}{}", l.name),
+                        body,
+                        x_bs: x_bl * c.x_lc,
+                        radius: *radius,
+                    })
+                }
+                CollisionGeometry::Other(tag) => {
+                    *info.collision_other.entry(tag.clone()).or_default() += 1
+                }
+            }
+        }
+        info.links.push((format!("{prefix}{}", l.name), body, x_bl));
     }
-    let model = b
-        .build()
-        .map_err(|e| err(1, "robot".into(), e.to_string()))?;
-    Ok((model, info))
+    Ok(info)
 }

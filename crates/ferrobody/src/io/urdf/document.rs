@@ -43,6 +43,32 @@ pub struct Link {
     pub line: u32,
     /// Mass properties (none: massless).
     pub inertial: Option<Inertial>,
+    /// Collision shapes, in file order.
+    pub collisions: Vec<Collision>,
+}
+
+/// A collision shape of a link.
+#[derive(Clone, Debug)]
+pub struct Collision {
+    /// Line of `<collision>`.
+    pub line: u32,
+    /// The shape frame C in the link frame (`origin`).
+    pub x_lc: Transform<f64>,
+    /// The shape.
+    pub geometry: CollisionGeometry,
+}
+
+/// The shape of a `<collision>`'s `<geometry>`. Spheres are checked (radius positive and
+/// finite); the others are kept by kind, since only spheres become contact surfaces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CollisionGeometry {
+    /// `<sphere radius>` (m), centred at the shape frame's origin.
+    Sphere {
+        /// Radius (m).
+        radius: f64,
+    },
+    /// Any other shape (`box`, `cylinder`, `mesh`, `capsule`, ...), by its tag.
+    Other(String),
 }
 
 /// URDF joint types.
@@ -215,9 +241,14 @@ fn read_link(
     let name = r.attr(n, "link", "name")?.to_string();
     let path = format!("link '{name}'");
     let mut inertial = None;
+    let mut collisions = Vec::new();
     for c in n.children().filter(Node::is_element) {
         match c.tag_name().name() {
             "inertial" => inertial = Some(read_inertial(r, c, &path)?),
+            "collision" => {
+                collisions.push(read_collision(r, c, &path)?);
+                *left_out.entry("collision".into()).or_default() += 1;
+            }
             other => *left_out.entry(other.to_string()).or_default() += 1,
         }
     }
@@ -225,6 +256,34 @@ fn read_link(
         name,
         line: r.line(n),
         inertial,
+        collisions,
+    })
+}
+
+fn read_collision(r: &Reader, n: Node, path: &str) -> Result<Collision, UrdfError> {
+    let g = child(n, "geometry").ok_or_else(|| r.err(n, path, "<collision> needs <geometry>"))?;
+    let shape = g.children().find(Node::is_element).ok_or_else(|| {
+        r.err(
+            g,
+            path,
+            "<geometry> needs a shape (sphere, box, cylinder, mesh)",
+        )
+    })?;
+    let geometry = match shape.tag_name().name() {
+        "sphere" => {
+            let radius = r.number(shape, path, "radius", r.attr(shape, path, "radius")?)?;
+            if radius <= 0.0 {
+                let message = format!("collision sphere.radius: must be positive, got {radius}");
+                return Err(r.err(shape, path, message));
+            }
+            CollisionGeometry::Sphere { radius }
+        }
+        other => CollisionGeometry::Other(other.to_string()),
+    };
+    Ok(Collision {
+        line: r.line(n),
+        x_lc: r.origin(n, path)?,
+        geometry,
     })
 }
 

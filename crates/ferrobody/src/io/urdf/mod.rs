@@ -6,13 +6,15 @@
 //! * [`build`]: links → bodies, joints → mobilizers (the table there), gravity −9.81 m/s²
 //!   along z.
 //!
-//! Read but not simulated: visual and collision geometry, transmissions, Gazebo extensions,
-//! joint dynamics, mimic and safety tags, counted by tag in [`UrdfModel::left_out`].
+//! Read but not simulated: visual geometry, transmissions, Gazebo extensions, joint dynamics,
+//! mimic and safety tags, counted by tag in [`UrdfModel::left_out`]. Collision geometry is
+//! read: its spheres become contact surfaces when a scene's `[[robot]]` asks for contact
+//! (`io::scene`); a robot run alone has no contact and counts it as left out.
 
 pub mod build;
 pub mod document;
 
-pub use build::{RobotInfo, RobotJoint, RootJoint};
+pub use build::{add_robot, Attach, CollisionSphere, RobotInfo, RobotJoint, RootJoint};
 pub use document::JointKind;
 
 use crate::error::{Error, Result};
@@ -101,6 +103,7 @@ impl UrdfModel {
             // As for .osim models: every report a step boundary.
             step_to_reports: true,
             visuals: Vec::new(),
+            left_out: self.left_out,
         }
     }
 }
