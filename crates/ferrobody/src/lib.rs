@@ -34,6 +34,7 @@ pub mod algorithms;
 pub mod constraints;
 pub mod contact;
 pub mod data;
+pub mod derivatives;
 pub mod error;
 pub mod forces;
 pub mod geometry;

@@ -51,6 +51,32 @@ pub fn realize<T: Real>(
     Ok(())
 }
 
+/// Forward dynamics with applied generalized forces: realizes to Acceleration with `tau` (nu,
+/// N or N·m per generalized speed) added to the force elements' mobility forces, so that
+/// `data.acc.udot` is u̇(t, q, u, τ) (Pinocchio's `aba(model, data, q, v, tau)`, with the
+/// model's forces and constraints).
+pub fn forward_dynamics<T: Real>(
+    model: &Model<T>,
+    state: &State<T>,
+    data: &mut Data<T>,
+    tau: &[T],
+) -> Result<()> {
+    assert_eq!(
+        tau.len(),
+        model.nu(),
+        "tau has one entry per generalized speed"
+    );
+    realize(model, state, data, Stage::Dynamics)?;
+    for (f, t) in data.dynamics.mobility_forces.iter_mut().zip(tau) {
+        *f += *t;
+    }
+    aba(model, data)?;
+    if model.has_constraints() {
+        constrained_accelerations(model, state, data)?;
+    }
+    Ok(())
+}
+
 /// Realizes to Acceleration and writes the state derivative `ẏ = [q̇, u̇, ż]` into `ydot`.
 pub fn state_derivative<T: Real>(
     model: &Model<T>,

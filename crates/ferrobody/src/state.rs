@@ -185,6 +185,24 @@ impl<T: Real> State<T> {
             .all(|x| x.re().is_finite())
     }
 
+    /// Overwrites every value with `src`'s, converted through `f64` (derivative parts zero),
+    /// without allocating; `src` must be a state of the same model.
+    pub fn assign_from<U: Real>(&mut self, src: &State<U>) {
+        fn copy<T: Real, U: Real>(dst: &mut [T], src: &[U]) {
+            assert_eq!(dst.len(), src.len(), "a state of another model");
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = T::c(s.re());
+            }
+        }
+        self.t = src.t;
+        copy(self.q.as_mut_slice(), src.q.as_slice());
+        copy(self.u.as_mut_slice(), src.u.as_slice());
+        copy(self.z.as_mut_slice(), src.z.as_slice());
+        copy(&mut self.discrete, &src.discrete);
+        copy(&mut self.auto_update, &src.auto_update);
+        self.auto_update_time.copy_from_slice(&src.auto_update_time);
+    }
+
     /// Converts to another scalar type through `f64` (derivative parts dropped).
     pub fn cast<U: Real>(&self) -> State<U> {
         let conv = |v: &DVector<T>| v.map(|x| U::c(x.re()));

@@ -179,7 +179,7 @@ impl<T: Real> HuntCrossleyForce<T> {
         self.k = self
             .materials
             .iter()
-            .map(|m| m.stiffness.powf(T::c(2.0 / 3.0)))
+            .map(|m| m.stiffness.powf_exact(2.0 / 3.0))
             .collect();
         let n = self.materials.len();
         self.pair_materials.clear();

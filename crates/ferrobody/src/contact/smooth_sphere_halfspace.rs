@@ -195,21 +195,22 @@ pub fn smooth_normal_force<T: Real>(
     rate: T,
 ) -> SmoothNormalForce<T> {
     let (half, one) = (T::c(0.5), T::one());
-    let k = half * p.stiffness.powf(T::c(2.0 / 3.0));
+    let k = half * p.stiffness.powf_exact(2.0 / 3.0);
     let fh_pos = T::c(4.0 / 3.0)
         * k
         * (radius * k).sqrt()
         * (depth * depth + p.constant_contact_force)
             .sqrt()
-            .powf(T::c(1.5));
-    let hertz = fh_pos * (half + half * (p.hertz_smoothing * depth).tanh());
+            .powf_exact(1.5);
+    let hertz = fh_pos * (half + half * (p.hertz_smoothing * depth).tanh_exact());
     let fhc_pos = hertz * (one + T::c(1.5) * p.dissipation * rate);
     let switch = if p.dissipation.re() == 0.0 {
         // 2/(3c) = +∞: the tanh is 1.
         one
     } else {
         half + half
-            * (p.hunt_crossley_smoothing * (rate + T::c(2.0) / (T::c(3.0) * p.dissipation))).tanh()
+            * (p.hunt_crossley_smoothing * (rate + T::c(2.0) / (T::c(3.0) * p.dissipation)))
+                .tanh_exact()
     };
     SmoothNormalForce {
         hertz,
