@@ -1,5 +1,5 @@
 //! URDF robots against Pinocchio (testdata/urdf, made by scripts/pinocchio/make_references.py
-//! with Pinocchio 3 on the example-robot-data robots): the mass matrix M(q), forward dynamics
+//! with Pinocchio 4.1 on the example-robot-data robots): the mass matrix M(q), forward dynamics
 //! (ABA) and inverse dynamics (RNEA) on three random states each, to 1e-10 relative (the
 //! acceptance limit: both are exact recursive algorithms in f64).
 //!
