@@ -109,7 +109,38 @@ fn jacobians_of_forward_dynamics_with_contact_match_central_differences() {
 }
 
 #[test]
-fn dudot_dtau_is_the_inverse_mass_matrix() {
+fn jacobians_with_constraints_match_central_differences() {
+    // A rolling ball held on a sphere (SphereOnSphereContact, three rows) beside a random tree
+    // with contact: u̇ comes from the constrained solve, and ∂u̇/∂τ from the dual passes.
+    let mut rng = Rng::new(11);
+    let mut b = ModelBuilder::<f64>::new();
+    add_random_bodies(&mut b, &mut rng, 4, 2, add_random_forces);
+    let (ball, _) = common::add_ball_on_sphere(&mut b, BodyId::GROUND, true);
+    let model = b.build().unwrap();
+    let mut state = random_state(&model, &mut rng, 0.5);
+    let on_sphere = [1.0, 0.0, 0.0, 0.0, 0.3, (1.25f64 * 1.25 - 0.09).sqrt(), 0.0];
+    state.set_body_q(&model, ball, &on_sphere);
+    let tau: Vec<f64> = (0..model.nu()).map(|_| rng.uniform(-1.0, 1.0)).collect();
+    let mut jacobian = ForwardDynamicsJacobian::new(&model).unwrap();
+    jacobian.compute(&state, &tau).unwrap();
+    let fd = finite_differences(&model, &state, &tau);
+    let exact = [&jacobian.dudot_dq, &jacobian.dudot_du, &jacobian.dudot_dtau];
+    for (name, (e, f)) in ["du̇/dq", "du̇/du", "du̇/dτ"].iter().zip(exact.iter().zip(&fd)) {
+        let error = (*e - f).amax() / f.amax().max(1.0);
+        assert!(error < 1e-6, "{name}: relative error {error:e}");
+    }
+    // The constraint couples the ball to τ of no other body, and the ball's own τ does not
+    // give M⁻¹: the multipliers take part (a rolling ball accelerates less than a free one).
+    let mut data = Data::new(&model);
+    realize(&model, &state, &mut data, Stage::Position).unwrap();
+    let mut m = DMatrix::zeros(model.nu(), model.nu());
+    crba(&model, &mut data, &mut m);
+    let free = m.try_inverse().unwrap();
+    assert!((&free - &jacobian.dudot_dtau).amax() > 1e-3);
+}
+
+#[test]
+fn dudot_dtau_is_the_inverse_mass_matrix_without_constraints() {
     let (model, state) = tree_with_contact(7, 12);
     let tau = vec![0.0; model.nu()];
     let mut jacobian = ForwardDynamicsJacobian::new(&model).unwrap();
@@ -119,7 +150,7 @@ fn dudot_dtau_is_the_inverse_mass_matrix() {
     let mut m = DMatrix::zeros(model.nu(), model.nu());
     crba(&model, &mut data, &mut m);
     let identity = &m * &jacobian.dudot_dtau;
-    // M M⁻¹ = I to round-off of an O(n) recursion on a well-conditioned 12-body tree.
+    // M M⁻¹ = I to round-off of a Cholesky solve on a well-conditioned 12-body tree.
     let error = (identity - DMatrix::identity(model.nu(), model.nu())).amax();
     assert!(error < 1e-11, "|M ∂u̇/∂τ − I| = {error:e}");
 }

@@ -9,7 +9,9 @@
 //!   ∂u̇/∂q  (nu × nq),   ∂u̇/∂u  (nu × nu),   ∂u̇/∂τ  (nu × nu; M⁻¹ without constraints)
 //! ```
 //!
-//! column by column; ⌈(nq + 2 nu) / LANES⌉ passes give all three. Branches compare real
+//! column by column; ⌈(nq + 2 nu) / LANES⌉ passes give all three. Without constraints u̇ is
+//! affine in τ with slope M⁻¹, so ∂u̇/∂τ comes from the mass matrix instead (CRBA and a
+//! Cholesky factorisation in f64) and ⌈(nq + nu) / LANES⌉ passes suffice. Branches compare real
 //! parts (num-dual orders numbers by their real part), so the derivative is that of the path
 //! the f64 evaluation takes: exact to round-off wherever the model is differentiable (every
 //! smooth force law; at a contact's onset or a friction regime change, the one-sided
@@ -24,10 +26,11 @@
 //! (forward mode, vector mode); num-dual: G. Rehner, G. Bauer, "Application of generalized
 //! (hyper-) dual numbers in equation of state modeling", Front. Chem. Eng. 3 (2021).
 
-use crate::data::Data;
-use crate::error::Result;
+use crate::algorithms::crba;
+use crate::data::{Data, Stage};
+use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::pipeline::forward_dynamics;
+use crate::pipeline::{forward_dynamics, realize};
 use crate::state::State;
 use nalgebra::{Const, DMatrix, DVector, U1};
 use num_dual::{Derivative, DualSVec64};
@@ -45,6 +48,10 @@ pub struct ForwardDynamicsJacobian {
     data: Data<D>,
     state: State<D>,
     tau: Vec<D>,
+    /// For ∂u̇/∂τ = M⁻¹ without constraints: the f64 model, its data, M.
+    model_f64: Model<f64>,
+    data_f64: Data<f64>,
+    mass: DMatrix<f64>,
     /// u̇ at the last state (m/s² or rad/s²).
     pub udot: DVector<f64>,
     /// ∂u̇/∂q (nu × nq).
@@ -65,6 +72,9 @@ impl ForwardDynamicsJacobian {
             state: dual.default_state(),
             tau: vec![D::from_re(0.0); nu],
             model: dual,
+            data_f64: Data::new(model),
+            model_f64: model.clone(),
+            mass: DMatrix::zeros(nu, nu),
             udot: DVector::zeros(nu),
             dudot_dq: DMatrix::zeros(nu, nq),
             dudot_du: DMatrix::zeros(nu, nu),
@@ -78,7 +88,8 @@ impl ForwardDynamicsJacobian {
         let (nq, nu) = (self.model.nq(), self.model.nu());
         assert_eq!(tau.len(), nu, "tau has one entry per generalized speed");
         self.state.assign_from(state);
-        let directions = nq + 2 * nu;
+        let constrained = self.model.has_constraints();
+        let directions = if constrained { nq + 2 * nu } else { nq + nu };
         for first in (0..directions).step_by(LANES) {
             self.seed(state, tau, first);
             forward_dynamics(&self.model, &self.state, &mut self.data, &self.tau)?;
@@ -87,6 +98,25 @@ impl ForwardDynamicsJacobian {
         for (out, a) in self.udot.iter_mut().zip(self.data.acc.udot.iter()) {
             *out = a.re;
         }
+        if !constrained {
+            self.inverse_mass_matrix(state)?;
+        }
+        Ok(())
+    }
+
+    /// ∂u̇/∂τ = M(q)⁻¹ (no constraints): CRBA, Cholesky, solves against the identity, in
+    /// place (no allocation).
+    fn inverse_mass_matrix(&mut self, state: &State<f64>) -> Result<()> {
+        let model = &self.model_f64;
+        realize(model, state, &mut self.data_f64, Stage::Position)?;
+        crba(model, &mut self.data_f64, &mut self.mass);
+        let m = std::mem::replace(&mut self.mass, DMatrix::zeros(0, 0));
+        let cholesky = nalgebra::Cholesky::new(m).ok_or_else(|| {
+            Error::Model("the mass matrix is not positive definite at this state".into())
+        })?;
+        self.dudot_dtau.fill_with_identity();
+        cholesky.solve_mut(&mut self.dudot_dtau);
+        self.mass = cholesky.unpack();
         Ok(())
     }
 
