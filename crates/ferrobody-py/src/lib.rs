@@ -6,6 +6,7 @@
 //! and `rollouts` are `ferrobody::rollout`'s.
 
 mod arrays;
+mod dynamics;
 mod model;
 mod runs;
 mod simulation;
@@ -28,6 +29,7 @@ fn _ferrobody(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::PyModel>()?;
     m.add_class::<state::PyState>()?;
     m.add_class::<simulation::PySimulation>()?;
+    m.add_class::<dynamics::PyDynamics>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(model::model_from_source, m)?)?;
     m.add_function(wrap_pyfunction!(state::state_from_parts, m)?)?;

@@ -125,7 +125,10 @@ fn jacobians_with_constraints_match_central_differences() {
     jacobian.compute(&state, &tau).unwrap();
     let fd = finite_differences(&model, &state, &tau);
     let exact = [&jacobian.dudot_dq, &jacobian.dudot_du, &jacobian.dudot_dtau];
-    for (name, (e, f)) in ["du̇/dq", "du̇/du", "du̇/dτ"].iter().zip(exact.iter().zip(&fd)) {
+    for (name, (e, f)) in ["du̇/dq", "du̇/du", "du̇/dτ"]
+        .iter()
+        .zip(exact.iter().zip(&fd))
+    {
         let error = (*e - f).amax() / f.amax().max(1.0);
         assert!(error < 1e-6, "{name}: relative error {error:e}");
     }

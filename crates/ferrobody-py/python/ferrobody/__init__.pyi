@@ -98,6 +98,44 @@ class Simulation:
     def stats(self) -> dict[str, int]:
         """steps_taken, steps_attempted, steps_failed, realizations."""
 
+class Dynamics:
+    """The rigid-body algorithms one call at a time on a model (Pinocchio's aba, rnea, crba and
+    computeABADerivatives), with the model's forces (gravity, springs, contact); the object is
+    the workspace, made once per model."""
+
+    def __init__(self, model: Model) -> None: ...
+    def forward_dynamics(
+        self,
+        q: npt.NDArray[np.float64],
+        u: npt.NDArray[np.float64],
+        tau: Optional[npt.NDArray[np.float64]] = None,
+        t: float = 0.0,
+    ) -> npt.NDArray[np.float64]:
+        """u̇ (nu) from q (nq), u (nu) and applied generalized forces tau (nu; default zero)."""
+    def inverse_dynamics(
+        self,
+        q: npt.NDArray[np.float64],
+        u: npt.NDArray[np.float64],
+        udot: npt.NDArray[np.float64],
+        t: float = 0.0,
+    ) -> npt.NDArray[np.float64]:
+        """The generalized forces τ (nu) that give accelerations udot (RNEA)."""
+    def mass_matrix(self, q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """M(q), nu × nu (CRBA)."""
+    def forward_dynamics_derivatives(
+        self,
+        q: npt.NDArray[np.float64],
+        u: npt.NDArray[np.float64],
+        tau: Optional[npt.NDArray[np.float64]] = None,
+        t: float = 0.0,
+    ) -> tuple[
+        npt.NDArray[np.float64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.float64],
+    ]:
+        """(u̇, ∂u̇/∂q (nu × nq), ∂u̇/∂u, ∂u̇/∂τ), exact (dual numbers)."""
+
 def load(path: Union[str, "PathLike[str]"], floating_base: bool = False) -> Model:
     """Loads a scene file (.toml), an OpenSim model (.osim) or a URDF robot (.urdf; with
     floating_base=True its root link is free). Raises FileNotFoundError or ValueError with the

@@ -1,0 +1,207 @@
+//! `ferrobody.Dynamics`: the rigid-body algorithms one call at a time, as Pinocchio's Python
+//! bindings offer them (`pin.aba(model, data, q, v, tau)`, `pin.rnea`, `pin.crba`,
+//! `pin.computeABADerivatives`). The object is the workspace (Pinocchio's `data`): its buffers
+//! are made once, so a call costs the algorithm plus the array conversions.
+
+use crate::model::PyModel;
+use crate::to_py_err;
+use ferrobody::algorithms::{crba, rnea_into};
+use ferrobody::derivatives::ForwardDynamicsJacobian;
+use ferrobody::nalgebra::{DMatrix, DVector};
+use ferrobody::pipeline::{forward_dynamics, realize};
+use ferrobody::{Data, Model, Stage, State};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods, ToPyArray,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// Forward and inverse dynamics, the mass matrix and the Jacobians of forward dynamics of one
+/// model, with the model's forces (gravity, springs, contact) at the given state.
+#[pyclass(module = "ferrobody", name = "Dynamics")]
+pub struct PyDynamics {
+    model: Arc<Model<f64>>,
+    data: Data<f64>,
+    state: State<f64>,
+    tau: DVector<f64>,
+    vector: DVector<f64>,
+    mass: DMatrix<f64>,
+    jacobian: Option<ForwardDynamicsJacobian>,
+}
+
+/// Copies a 1-D float64 array of length `n` into `target`, refusing other shapes, dtypes and
+/// non-finite entries.
+fn read_into(value: &Bound<'_, PyAny>, target: &mut [f64], what: &str) -> PyResult<()> {
+    let n = target.len();
+    let array: PyReadonlyArray1<'_, f64> = value.extract().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{what}: expected a 1-D float64 numpy array of length {n}"
+        ))
+    })?;
+    if array.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "{what}: expected length {n}, got {}",
+            array.len()
+        )));
+    }
+    let view = array.as_array();
+    for (k, (t, &x)) in target.iter_mut().zip(view.iter()).enumerate() {
+        if !x.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "{what}[{k}] is {x}: must be finite"
+            )));
+        }
+        *t = x;
+    }
+    Ok(())
+}
+
+impl PyDynamics {
+    /// Sets q and u (and t) of the workspace state.
+    fn set_state(
+        &mut self,
+        q: &Bound<'_, PyAny>,
+        u: Option<&Bound<'_, PyAny>>,
+        t: f64,
+    ) -> PyResult<()> {
+        if !t.is_finite() {
+            return Err(PyValueError::new_err(format!("t is {t}: must be finite")));
+        }
+        self.state.t = t;
+        read_into(q, self.state.q.as_mut_slice(), "q")?;
+        match u {
+            Some(u) => read_into(u, self.state.u.as_mut_slice(), "u"),
+            None => {
+                self.state.u.fill(0.0);
+                Ok(())
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl PyDynamics {
+    #[new]
+    fn new(model: &PyModel) -> Self {
+        let m = Arc::clone(&model.model);
+        let nu = m.nu();
+        Self {
+            data: Data::new(&m),
+            state: model.initial_state.clone(),
+            tau: DVector::zeros(nu),
+            vector: DVector::zeros(nu),
+            mass: DMatrix::zeros(nu, nu),
+            jacobian: None,
+            model: m,
+        }
+    }
+
+    /// u̇ = M⁻¹(τ + forces − bias): forward dynamics (ABA, constraints included).
+    #[pyo3(signature = (q, u, tau=None, t=0.0))]
+    fn forward_dynamics<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        u: &Bound<'py, PyAny>,
+        tau: Option<&Bound<'py, PyAny>>,
+        t: f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        self.set_state(q, Some(u), t)?;
+        match tau {
+            Some(tau) => read_into(tau, self.tau.as_mut_slice(), "tau")?,
+            None => self.tau.fill(0.0),
+        }
+        forward_dynamics(
+            &self.model,
+            &self.state,
+            &mut self.data,
+            self.tau.as_slice(),
+        )
+        .map_err(to_py_err)?;
+        Ok(self.data.acc.udot.as_slice().to_pyarray(py))
+    }
+
+    /// τ such that the model moves with accelerations `udot`: inverse dynamics (RNEA), the
+    /// model's forces (gravity, springs, contact) counted as applied.
+    #[pyo3(signature = (q, u, udot, t=0.0))]
+    fn inverse_dynamics<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        u: &Bound<'py, PyAny>,
+        udot: &Bound<'py, PyAny>,
+        t: f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        self.set_state(q, Some(u), t)?;
+        read_into(udot, self.vector.as_mut_slice(), "udot")?;
+        realize(&self.model, &self.state, &mut self.data, Stage::Dynamics).map_err(to_py_err)?;
+        rnea_into(&self.model, &mut self.data, &self.vector, &mut self.tau);
+        Ok(self.tau.as_slice().to_pyarray(py))
+    }
+
+    /// The joint-space mass matrix M(q) (CRBA), nu × nu.
+    fn mass_matrix<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        self.set_state(q, None, self.state.t)?;
+        realize(&self.model, &self.state, &mut self.data, Stage::Position).map_err(to_py_err)?;
+        crba(&self.model, &mut self.data, &mut self.mass);
+        Ok(matrix(py, &self.mass))
+    }
+
+    /// (u̇, ∂u̇/∂q, ∂u̇/∂u, ∂u̇/∂τ): forward dynamics and its exact Jacobians (dual numbers;
+    /// nu × nq, nu × nu, nu × nu).
+    #[pyo3(signature = (q, u, tau=None, t=0.0))]
+    #[allow(clippy::type_complexity)]
+    fn forward_dynamics_derivatives<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        u: &Bound<'py, PyAny>,
+        tau: Option<&Bound<'py, PyAny>>,
+        t: f64,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray2<f64>>,
+        Bound<'py, PyArray2<f64>>,
+        Bound<'py, PyArray2<f64>>,
+    )> {
+        self.set_state(q, Some(u), t)?;
+        match tau {
+            Some(tau) => read_into(tau, self.tau.as_mut_slice(), "tau")?,
+            None => self.tau.fill(0.0),
+        }
+        if self.jacobian.is_none() {
+            self.jacobian = Some(ForwardDynamicsJacobian::new(&self.model).map_err(to_py_err)?);
+        }
+        let j = self.jacobian.as_mut().expect("made above");
+        let (state, tau) = (&self.state, self.tau.as_slice());
+        py.detach(|| j.compute(state, tau)).map_err(to_py_err)?;
+        Ok((
+            j.udot.as_slice().to_pyarray(py),
+            matrix(py, &j.dudot_dq),
+            matrix(py, &j.dudot_du),
+            matrix(py, &j.dudot_dtau),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ferrobody.Dynamics(nq={}, nu={})",
+            self.model.nq(),
+            self.model.nu()
+        )
+    }
+}
+
+/// A column-major nalgebra matrix as a (rows, columns) numpy array.
+fn matrix<'py>(py: Python<'py>, m: &DMatrix<f64>) -> Bound<'py, PyArray2<f64>> {
+    m.transpose()
+        .as_slice()
+        .to_pyarray(py)
+        .reshape([m.nrows(), m.ncols()])
+        .expect("sizes match")
+}
