@@ -1,5 +1,5 @@
 """Pinocchio models of the testdata/urdf robots, built by Pinocchio's URDF parser and saved
-with saveToBinary, for aba_pinocchio (the pin wheel has no urdfdom headers for C++ parsing).
+with saveToBinary, for dynamics_pinocchio (the pin wheel has no urdfdom headers for C++ parsing).
 
     /tmp/pinenv/bin/python bench/pinocchio/export_models.py OUT_DIR
 """
