@@ -63,9 +63,10 @@ pub fn check(path: &Path, floating_base: bool) -> Result<()> {
         out!("  warning: {w}");
     }
     let i = &scene.integrator;
-    let steps = match i.kind {
-        ferrobody::IntegratorKind::RungeKuttaMerson => format!("accuracy {:e}", i.accuracy),
-        _ => format!("fixed step {} s", i.fixed_step),
+    let steps = if i.kind.is_error_controlled() {
+        format!("accuracy {:e}", i.accuracy)
+    } else {
+        format!("fixed step {} s", i.fixed_step)
     };
     out!(
         "  run: {} s, reports every {} s, {} integrator, {steps}",

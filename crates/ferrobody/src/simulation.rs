@@ -24,7 +24,9 @@ use crate::integrators::projection::{
 };
 use crate::integrators::rk_merson::{self, MersonWorkspace};
 use crate::integrators::step_control::{adjust_step_size, choose_step_end};
-use crate::integrators::{explicit_euler, rk4, IntegratorKind, IntegratorSettings, Stats};
+use crate::integrators::{
+    explicit_euler, rk2, rk3, rk4, rk_feldberg, IntegratorKind, IntegratorSettings, Stats,
+};
 use crate::model::Model;
 use crate::pipeline::{realize, state_derivative};
 use crate::scalar::Real;
@@ -272,7 +274,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         relative_scaling(&self.buf.y0[nq + nu..], &mut self.buf.z_scale);
         self.state.swap_auto_updates(self.model, &mut self.data);
         let t1 = match self.settings.kind {
-            IntegratorKind::RungeKuttaMerson => self.merson_step(t0, t_max)?,
+            kind if kind.is_error_controlled() => self.merson_step(t0, t_max)?,
             IntegratorKind::SemiExplicitEuler => self.rigid_step(t0, t_max)?,
             kind => self.fixed_step(kind, t0, t_max)?,
         };
@@ -303,7 +305,7 @@ impl<'m, T: Real> Simulation<'m, T> {
                 });
             }
             self.stats.steps_attempted += 1;
-            let err = self.merson_attempt(t0, t1, acc, tol);
+            let err = (self.merson_attempt(t0, t1, acc, tol), self.error_order());
             if adjust_step_size(
                 &mut self.h,
                 err,
@@ -321,9 +323,20 @@ impl<'m, T: Real> Simulation<'m, T> {
         }
     }
 
+    /// The error order of the error-controlled method in use (Simbody's `errOrder`).
+    fn error_order(&self) -> i32 {
+        match self.settings.kind {
+            IntegratorKind::RungeKutta2 => rk2::ERROR_ORDER,
+            IntegratorKind::RungeKutta3 => rk3::ERROR_ORDER,
+            IntegratorKind::RungeKuttaFeldberg => rk_feldberg::ERROR_ORDER,
+            _ => rk_merson::ERROR_ORDER,
+        }
+    }
+
     /// One attempt: integrate, test the error before and after projection; returns the norm
     /// (infinite when the derivative or the projection failed).
     fn merson_attempt(&mut self, t0: f64, t1: f64, acc: f64, tol: f64) -> f64 {
+        let error_order = self.error_order();
         let (model, state, data, buf) =
             (self.model, &mut self.state, &mut self.data, &mut self.buf);
         let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
@@ -331,7 +344,16 @@ impl<'m, T: Real> Simulation<'m, T> {
             state.set_y(y);
             state_derivative(model, state, data, ydot)
         };
-        if rk_merson::attempt(t0, &buf.y0, &buf.f0, t1, &mut buf.merson, &mut eval).is_err() {
+        let (y0, f0, ws) = (&buf.y0, &buf.f0, &mut buf.merson);
+        let attempted = match self.settings.kind {
+            IntegratorKind::RungeKutta2 => rk2::attempt(t0, y0, f0, t1, ws, &mut eval),
+            IntegratorKind::RungeKutta3 => rk3::attempt(t0, y0, f0, t1, ws, &mut eval),
+            IntegratorKind::RungeKuttaFeldberg => {
+                rk_feldberg::attempt(t0, y0, f0, t1, ws, &mut eval)
+            }
+            _ => rk_merson::attempt(t0, y0, f0, t1, ws, &mut eval),
+        };
+        if attempted.is_err() {
             return f64::INFINITY;
         }
         let (nq, nu) = (model.nq(), model.nu());
@@ -339,7 +361,9 @@ impl<'m, T: Real> Simulation<'m, T> {
         let ws = &mut buf.merson;
         let norm = |y: &[T], e: &[T]| error_norm(y, e, nq, nu, quats, &buf.u_scale, &buf.z_scale);
         let err0 = norm(&ws.y1, &ws.y_err);
-        if !err0.is_finite() || err0 > 16.0 * acc {
+        // Simbody's attemptDAEStep: not worth projecting unless a half step would have passed.
+        let worth_projecting = 2f64.powi(error_order) * acc;
+        if !err0.is_finite() || err0 > worth_projecting {
             return err0;
         }
         if model.has_constraints() {

@@ -37,12 +37,15 @@ fn reference(name: &str) -> Vec<HashMap<String, f64>> {
 
 /// Our rows in the reference's columns: coordinates, speeds (`NAME.u`) and body origins.
 fn simulate(m: &OsimModel, accuracy: f64, duration: f64) -> Vec<HashMap<String, f64>> {
-    let mut sim = Simulation::new(
-        &m.model,
-        m.default_state.clone(),
-        IntegratorSettings::rk_merson(accuracy),
-    )
-    .unwrap();
+    simulate_with(m, IntegratorSettings::rk_merson(accuracy), duration)
+}
+
+fn simulate_with(
+    m: &OsimModel,
+    settings: IntegratorSettings,
+    duration: f64,
+) -> Vec<HashMap<String, f64>> {
+    let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
     let mut rows = Vec::new();
     let mut data = Data::new(&m.model);
     sim.run_stepping_to_reports(duration, 0.01, |model, s, _| {
@@ -91,9 +94,18 @@ fn max_difference(
 }
 
 fn check_against_opensim(model: &str, csv: &str, duration: f64) {
+    check_method_against_opensim(model, csv, duration, IntegratorKind::RungeKuttaMerson);
+}
+
+/// As OpenSim's `Manager` ran the references: `setIntegratorMethod`, accuracy 1e-6.
+fn check_method_against_opensim(model: &str, csv: &str, duration: f64, kind: IntegratorKind) {
     let m = load(model);
     let theirs = reference(csv);
-    let ours = simulate(&m, 1e-6, duration);
+    let settings = IntegratorSettings {
+        kind,
+        ..IntegratorSettings::rk_merson(1e-6)
+    };
+    let ours = simulate_with(&m, settings, duration);
     let is_origin = |c: &str| c.ends_with(".px") || c.ends_with(".py") || c.ends_with(".pz");
     let is_coordinate = |c: &str| m.coordinates.iter().any(|k| k.name == c);
     let is_speed = |c: &str| c.ends_with(".u");
@@ -118,6 +130,22 @@ fn check_against_opensim(model: &str, csv: &str, duration: f64) {
 #[test]
 fn ball_smooth_matches_opensim() {
     check_against_opensim("osim_ball_smooth.osim", "osim_ball_smooth.csv", 2.0);
+}
+
+/// Simbody's other error-controlled Runge–Kutta methods, as OpenSim's `Manager` selects them
+/// (`osim_*__METHOD.csv`, shared/reference/opensim/).
+#[test]
+fn simbody_runge_kutta_family_matches_opensim() {
+    for (kind, method) in [
+        (IntegratorKind::RungeKutta2, "RungeKutta2"),
+        (IntegratorKind::RungeKutta3, "RungeKutta3"),
+        (IntegratorKind::RungeKuttaFeldberg, "RungeKuttaFeldberg"),
+    ] {
+        for (model, duration) in [("osim_ball_smooth", 2.0), ("osim_leg_hc", 1.0)] {
+            let csv = format!("{model}__{method}.csv");
+            check_method_against_opensim(&format!("{model}.osim"), &csv, duration, kind);
+        }
+    }
 }
 
 #[test]

@@ -3,6 +3,9 @@
 //! * [`IntegratorKind::RungeKuttaMerson`]: 4th-order, 5 stages, error-controlled exactly as
 //!   Simbody's `RungeKuttaMersonIntegrator` (tableau in [`rk_merson`], step-size rules in
 //!   [`step_control`], error norm in [`error_norm`], quaternion projection in [`projection`]).
+//! * [`IntegratorKind::RungeKutta2`], [`IntegratorKind::RungeKutta3`] and
+//!   [`IntegratorKind::RungeKuttaFeldberg`]: Simbody's other error-controlled explicit methods
+//!   ([`rk2`], [`rk3`], [`rk_feldberg`]), with the same step control and error order 2, 3, 4.
 //! * [`IntegratorKind::RungeKutta4`] and [`IntegratorKind::ExplicitEuler`]: fixed step, no
 //!   error control; quaternions are normalized after every step.
 //!
@@ -15,7 +18,10 @@ pub mod error_norm;
 pub mod explicit_euler;
 pub mod hermite;
 pub mod projection;
+pub mod rk2;
+pub mod rk3;
 pub mod rk4;
+pub mod rk_feldberg;
 pub mod rk_merson;
 pub mod step_control;
 
@@ -28,6 +34,15 @@ pub enum IntegratorKind {
     /// Runge–Kutta–Merson, variable step with error control (Simbody's default choice).
     #[serde(rename = "rk-merson")]
     RungeKuttaMerson,
+    /// Simbody's `RungeKutta2Integrator`: Heun's method, error-controlled (error order 2).
+    #[serde(rename = "rk2")]
+    RungeKutta2,
+    /// Simbody's `RungeKutta3Integrator`: Kutta's third-order method, error-controlled.
+    #[serde(rename = "rk3")]
+    RungeKutta3,
+    /// Simbody's `RungeKuttaFeldbergIntegrator`: Fehlberg 4(5), error-controlled.
+    #[serde(rename = "rk-feldberg")]
+    RungeKuttaFeldberg,
     /// Classical fixed-step 4th-order Runge–Kutta.
     #[serde(rename = "rk4")]
     RungeKutta4,
@@ -43,8 +58,11 @@ pub enum IntegratorKind {
 
 impl IntegratorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [IntegratorKind; 4] = [
+    pub const ALL: [IntegratorKind; 7] = [
         IntegratorKind::RungeKuttaMerson,
+        IntegratorKind::RungeKutta2,
+        IntegratorKind::RungeKutta3,
+        IntegratorKind::RungeKuttaFeldberg,
         IntegratorKind::RungeKutta4,
         IntegratorKind::ExplicitEuler,
         IntegratorKind::SemiExplicitEuler,
@@ -59,10 +77,27 @@ impl IntegratorKind {
     pub fn name(self) -> &'static str {
         match self {
             IntegratorKind::RungeKuttaMerson => "rk-merson",
+            IntegratorKind::RungeKutta2 => "rk2",
+            IntegratorKind::RungeKutta3 => "rk3",
+            IntegratorKind::RungeKuttaFeldberg => "rk-feldberg",
             IntegratorKind::RungeKutta4 => "rk4",
             IntegratorKind::ExplicitEuler => "explicit-euler",
             IntegratorKind::SemiExplicitEuler => "semi-explicit-euler",
         }
+    }
+}
+
+impl IntegratorKind {
+    /// Whether the method controls its error (variable step, `accuracy`) as Simbody's
+    /// `AbstractIntegratorRep` does, rather than taking fixed steps.
+    pub fn is_error_controlled(self) -> bool {
+        matches!(
+            self,
+            IntegratorKind::RungeKuttaMerson
+                | IntegratorKind::RungeKutta2
+                | IntegratorKind::RungeKutta3
+                | IntegratorKind::RungeKuttaFeldberg
+        )
     }
 }
 

@@ -17,7 +17,7 @@ pub fn step<T: Real>(
 ) -> Result<()> {
     let h = t1 - t0;
     let (h2, hh, h6, two) = (T::c(h / 2.0), T::c(h), T::c(h / 6.0), T::c(2.0));
-    let [k2, k3, k4, _] = &mut ws.f;
+    let [k2, k3, k4, ..] = &mut ws.f;
     let ys = &mut ws.y_stage;
     for i in 0..y0.len() {
         ys[i] = y0[i] + h2 * f0[i];

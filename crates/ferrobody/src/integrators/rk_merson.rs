@@ -17,8 +17,8 @@ use crate::scalar::Real;
 /// Scratch vectors of one attempt (all of length ny).
 #[derive(Clone, Debug)]
 pub struct MersonWorkspace<T: Real> {
-    /// Stage derivatives f1..f4.
-    pub f: [Vec<T>; 4],
+    /// Stage derivatives (Merson uses four, Fehlberg five).
+    pub f: [Vec<T>; 5],
     /// Stage argument.
     pub y_stage: Vec<T>,
     /// Predictor ŷ.
@@ -34,7 +34,7 @@ impl<T: Real> MersonWorkspace<T> {
     pub fn new(ny: usize) -> Self {
         let z = || vec![T::zero(); ny];
         Self {
-            f: [z(), z(), z(), z()],
+            f: [z(), z(), z(), z(), z()],
             y_stage: z(),
             y_pred: z(),
             y1: z(),
@@ -42,6 +42,9 @@ impl<T: Real> MersonWorkspace<T> {
         }
     }
 }
+
+/// The exponent of Simbody's step-size rule for this method (`errOrder`).
+pub const ERROR_ORDER: i32 = 4;
 
 /// Computes `ws.y1` and `ws.y_err` for a step from `(t0, y0, f0)` to `t1`, calling
 /// `eval(t, y, ydot)` four times.
@@ -56,7 +59,7 @@ pub fn attempt<T: Real>(
     let h = t1 - t0;
     let (h3, h6, h8, h2) = (T::c(h / 3.0), T::c(h / 6.0), T::c(h / 8.0), T::c(h / 2.0));
     let (three, four, fifth) = (T::c(3.0), T::c(4.0), T::c(5.0));
-    let [f1, f2, f3, f4] = &mut ws.f;
+    let [f1, f2, f3, f4, _] = &mut ws.f;
     let ys = &mut ws.y_stage;
     for i in 0..y0.len() {
         ys[i] = y0[i] + h3 * f0[i];
