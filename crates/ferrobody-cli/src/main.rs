@@ -80,7 +80,8 @@ enum Command {
         /// Interval between report rows in seconds (overrides the scene).
         #[arg(long)]
         report_interval: Option<f64>,
-        /// Integration method: rk-merson, rk4, explicit-euler or semi-explicit-euler.
+        /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler (error-controlled),
+        /// rk4, explicit-euler-fixed or semi-explicit-euler.
         #[arg(long)]
         integrator: Option<String>,
         /// For .osim and .urdf models: fail if any element of the model is not simulated.
@@ -118,7 +119,8 @@ enum Command {
         /// Integrator accuracy (overrides the scene).
         #[arg(long)]
         accuracy: Option<f64>,
-        /// Integration method: rk-merson, rk4, explicit-euler or semi-explicit-euler.
+        /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler (error-controlled),
+        /// rk4, explicit-euler-fixed or semi-explicit-euler.
         #[arg(long)]
         integrator: Option<String>,
         /// For .urdf robots: a floating base (a Free joint between Ground and the root link).

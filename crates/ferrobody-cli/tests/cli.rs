@@ -200,7 +200,7 @@ fn failing_simulation_keeps_rows_and_exits_nonzero() {
 [simulation]
 duration = 100.0
 [integrator]
-method = "explicit-euler"
+method = "explicit-euler-fixed"
 fixed_step = 0.1
 [[body]]
 name = "mass"

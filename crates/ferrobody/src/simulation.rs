@@ -60,6 +60,8 @@ pub struct Simulation<'m, T: Real = f64> {
     budget: crate::run_budget::RunBudget,
     f_end_valid: bool,
     interpolation_valid: bool,
+    /// Simbody's q count for the error norm's RMS (`Model::simbody_q_count`).
+    error_q_count: usize,
     stats: Stats,
 }
 
@@ -125,6 +127,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             budget: Default::default(),
             f_end_valid: false,
             interpolation_valid: false,
+            error_q_count: model.simbody_q_count(),
             stats: Stats::default(),
         })
     }
@@ -329,6 +332,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             IntegratorKind::RungeKutta2 => rk2::ERROR_ORDER,
             IntegratorKind::RungeKutta3 => rk3::ERROR_ORDER,
             IntegratorKind::RungeKuttaFeldberg => rk_feldberg::ERROR_ORDER,
+            IntegratorKind::ExplicitEuler => explicit_euler::ERROR_ORDER,
             _ => rk_merson::ERROR_ORDER,
         }
     }
@@ -336,6 +340,9 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// One attempt: integrate, test the error before and after projection; returns the norm
     /// (infinite when the derivative or the projection failed).
     fn merson_attempt(&mut self, t0: f64, t1: f64, acc: f64, tol: f64) -> f64 {
+        if self.settings.kind == IntegratorKind::ExplicitEuler {
+            return self.euler_attempt(t0, t1, tol);
+        }
         let error_order = self.error_order();
         let (model, state, data, buf) =
             (self.model, &mut self.state, &mut self.data, &mut self.buf);
@@ -359,7 +366,8 @@ impl<'m, T: Real> Simulation<'m, T> {
         let (nq, nu) = (model.nq(), model.nu());
         let quats = &model.quaternion_starts;
         let ws = &mut buf.merson;
-        let norm = |y: &[T], e: &[T]| error_norm(y, e, nq, nu, quats, &buf.u_scale, &buf.z_scale);
+        let q = (nq, self.error_q_count);
+        let norm = |y: &[T], e: &[T]| error_norm(y, e, q, nu, quats, &buf.u_scale, &buf.z_scale);
         let err0 = norm(&ws.y1, &ws.y_err);
         // Simbody's attemptDAEStep: not worth projecting unless a half step would have passed.
         let worth_projecting = 2f64.powi(error_order) * acc;
@@ -388,6 +396,50 @@ impl<'m, T: Real> Simulation<'m, T> {
             Projection::Unchanged => err0,
             Projection::Normalized => norm(&ws.y1, &ws.y_err),
         }
+    }
+
+    /// One error-controlled Euler attempt (Simbody's `ExplicitEulerIntegratorRep::
+    /// attemptDAEStep`): the end state projected without an error estimate, its derivative,
+    /// and the unprojected end's gap to the trapezoidal rule as the estimate; returns the norm.
+    fn euler_attempt(&mut self, t0: f64, t1: f64, tol: f64) -> f64 {
+        let (model, state, data, buf) =
+            (self.model, &mut self.state, &mut self.data, &mut self.buf);
+        let ws = &mut buf.merson;
+        explicit_euler::step(t0, &buf.y0, &buf.f0, t1, ws);
+        ws.y_err.copy_from_slice(&ws.y1);
+        let nq = model.nq();
+        let quats = &model.quaternion_starts;
+        // Simbody projects with an empty error estimate: `y_pred` takes the unused changes.
+        let projected = if model.has_constraints() {
+            state.t = t1;
+            let proj = &mut self.projection;
+            matches!(
+                project_trial_state(model, state, data, proj, tol, &mut ws.y1, &mut ws.y_pred),
+                Ok(ProjectionResult::Unchanged | ProjectionResult::Projected)
+            )
+        } else {
+            project_q(&mut ws.y1[..nq], quats, tol, &mut ws.y_pred[..nq]) != Projection::Failed
+        };
+        if !projected {
+            return f64::INFINITY;
+        }
+        state.t = t1;
+        state.set_y(&ws.y1);
+        let [f1, ..] = &mut ws.f;
+        if state_derivative(model, state, data, f1).is_err() {
+            return f64::INFINITY;
+        }
+        explicit_euler::error_estimate(t1 - t0, &buf.y0, &buf.f0, f1, &mut ws.y_err);
+        let q = (nq, self.error_q_count);
+        error_norm(
+            &ws.y1,
+            &ws.y_err,
+            q,
+            model.nu(),
+            quats,
+            &buf.u_scale,
+            &buf.z_scale,
+        )
     }
 
     /// One step of the rigid-contact stepper.
@@ -420,7 +472,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.stats.steps_attempted += 1;
         let (model, state, data, buf) =
             (self.model, &mut self.state, &mut self.data, &mut self.buf);
-        if kind == IntegratorKind::ExplicitEuler {
+        if kind == IntegratorKind::ExplicitEulerFixed {
             explicit_euler::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson);
         } else {
             let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
@@ -490,7 +542,12 @@ impl<'m, T: Real> Simulation<'m, T> {
                 y1: &self.buf.merson.y1,
                 f1: &self.buf.f_end,
             };
-            interpolate(&seg, t, &mut self.buf.y_interp);
+            if self.settings.kind == IntegratorKind::ExplicitEuler {
+                let (y0, y1) = (&self.buf.y0, &self.buf.merson.y1);
+                explicit_euler::interpolate(seg.t0, y0, seg.t1, y1, t, &mut self.buf.y_interp);
+            } else {
+                interpolate(&seg, t, &mut self.buf.y_interp);
+            }
             self.report_state.t = t;
             self.report_state.set_y(&self.buf.y_interp);
             let quats = &self.model.quaternion_starts;

@@ -132,14 +132,15 @@ fn ball_smooth_matches_opensim() {
     check_against_opensim("osim_ball_smooth.osim", "osim_ball_smooth.csv", 2.0);
 }
 
-/// Simbody's other error-controlled Runge–Kutta methods, as OpenSim's `Manager` selects them
+/// Simbody's other error-controlled methods, as OpenSim's `Manager` selects them
 /// (`osim_*__METHOD.csv`, shared/reference/opensim/).
 #[test]
-fn simbody_runge_kutta_family_matches_opensim() {
+fn simbody_error_controlled_integrators_match_opensim() {
     for (kind, method) in [
         (IntegratorKind::RungeKutta2, "RungeKutta2"),
         (IntegratorKind::RungeKutta3, "RungeKutta3"),
         (IntegratorKind::RungeKuttaFeldberg, "RungeKuttaFeldberg"),
+        (IntegratorKind::ExplicitEuler, "ExplicitEuler"),
     ] {
         for (model, duration) in [("osim_ball_smooth", 2.0), ("osim_leg_hc", 1.0)] {
             let csv = format!("{model}__{method}.csv");

@@ -4,6 +4,11 @@
 //! q errors mapped through `N N⁺` at the trial end state (for a quaternion block that is
 //! `|q|² I − q qᵀ`, which drops the part of the error that only changes the length); u and z
 //! errors weighted by `1/|x|` where `|x| > 1` at the start of the step, else 1.
+//!
+//! The q RMS divides by Simbody's count of q, which exceeds ours by one for every Ball or Free
+//! mobilizer in Euler-angle mode (Simbody allocates the quaternion's four slots, or seven for
+//! Free, and leaves one unused: its error is zero). With a low-order method the step size
+//! follows this divisor closely (explicit Euler's step scales with its fourth root).
 
 use crate::scalar::Real;
 
@@ -15,11 +20,12 @@ pub fn relative_scaling<T: Real>(x: &[T], scale: &mut [f64]) {
     }
 }
 
-/// The error norm of the estimate `yerr = [q_err, u_err, z_err]` at trial state `y`.
+/// The error norm of the estimate `yerr = [q_err, u_err, z_err]` at trial state `y`; `q` is
+/// (nq, Simbody's count of q for the RMS).
 pub fn error_norm<T: Real>(
     y: &[T],
     yerr: &[T],
-    nq: usize,
+    (nq, q_count): (usize, usize),
     nu: usize,
     quaternion_starts: &[usize],
     u_scale: &[f64],
@@ -50,7 +56,7 @@ pub fn error_norm<T: Real>(
             .sum::<f64>()
     };
     let nz = yerr.len() - nq - nu;
-    let q_norm = rms(sum_q, nq);
+    let q_norm = rms(sum_q, q_count);
     let u_norm = rms(weighted(&yerr[nq..nq + nu], u_scale), nu);
     let z_norm = rms(weighted(&yerr[nq + nu..], z_scale), nz);
     q_norm.max(u_norm).max(z_norm)
@@ -64,9 +70,9 @@ mod tests {
     fn quaternion_length_errors_do_not_count() {
         let y = [1.0, 0.0, 0.0, 0.0, 5.0];
         let along = [1e-3, 0.0, 0.0, 0.0, 0.0];
-        assert_eq!(error_norm(&y, &along, 4, 1, &[0], &[1.0], &[]), 0.0);
+        assert_eq!(error_norm(&y, &along, (4, 4), 1, &[0], &[1.0], &[]), 0.0);
         let across = [0.0, 1e-3, 0.0, 0.0, 0.0];
-        assert!((error_norm(&y, &across, 4, 1, &[0], &[1.0], &[]) - 5e-4).abs() < 1e-15);
+        assert!((error_norm(&y, &across, (4, 4), 1, &[0], &[1.0], &[]) - 5e-4).abs() < 1e-15);
     }
 
     #[test]
@@ -74,7 +80,7 @@ mod tests {
         let mut w = [0.0; 2];
         relative_scaling(&[10.0, 0.5], &mut w);
         assert_eq!(w, [0.1, 1.0]);
-        let e = error_norm::<f64>(&[0.0, 0.0], &[1.0, 0.0], 0, 2, &[], &w, &[]);
+        let e = error_norm::<f64>(&[0.0, 0.0], &[1.0, 0.0], (0, 0), 2, &[], &w, &[]);
         assert!((e - (0.01f64 / 2.0).sqrt()).abs() < 1e-15);
     }
 }

@@ -6,7 +6,9 @@
 //! * [`IntegratorKind::RungeKutta2`], [`IntegratorKind::RungeKutta3`] and
 //!   [`IntegratorKind::RungeKuttaFeldberg`]: Simbody's other error-controlled explicit methods
 //!   ([`rk2`], [`rk3`], [`rk_feldberg`]), with the same step control and error order 2, 3, 4.
-//! * [`IntegratorKind::RungeKutta4`] and [`IntegratorKind::ExplicitEuler`]: fixed step, no
+//! * [`IntegratorKind::ExplicitEuler`]: Simbody's error-controlled forward Euler
+//!   ([`explicit_euler`]).
+//! * [`IntegratorKind::RungeKutta4`] and [`IntegratorKind::ExplicitEulerFixed`]: fixed step, no
 //!   error control; quaternions are normalized after every step.
 //!
 //! Report states between steps come from cubic Hermite interpolation ([`hermite`]), so reporting
@@ -46,9 +48,13 @@ pub enum IntegratorKind {
     /// Classical fixed-step 4th-order Runge–Kutta.
     #[serde(rename = "rk4")]
     RungeKutta4,
-    /// Fixed-step explicit (forward) Euler.
+    /// Simbody's `ExplicitEulerIntegrator`: forward Euler, error-controlled against the
+    /// trapezoidal rule (error order 2).
     #[serde(rename = "explicit-euler")]
     ExplicitEuler,
+    /// Fixed-step explicit (forward) Euler, no error control.
+    #[serde(rename = "explicit-euler-fixed")]
+    ExplicitEulerFixed,
     /// Fixed-step semi-explicit Euler with rigid unilateral contact: impacts, Coulomb friction
     /// and position projection (Simbody's `SemiExplicitEulerTimeStepper`,
     /// [`crate::unilateral::stepper`]).
@@ -58,13 +64,14 @@ pub enum IntegratorKind {
 
 impl IntegratorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [IntegratorKind; 7] = [
+    pub const ALL: [IntegratorKind; 8] = [
         IntegratorKind::RungeKuttaMerson,
         IntegratorKind::RungeKutta2,
         IntegratorKind::RungeKutta3,
         IntegratorKind::RungeKuttaFeldberg,
         IntegratorKind::RungeKutta4,
         IntegratorKind::ExplicitEuler,
+        IntegratorKind::ExplicitEulerFixed,
         IntegratorKind::SemiExplicitEuler,
     ];
 
@@ -82,6 +89,7 @@ impl IntegratorKind {
             IntegratorKind::RungeKuttaFeldberg => "rk-feldberg",
             IntegratorKind::RungeKutta4 => "rk4",
             IntegratorKind::ExplicitEuler => "explicit-euler",
+            IntegratorKind::ExplicitEulerFixed => "explicit-euler-fixed",
             IntegratorKind::SemiExplicitEuler => "semi-explicit-euler",
         }
     }
@@ -97,6 +105,7 @@ impl IntegratorKind {
                 | IntegratorKind::RungeKutta2
                 | IntegratorKind::RungeKutta3
                 | IntegratorKind::RungeKuttaFeldberg
+                | IntegratorKind::ExplicitEuler
         )
     }
 }

@@ -39,6 +39,22 @@ pub(super) fn hinge<T: Real>(h: &mut [SpatialVec<T>]) {
 
 /// Euler-angle rates from `w_FM` (in F): Simbody's `multiplyByBodyXYZ_N_P`; then
 /// `q̇ = v_FM` for the translations of a Free mobilizer.
+/// The time derivative of [`qdot`]: with `t = (s0 u1 − c0 u2)/c1`,
+/// `ṫ = (c0 q̇0 u1 + s0 u̇1 + s0 q̇0 u2 − c0 u̇2)/c1 + t (s1/c1) q̇1`, then
+/// `q̈0 = u̇0 + ṫ s1 + t c1 q̇1`, `q̈1 = −s0 q̇0 u1 + c0 u̇1 + c0 q̇0 u2 + s0 u̇2`, `q̈2 = −ṫ`.
+pub(super) fn qdotdot<T: Real>(q: &[T], u: &[T], qd: &[T], ud: &[T], out: &mut [T]) {
+    let (s0, c0) = q[0].sin_cos();
+    let (s1, c1) = q[1].sin_cos();
+    let inv_c1 = T::one() / c1;
+    let t = (s0 * u[1] - c0 * u[2]) * inv_c1;
+    let t_dot = (c0 * qd[0] * u[1] + s0 * ud[1] + s0 * qd[0] * u[2] - c0 * ud[2]) * inv_c1
+        + t * s1 * inv_c1 * qd[1];
+    out[0] = ud[0] + t_dot * s1 + t * c1 * qd[1];
+    out[1] = -s0 * qd[0] * u[1] + c0 * ud[1] + c0 * qd[0] * u[2] + s0 * ud[2];
+    out[2] = -t_dot;
+    out[3..].copy_from_slice(&ud[3..]);
+}
+
 pub(super) fn qdot<T: Real>(q: &[T], u: &[T], qdot: &mut [T]) {
     let (s0, c0) = q[0].sin_cos();
     let (s1, c1) = q[1].sin_cos();

@@ -38,8 +38,10 @@ mod slider;
 mod translation;
 mod universal;
 
+use crate::math::quaternion::quaternion_dot;
 use crate::math::{SpatialVec, Transform};
 use crate::scalar::Real;
+use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use free::x_fm as free_x_fm;
@@ -271,6 +273,29 @@ impl Mobilizer {
             Mobilizer::Universal => universal::hdot_u(q, u),
             Mobilizer::Gimbal => gimbal::hdot_u(q, u),
             _ => SpatialVec::zeros(),
+        }
+    }
+
+    /// `q̈ = N(q) u̇ + Ṅ(q, q̇) u`, the time derivative of `q̇ = N(q) u` (Simbody's
+    /// `getQDotDot`), given `q`, `u`, `q̇` and `u̇`: the quaternion map is bilinear in (q, ω);
+    /// the Euler-angle map is differentiated in `euler_xyz::qdotdot`; otherwise `q̈ = u̇`.
+    #[inline]
+    pub fn qdotdot<T: Real>(self, q: &[T], u: &[T], qdot: &[T], udot: &[T], out: &mut [T]) {
+        let omega = |v: &[T]| Vector3::new(v[0], v[1], v[2]);
+        let mut term = [T::zero(); 4];
+        match self {
+            Mobilizer::Ball | Mobilizer::Free => {
+                quaternion_dot(&qdot[..4], &omega(u), &mut out[..4]);
+                quaternion_dot(&q[..4], &omega(udot), &mut term);
+                for (o, t) in out[..4].iter_mut().zip(term) {
+                    *o += t;
+                }
+                out[4..].copy_from_slice(&udot[3..]);
+            }
+            Mobilizer::BallEuler | Mobilizer::FreeEuler => {
+                euler_xyz::qdotdot(q, u, qdot, udot, out)
+            }
+            _ => out.copy_from_slice(udot),
         }
     }
 

@@ -169,3 +169,34 @@ fn function_based_hinge_and_hdot_match_finite_differences() {
         "Ḣu = {an:?}, finite difference {fd:?}"
     );
 }
+
+#[test]
+fn qdotdot_matches_finite_difference_of_qdot() {
+    // q̈ = d/dt N(q(t)) u(t) along q̇ = N u and a chosen u̇.
+    for m in Mobilizer::ALL {
+        let (q, u) = (sample_q(m), sample_u(m));
+        let udot: Vec<f64> = (0..m.nu()).map(|i| -0.5 + 0.3 * i as f64).collect();
+        let mut qd = vec![0.0; m.nq()];
+        m.qdot(&q, &u, &mut qd);
+        let mut exact = vec![0.0; m.nq()];
+        m.qdotdot(&q, &u, &qd, &udot, &mut exact);
+        let h = 1e-6;
+        let at = |s: f64| {
+            let qs: Vec<f64> = q.iter().zip(&qd).map(|(a, b)| a + s * b).collect();
+            let us: Vec<f64> = u.iter().zip(&udot).map(|(a, b)| a + s * b).collect();
+            let mut out = vec![0.0; m.nq()];
+            m.qdot(&qs, &us, &mut out);
+            out
+        };
+        let (p, n) = (at(h), at(-h));
+        for k in 0..m.nq() {
+            let fd = (p[k] - n[k]) / (2.0 * h);
+            // Central differences: O(h²) ≈ 1e-12 plus round-off ε/h ≈ 1e-10.
+            assert!(
+                (exact[k] - fd).abs() < 1e-8,
+                "{m} q̈[{k}]: {} vs {fd}",
+                exact[k]
+            );
+        }
+    }
+}

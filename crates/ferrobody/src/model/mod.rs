@@ -82,6 +82,22 @@ impl<T: Real> Model<T> {
         self.nq
     }
 
+    /// The number of q Simbody allocates for this tree: nq plus one for every Ball or Free
+    /// mobilizer in Euler-angle mode (Simbody keeps the quaternion's slot count there). The
+    /// integrators' error norm divides by it.
+    pub fn simbody_q_count(&self) -> usize {
+        let euler = self.bodies[1..]
+            .iter()
+            .filter(|b| {
+                matches!(
+                    b.mobilizer,
+                    crate::mobilizer::Mobilizer::BallEuler | crate::mobilizer::Mobilizer::FreeEuler
+                )
+            })
+            .count();
+        self.nq + euler
+    }
+
     /// Number of generalized speeds.
     pub fn nu(&self) -> usize {
         self.nu
