@@ -80,8 +80,9 @@ enum Command {
         /// Interval between report rows in seconds (overrides the scene).
         #[arg(long)]
         report_interval: Option<f64>,
-        /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler (error-controlled),
-        /// rk4, explicit-euler-fixed or semi-explicit-euler.
+        /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler,
+        /// semi-explicit-euler2, verlet (error-controlled), rk4, explicit-euler-fixed or
+        /// semi-explicit-euler.
         #[arg(long)]
         integrator: Option<String>,
         /// For .osim and .urdf models: fail if any element of the model is not simulated.
@@ -119,8 +120,9 @@ enum Command {
         /// Integrator accuracy (overrides the scene).
         #[arg(long)]
         accuracy: Option<f64>,
-        /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler (error-controlled),
-        /// rk4, explicit-euler-fixed or semi-explicit-euler.
+        /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler,
+        /// semi-explicit-euler2, verlet (error-controlled), rk4, explicit-euler-fixed or
+        /// semi-explicit-euler.
         #[arg(long)]
         integrator: Option<String>,
         /// For .urdf robots: a floating base (a Free joint between Ground and the root link).

@@ -25,7 +25,8 @@ use crate::integrators::projection::{
 use crate::integrators::rk_merson::{self, MersonWorkspace};
 use crate::integrators::step_control::{adjust_step_size, choose_step_end};
 use crate::integrators::{
-    explicit_euler, rk2, rk3, rk4, rk_feldberg, IntegratorKind, IntegratorSettings, Stats,
+    explicit_euler, rk2, rk3, rk4, rk_feldberg, semi_explicit_euler2, verlet, IntegratorKind,
+    IntegratorSettings, Stats,
 };
 use crate::model::Model;
 use crate::pipeline::{realize, state_derivative};
@@ -333,6 +334,8 @@ impl<'m, T: Real> Simulation<'m, T> {
             IntegratorKind::RungeKutta3 => rk3::ERROR_ORDER,
             IntegratorKind::RungeKuttaFeldberg => rk_feldberg::ERROR_ORDER,
             IntegratorKind::ExplicitEuler => explicit_euler::ERROR_ORDER,
+            IntegratorKind::SemiExplicitEuler2 => semi_explicit_euler2::ERROR_ORDER,
+            IntegratorKind::Verlet => verlet::ERROR_ORDER,
             _ => rk_merson::ERROR_ORDER,
         }
     }
@@ -340,8 +343,12 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// One attempt: integrate, test the error before and after projection; returns the norm
     /// (infinite when the derivative or the projection failed).
     fn merson_attempt(&mut self, t0: f64, t1: f64, acc: f64, tol: f64) -> f64 {
-        if self.settings.kind == IntegratorKind::ExplicitEuler {
-            return self.euler_attempt(t0, t1, tol);
+        match self.settings.kind {
+            IntegratorKind::ExplicitEuler => return self.euler_attempt(t0, t1, tol),
+            IntegratorKind::SemiExplicitEuler2 | IntegratorKind::Verlet => {
+                return self.low_order_attempt(t0, t1, acc, tol)
+            }
+            _ => {}
         }
         let error_order = self.error_order();
         let (model, state, data, buf) =
@@ -431,6 +438,40 @@ impl<'m, T: Real> Simulation<'m, T> {
         }
         explicit_euler::error_estimate(t1 - t0, &buf.y0, &buf.f0, f1, &mut ws.y_err);
         let q = (nq, self.error_q_count);
+        error_norm(
+            &ws.y1,
+            &ws.y_err,
+            q,
+            model.nu(),
+            quats,
+            &buf.u_scale,
+            &buf.z_scale,
+        )
+    }
+
+    /// One attempt of Simbody's semi-explicit Euler 2 or Verlet, which project their own end
+    /// states (quaternions only: both refuse bilateral constraints); returns the error norm
+    /// (infinite when an evaluation, the projection or Verlet's iteration failed).
+    fn low_order_attempt(&mut self, t0: f64, t1: f64, acc: f64, tol: f64) -> f64 {
+        let (model, state, data, buf) =
+            (self.model, &mut self.state, &mut self.data, &mut self.buf);
+        let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
+            state.t = t;
+            state.set_y(y);
+            state_derivative(model, state, data, ydot)
+        };
+        let start = (t0, &buf.y0[..], &buf.f0[..]);
+        let ws = &mut buf.merson;
+        let ok = if self.settings.kind == IntegratorKind::Verlet {
+            verlet::attempt(model, start, (t1, acc, tol), ws, &mut eval)
+        } else {
+            semi_explicit_euler2::attempt(model, start, t1, tol, ws, &mut eval)
+        };
+        if !matches!(ok, Ok(true)) {
+            return f64::INFINITY;
+        }
+        let q = (model.nq(), self.error_q_count);
+        let quats = &model.quaternion_starts;
         error_norm(
             &ws.y1,
             &ws.y_err,
@@ -542,7 +583,11 @@ impl<'m, T: Real> Simulation<'m, T> {
                 y1: &self.buf.merson.y1,
                 f1: &self.buf.f_end,
             };
-            if self.settings.kind == IntegratorKind::ExplicitEuler {
+            let linear = matches!(
+                self.settings.kind,
+                IntegratorKind::ExplicitEuler | IntegratorKind::SemiExplicitEuler2
+            );
+            if linear {
                 let (y0, y1) = (&self.buf.y0, &self.buf.merson.y1);
                 explicit_euler::interpolate(seg.t0, y0, seg.t1, y1, t, &mut self.buf.y_interp);
             } else {
@@ -623,6 +668,16 @@ fn rigid_stepper<T: Real>(
     model: &Model<T>,
     settings: &IntegratorSettings,
 ) -> Result<Option<RigidStepper<T>>> {
+    let projects_own_states = matches!(
+        settings.kind,
+        IntegratorKind::SemiExplicitEuler2 | IntegratorKind::Verlet
+    );
+    if projects_own_states && model.has_constraints() {
+        return Err(Error::Model(format!(
+            "the {} integrator does not enforce bilateral constraints yet; use rk-merson (or another Runge-Kutta method) for this model",
+            settings.kind.name()
+        )));
+    }
     if settings.kind != IntegratorKind::SemiExplicitEuler {
         if model.has_unilateral_contacts() {
             return Err(Error::Model(format!(

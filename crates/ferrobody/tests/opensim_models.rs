@@ -141,6 +141,8 @@ fn simbody_error_controlled_integrators_match_opensim() {
         (IntegratorKind::RungeKutta3, "RungeKutta3"),
         (IntegratorKind::RungeKuttaFeldberg, "RungeKuttaFeldberg"),
         (IntegratorKind::ExplicitEuler, "ExplicitEuler"),
+        (IntegratorKind::SemiExplicitEuler2, "SemiExplicitEuler2"),
+        (IntegratorKind::Verlet, "Verlet"),
     ] {
         for (model, duration) in [("osim_ball_smooth", 2.0), ("osim_leg_hc", 1.0)] {
             let csv = format!("{model}__{method}.csv");

@@ -6,8 +6,10 @@
 //! * [`IntegratorKind::RungeKutta2`], [`IntegratorKind::RungeKutta3`] and
 //!   [`IntegratorKind::RungeKuttaFeldberg`]: Simbody's other error-controlled explicit methods
 //!   ([`rk2`], [`rk3`], [`rk_feldberg`]), with the same step control and error order 2, 3, 4.
-//! * [`IntegratorKind::ExplicitEuler`]: Simbody's error-controlled forward Euler
-//!   ([`explicit_euler`]).
+//! * [`IntegratorKind::ExplicitEuler`], [`IntegratorKind::SemiExplicitEuler2`] and
+//!   [`IntegratorKind::Verlet`]: Simbody's error-controlled low-order methods
+//!   ([`explicit_euler`], [`semi_explicit_euler2`], [`verlet`]; q̇ and q̈ maps in
+//!   [`kinematic_map`]).
 //! * [`IntegratorKind::RungeKutta4`] and [`IntegratorKind::ExplicitEulerFixed`]: fixed step, no
 //!   error control; quaternions are normalized after every step.
 //!
@@ -19,13 +21,16 @@
 pub mod error_norm;
 pub mod explicit_euler;
 pub mod hermite;
+pub mod kinematic_map;
 pub mod projection;
 pub mod rk2;
 pub mod rk3;
 pub mod rk4;
 pub mod rk_feldberg;
 pub mod rk_merson;
+pub mod semi_explicit_euler2;
 pub mod step_control;
+pub mod verlet;
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -52,6 +57,13 @@ pub enum IntegratorKind {
     /// trapezoidal rule (error order 2).
     #[serde(rename = "explicit-euler")]
     ExplicitEuler,
+    /// Simbody's `SemiExplicitEuler2Integrator`: semi-explicit Euler with a half-step error
+    /// estimate (error order 2).
+    #[serde(rename = "semi-explicit-euler2")]
+    SemiExplicitEuler2,
+    /// Simbody's `VerletIntegrator`: Taylor step in q, trapezoidal rule in u (error order 3).
+    #[serde(rename = "verlet")]
+    Verlet,
     /// Fixed-step explicit (forward) Euler, no error control.
     #[serde(rename = "explicit-euler-fixed")]
     ExplicitEulerFixed,
@@ -64,13 +76,15 @@ pub enum IntegratorKind {
 
 impl IntegratorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [IntegratorKind; 8] = [
+    pub const ALL: [IntegratorKind; 10] = [
         IntegratorKind::RungeKuttaMerson,
         IntegratorKind::RungeKutta2,
         IntegratorKind::RungeKutta3,
         IntegratorKind::RungeKuttaFeldberg,
         IntegratorKind::RungeKutta4,
         IntegratorKind::ExplicitEuler,
+        IntegratorKind::SemiExplicitEuler2,
+        IntegratorKind::Verlet,
         IntegratorKind::ExplicitEulerFixed,
         IntegratorKind::SemiExplicitEuler,
     ];
@@ -89,6 +103,8 @@ impl IntegratorKind {
             IntegratorKind::RungeKuttaFeldberg => "rk-feldberg",
             IntegratorKind::RungeKutta4 => "rk4",
             IntegratorKind::ExplicitEuler => "explicit-euler",
+            IntegratorKind::SemiExplicitEuler2 => "semi-explicit-euler2",
+            IntegratorKind::Verlet => "verlet",
             IntegratorKind::ExplicitEulerFixed => "explicit-euler-fixed",
             IntegratorKind::SemiExplicitEuler => "semi-explicit-euler",
         }
@@ -106,6 +122,8 @@ impl IntegratorKind {
                 | IntegratorKind::RungeKutta3
                 | IntegratorKind::RungeKuttaFeldberg
                 | IntegratorKind::ExplicitEuler
+                | IntegratorKind::SemiExplicitEuler2
+                | IntegratorKind::Verlet
         )
     }
 }
