@@ -13,9 +13,10 @@ use super::Force;
 use crate::contact::HuntCrossleyForce;
 use crate::error::{Error, Result};
 use crate::model::Model;
+use crate::scalar::Real;
 
 /// The parameter names of each kind of force element that has any.
-fn names(f: &Force<f64>) -> &'static [&'static str] {
+fn names<T: Real>(f: &Force<T>) -> &'static [&'static str] {
     match f {
         Force::HuntCrossley(_) => &[
             "stiffness",
@@ -54,7 +55,7 @@ fn names(f: &Force<f64>) -> &'static [&'static str] {
 }
 
 /// The field a parameter name stands for (Hunt–Crossley elements are handled apart).
-fn slot<'a>(f: &'a mut Force<f64>, parameter: &str) -> Option<&'a mut f64> {
+fn slot<'a, T: Real>(f: &'a mut Force<T>, parameter: &str) -> Option<&'a mut T> {
     Some(match (f, parameter) {
         (Force::SmoothSphereHalfSpace(s), p) => {
             let k = &mut s.parameters;
@@ -96,11 +97,11 @@ fn slot<'a>(f: &'a mut Force<f64>, parameter: &str) -> Option<&'a mut f64> {
 
 /// A Hunt–Crossley element with one parameter changed on every surface, rebuilt (and so
 /// validated) by its constructor.
-fn hunt_crossley_with(
-    hc: &HuntCrossleyForce<f64>,
+fn hunt_crossley_with<T: Real>(
+    hc: &HuntCrossleyForce<T>,
     parameter: &str,
-    value: f64,
-) -> std::result::Result<HuntCrossleyForce<f64>, String> {
+    value: T,
+) -> std::result::Result<HuntCrossleyForce<T>, String> {
     let mut materials = hc.materials().to_vec();
     let mut transition_velocity = hc.transition_velocity;
     for m in &mut materials {
@@ -128,6 +129,25 @@ impl Model<f64> {
     /// for the names). Errors name the force, the parameter and, for an unknown parameter,
     /// the ones that exist; the model is unchanged on error.
     pub fn set_force_parameter(&mut self, force: &str, parameter: &str, value: f64) -> Result<()> {
+        if !value.is_finite() {
+            let m = format!("force '{force}'.{parameter}: must be finite, got {value}");
+            return Err(Error::Model(m));
+        }
+        self.set_force_parameter_value(force, parameter, value)
+    }
+}
+
+impl<T: Real> Model<T> {
+    /// Sets `parameter` of the force element named `force` to a value of the model's scalar
+    /// type, checked by the element's own rules: on a dual-number model, a value with a unit
+    /// derivative part seeds the derivative with respect to that parameter
+    /// (`derivatives::StepJacobian`). The model is unchanged on error.
+    pub fn set_force_parameter_value(
+        &mut self,
+        force: &str,
+        parameter: &str,
+        value: T,
+    ) -> Result<()> {
         let err = |m: String| Error::Model(format!("force '{force}'.{parameter}: {m}"));
         let index = self
             .forces
@@ -148,9 +168,6 @@ impl Model<f64> {
                 format!("no such parameter (this force has: {})", known.join(", "))
             }));
         }
-        if !value.is_finite() {
-            return Err(err(format!("must be finite, got {value}")));
-        }
         if let Force::HuntCrossley(hc) = &self.forces[index] {
             let changed = hunt_crossley_with(hc, parameter, value).map_err(err)?;
             self.forces[index] = Force::HuntCrossley(changed);
@@ -164,7 +181,9 @@ impl Model<f64> {
         self.forces[index] = changed;
         Ok(())
     }
+}
 
+impl Model<f64> {
     /// The value of `parameter` of the force element named `force` (for a Hunt–Crossley
     /// element's material parameters: its first surface's).
     pub fn force_parameter(&self, force: &str, parameter: &str) -> Result<f64> {
