@@ -81,8 +81,8 @@ enum Command {
         #[arg(long)]
         report_interval: Option<f64>,
         /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler,
-        /// semi-explicit-euler2, verlet (error-controlled), rk4, explicit-euler-fixed or
-        /// semi-explicit-euler.
+        /// semi-explicit-euler2, verlet, implicit (error-controlled), rk4, explicit-euler-fixed
+        /// or semi-explicit-euler.
         #[arg(long)]
         integrator: Option<String>,
         /// For .osim and .urdf models: fail if any element of the model is not simulated.
@@ -121,8 +121,8 @@ enum Command {
         #[arg(long)]
         accuracy: Option<f64>,
         /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler,
-        /// semi-explicit-euler2, verlet (error-controlled), rk4, explicit-euler-fixed or
-        /// semi-explicit-euler.
+        /// semi-explicit-euler2, verlet, implicit (error-controlled), rk4, explicit-euler-fixed
+        /// or semi-explicit-euler.
         #[arg(long)]
         integrator: Option<String>,
         /// For .urdf robots: a floating base (a Free joint between Ground and the root link).

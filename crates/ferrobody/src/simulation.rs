@@ -24,6 +24,7 @@ use crate::integrators::projection::{
 };
 use crate::integrators::rk_merson::{self, MersonWorkspace};
 use crate::integrators::step_control::{adjust_step_size, choose_step_end};
+use crate::integrators::tr_bdf2::{self, Outcome, TrBdf2};
 use crate::integrators::{
     explicit_euler, rk2, rk3, rk4, rk_feldberg, semi_explicit_euler2, verlet, IntegratorKind,
     IntegratorSettings, Stats,
@@ -56,6 +57,8 @@ pub struct Simulation<'m, T: Real = f64> {
     buf: Buffers<T>,
     projection: ProjectionWorkspace<T>,
     rigid: Option<RigidStepper<T>>,
+    /// The implicit integrator's Jacobian and factors (kind `Implicit` only).
+    implicit: Option<Box<TrBdf2<T>>>,
     t_prev: f64,
     h: f64,
     budget: crate::run_budget::RunBudget,
@@ -90,6 +93,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             });
         }
         let rigid = rigid_stepper(model, &settings)?;
+        let implicit = implicit_workspace(model, &settings)?;
         let mut data = Data::new(model);
         let mut projection = ProjectionWorkspace::new(model);
         if model.has_constraints() {
@@ -124,6 +128,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             },
             projection,
             rigid,
+            implicit,
             h: h0,
             budget: Default::default(),
             f_end_valid: false,
@@ -336,6 +341,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             IntegratorKind::ExplicitEuler => explicit_euler::ERROR_ORDER,
             IntegratorKind::SemiExplicitEuler2 => semi_explicit_euler2::ERROR_ORDER,
             IntegratorKind::Verlet => verlet::ERROR_ORDER,
+            IntegratorKind::Implicit => tr_bdf2::ERROR_ORDER,
             _ => rk_merson::ERROR_ORDER,
         }
     }
@@ -351,6 +357,18 @@ impl<'m, T: Real> Simulation<'m, T> {
             _ => {}
         }
         let error_order = self.error_order();
+        if let Some(early) = self.runge_kutta_attempt(t0, t1, acc) {
+            return early;
+        }
+        self.finish_attempt(t1, acc, tol, error_order)
+    }
+
+    /// The attempt of an explicit Runge–Kutta method or of the implicit one, filling
+    /// `buf.merson.y1` and `y_err`; `Some(norm)` ends the attempt there (a failure).
+    fn runge_kutta_attempt(&mut self, t0: f64, t1: f64, acc: f64) -> Option<f64> {
+        if let Some(implicit) = self.implicit.as_mut() {
+            implicit.prepare(&self.state);
+        }
         let (model, state, data, buf) =
             (self.model, &mut self.state, &mut self.data, &mut self.buf);
         let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
@@ -359,6 +377,18 @@ impl<'m, T: Real> Simulation<'m, T> {
             state_derivative(model, state, data, ydot)
         };
         let (y0, f0, ws) = (&buf.y0, &buf.f0, &mut buf.merson);
+        if let Some(implicit) = self.implicit.as_mut() {
+            let q = (model.nq(), self.error_q_count);
+            let (quats, us, zs) = (&model.quaternion_starts, &buf.u_scale, &buf.z_scale);
+            let norm = |y: &[T], e: &[T]| error_norm(y, e, q, model.nu(), quats, us, zs);
+            return match implicit.attempt((t0, y0, f0), t1, acc, ws, &mut eval, &norm) {
+                Ok(Outcome::Done) => None,
+                // Newton failed even with a fresh Jacobian: an error that shrinks h to about
+                // a quarter (Simbody's rule with error order 3).
+                Ok(Outcome::NewtonFailed) => Some(64.0 * acc),
+                Err(_) => Some(f64::INFINITY),
+            };
+        }
         let attempted = match self.settings.kind {
             IntegratorKind::RungeKutta2 => rk2::attempt(t0, y0, f0, t1, ws, &mut eval),
             IntegratorKind::RungeKutta3 => rk3::attempt(t0, y0, f0, t1, ws, &mut eval),
@@ -367,9 +397,14 @@ impl<'m, T: Real> Simulation<'m, T> {
             }
             _ => rk_merson::attempt(t0, y0, f0, t1, ws, &mut eval),
         };
-        if attempted.is_err() {
-            return f64::INFINITY;
-        }
+        attempted.is_err().then_some(f64::INFINITY)
+    }
+
+    /// The error norm of an attempt's end, projected as Simbody's `attemptDAEStep` does when
+    /// the error is within `2^p acc` (infinite when the projection failed).
+    fn finish_attempt(&mut self, t1: f64, acc: f64, tol: f64, error_order: i32) -> f64 {
+        let (model, state, data, buf) =
+            (self.model, &mut self.state, &mut self.data, &mut self.buf);
         let (nq, nu) = (model.nq(), model.nu());
         let quats = &model.quaternion_starts;
         let ws = &mut buf.merson;
@@ -660,6 +695,23 @@ fn check_dimensions<T: Real>(model: &Model<T>, state: &State<T>) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The implicit integrator's workspace for kind `Implicit`. Its Newton solves run on the real
+/// parts, so dual-number simulations are refused.
+fn implicit_workspace<T: Real>(
+    model: &Model<T>,
+    settings: &IntegratorSettings,
+) -> Result<Option<Box<TrBdf2<T>>>> {
+    if settings.kind != IntegratorKind::Implicit {
+        return Ok(None);
+    }
+    if std::any::TypeId::of::<T>() != std::any::TypeId::of::<f64>() {
+        return Err(Error::Model(
+            "the implicit integrator runs on f64 only (its Newton solves do not carry dual-number derivatives); use an explicit method for derivatives through a run".into(),
+        ));
+    }
+    Ok(Some(Box::new(TrBdf2::new(model)?)))
 }
 
 /// The rigid-contact stepper for kind `SemiExplicitEuler`; unilateral contacts need it, and it

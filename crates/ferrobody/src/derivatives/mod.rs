@@ -2,11 +2,14 @@
 //! ([`crate::scalar::Real`]).
 //!
 //! * [`ForwardDynamicsJacobian`]: ∂u̇/∂q, ∂u̇/∂u, ∂u̇/∂τ of forward dynamics, contact included.
+//! * [`StateDerivativeJacobian`]: ∂ẏ/∂y of the state derivative (implicit integration).
 //! * [`StepJacobian`]: ∂x₊/∂x and ∂x₊/∂p of one fixed-size integrator step, p force
 //!   parameters by name.
 
 pub mod forward_dynamics;
+pub mod state_derivative;
 pub mod step;
 
 pub use forward_dynamics::{ForwardDynamicsJacobian, LANES};
+pub use state_derivative::StateDerivativeJacobian;
 pub use step::StepJacobian;

@@ -10,6 +10,8 @@
 //!   [`IntegratorKind::Verlet`]: Simbody's error-controlled low-order methods
 //!   ([`explicit_euler`], [`semi_explicit_euler2`], [`verlet`]; q̇ and q̈ maps in
 //!   [`kinematic_map`]).
+//! * [`IntegratorKind::Implicit`]: TR-BDF2 with an exact Jacobian for stiff systems
+//!   ([`tr_bdf2`]).
 //! * [`IntegratorKind::RungeKutta4`] and [`IntegratorKind::ExplicitEulerFixed`]: fixed step, no
 //!   error control; quaternions are normalized after every step.
 //!
@@ -30,6 +32,7 @@ pub mod rk_feldberg;
 pub mod rk_merson;
 pub mod semi_explicit_euler2;
 pub mod step_control;
+pub mod tr_bdf2;
 pub mod verlet;
 
 use crate::error::{Error, Result};
@@ -64,6 +67,10 @@ pub enum IntegratorKind {
     /// Simbody's `VerletIntegrator`: Taylor step in q, trapezoidal rule in u (error order 3).
     #[serde(rename = "verlet")]
     Verlet,
+    /// Implicit, L-stable TR-BDF2 with an exact Jacobian, error-controlled: for stiff contact
+    /// ([`tr_bdf2`]).
+    #[serde(rename = "implicit")]
+    Implicit,
     /// Fixed-step explicit (forward) Euler, no error control.
     #[serde(rename = "explicit-euler-fixed")]
     ExplicitEulerFixed,
@@ -76,7 +83,7 @@ pub enum IntegratorKind {
 
 impl IntegratorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [IntegratorKind; 10] = [
+    pub const ALL: [IntegratorKind; 11] = [
         IntegratorKind::RungeKuttaMerson,
         IntegratorKind::RungeKutta2,
         IntegratorKind::RungeKutta3,
@@ -85,6 +92,7 @@ impl IntegratorKind {
         IntegratorKind::ExplicitEuler,
         IntegratorKind::SemiExplicitEuler2,
         IntegratorKind::Verlet,
+        IntegratorKind::Implicit,
         IntegratorKind::ExplicitEulerFixed,
         IntegratorKind::SemiExplicitEuler,
     ];
@@ -105,6 +113,7 @@ impl IntegratorKind {
             IntegratorKind::ExplicitEuler => "explicit-euler",
             IntegratorKind::SemiExplicitEuler2 => "semi-explicit-euler2",
             IntegratorKind::Verlet => "verlet",
+            IntegratorKind::Implicit => "implicit",
             IntegratorKind::ExplicitEulerFixed => "explicit-euler-fixed",
             IntegratorKind::SemiExplicitEuler => "semi-explicit-euler",
         }
@@ -124,6 +133,7 @@ impl IntegratorKind {
                 | IntegratorKind::ExplicitEuler
                 | IntegratorKind::SemiExplicitEuler2
                 | IntegratorKind::Verlet
+                | IntegratorKind::Implicit
         )
     }
 }
