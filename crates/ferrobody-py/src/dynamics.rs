@@ -6,7 +6,7 @@
 use crate::model::PyModel;
 use crate::to_py_err;
 use ferrobody::algorithms::{crba, rnea_into};
-use ferrobody::derivatives::ForwardDynamicsJacobian;
+use ferrobody::derivatives::{ForwardDynamicsJacobian, StepJacobian};
 use ferrobody::nalgebra::{DMatrix, DVector};
 use ferrobody::pipeline::{forward_dynamics, realize};
 use ferrobody::{Data, Model, Stage, State};
@@ -204,4 +204,42 @@ fn matrix<'py>(py: Python<'py>, m: &DMatrix<f64>) -> Bound<'py, PyArray2<f64>> {
         .to_pyarray(py)
         .reshape([m.nrows(), m.ncols()])
         .expect("sizes match")
+}
+
+/// One step of size `h` from `state` and its exact Jacobians: (x₊ = [q, u, z] after the step,
+/// ∂x₊/∂x (ny × ny), ∂x₊/∂p (ny × np)) for the `(force, parameter)` pairs in `parameters`.
+#[pyfunction]
+#[pyo3(signature = (model, state, h, parameters=Vec::new(), integrator=None))]
+#[allow(clippy::type_complexity)]
+pub fn step_jacobian<'py>(
+    py: Python<'py>,
+    model: &PyModel,
+    state: &crate::state::PyState,
+    h: f64,
+    parameters: Vec<(String, String)>,
+    integrator: Option<&str>,
+) -> PyResult<(
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray2<f64>>,
+    Bound<'py, PyArray2<f64>>,
+)> {
+    let settings = crate::simulation::settings(model, integrator, None, None)?;
+    let start = state.to_state(py, &model.model)?;
+    let named: Vec<(&str, &str)> = parameters
+        .iter()
+        .map(|(f, p)| (f.as_str(), p.as_str()))
+        .collect();
+    let m = &model.model;
+    let (x, dx, dp) = py
+        .detach(|| {
+            let mut j = StepJacobian::new(m, settings, h, &named)?;
+            j.compute(&start)?;
+            Ok::<_, ferrobody::Error>((j.x_next, j.dx_dx, j.dx_dp))
+        })
+        .map_err(to_py_err)?;
+    Ok((
+        x.as_slice().to_pyarray(py),
+        matrix(py, &dx),
+        matrix(py, &dp),
+    ))
 }

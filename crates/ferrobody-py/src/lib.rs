@@ -35,6 +35,7 @@ fn _ferrobody(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::state_from_parts, m)?)?;
     m.add_function(wrap_pyfunction!(runs::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(runs::rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(dynamics::step_jacobian, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

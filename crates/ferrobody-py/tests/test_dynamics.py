@@ -83,3 +83,44 @@ def test_bad_arrays_raise_value_errors(ur5):
     with pytest.raises(ValueError, match="udot: expected a 1-D float64 numpy array of length 6"):
         dyn.inverse_dynamics(q, u, np.zeros((6, 1)))
     assert repr(dyn) == "ferrobody.Dynamics(nq=6, nu=6)"
+
+
+def test_step_jacobian_matches_central_differences():
+    # The s1 ball pressed 5 mm into the ground and sliding: contact and friction act in the step.
+    model = ferrobody.load(ROOT / "examples" / "scenes" / "s1_hc_ball.toml")
+    state = model.default_state()
+    state.q[:] = [1.0, 0.0, 0.0, 0.0, 0.0, 0.095, 0.0]
+    state.u[:] = [0.0, 0.0, 1.0, 1.0, -0.5, 0.0]
+    h, pairs = 1e-3, [("contact", "stiffness"), ("contact", "dissipation")]
+    x, dx, dp = ferrobody.step_jacobian(model, state, h, pairs, integrator="rk4")
+    ny = model.nq + model.nu + model.nz
+    assert x.shape == (ny,) and dx.shape == (ny, ny) and dp.shape == (ny, 2)
+
+    def step(s, m=model):
+        sim = ferrobody.Simulation(m, s, integrator="rk4", fixed_step=h)
+        sim.advance_to(h)
+        end = sim.state
+        return np.concatenate([end.q, end.u, end.z])
+
+    assert np.allclose(x, step(state), rtol=1e-13, atol=1e-15)
+    for i in range(model.nq + model.nu):
+        plus, minus = state.copy(), state.copy()
+        arrays = (plus.q, minus.q) if i < model.nq else (plus.u, minus.u)
+        k = i if i < model.nq else i - model.nq
+        eps = 1e-7
+        arrays[0][k] += eps
+        arrays[1][k] -= eps
+        fd = (step(plus) - step(minus)) / (2 * eps)
+        # Central differences: O(eps²) + O(1e-16/eps); relative to the column's scale.
+        assert np.max(np.abs(dx[:, i] - fd)) <= 1e-6 * max(np.max(np.abs(fd)), 1.0), i
+    for j, (force, parameter) in enumerate(pairs):
+        value = model.parameter(force, parameter)
+        eps = 1e-6 * value
+        fd = (step(state, model.with_parameter(force, parameter, value + eps))
+              - step(state, model.with_parameter(force, parameter, value - eps))) / (2 * eps)
+        assert np.max(np.abs(dp[:, j] - fd)) <= 1e-6 * max(np.max(np.abs(fd)), 1e-12), parameter
+    assert np.max(np.abs(dp[:, 0])) > 0.0
+    with pytest.raises(ValueError, match="no force named 'floor'"):
+        ferrobody.step_jacobian(model, state, h, [("floor", "stiffness")])
+    with pytest.raises(ValueError, match="step size must be positive and finite"):
+        ferrobody.step_jacobian(model, state, -1.0)

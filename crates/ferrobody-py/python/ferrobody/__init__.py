@@ -8,6 +8,26 @@
 See docs/python.md for the whole API.
 """
 
-from ferrobody._ferrobody import Dynamics, Model, Simulation, State, __version__, load, rollouts, simulate
+from ferrobody._ferrobody import (
+    Dynamics,
+    Model,
+    Simulation,
+    State,
+    __version__,
+    load,
+    rollouts,
+    simulate,
+    step_jacobian,
+)
 
-__all__ = ["Dynamics", "Model", "Simulation", "State", "__version__", "load", "rollouts", "simulate"]
+__all__ = [
+    "Dynamics",
+    "Model",
+    "Simulation",
+    "State",
+    "__version__",
+    "load",
+    "rollouts",
+    "simulate",
+    "step_jacobian",
+]

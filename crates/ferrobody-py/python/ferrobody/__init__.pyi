@@ -167,3 +167,14 @@ def rollouts(
     time (runs x rows), q, u, z (runs x rows x n), position (runs x rows x bodies x 3),
     quaternion (... x 4), velocity (... x 6), kinetic_energy, potential_energy, and per run
     ok, error, steps. Bit-identical to separate simulate calls."""
+
+def step_jacobian(
+    model: Model,
+    state: State,
+    h: float,
+    parameters: Iterable[tuple[str, str]] = (),
+    integrator: Optional[str] = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """One step of size h from state and its exact Jacobians (dual numbers): (x₊ = [q, u, z]
+    after the step, ∂x₊/∂x, ∂x₊/∂p) for the (force, parameter) pairs in parameters. An
+    error-controlled integrator takes one attempt of exactly h."""
