@@ -4,10 +4,14 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// Reads a 1-D float64 array of length `n` named `what`, refusing other shapes and dtypes
-/// and non-finite entries.
-pub(crate) fn read_vector(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<f64>> {
-    let array: PyReadonlyArray1<'_, f64> = value.extract().map_err(|_| {
+/// `value` as a 1-D float64 array of length `n` named `what`, refusing other shapes and
+/// dtypes.
+pub(crate) fn checked_array<'py>(
+    value: &Bound<'py, PyAny>,
+    n: usize,
+    what: &str,
+) -> PyResult<PyReadonlyArray1<'py, f64>> {
+    let array: PyReadonlyArray1<'py, f64> = value.extract().map_err(|_| {
         PyValueError::new_err(format!(
             "{what}: expected a 1-D float64 numpy array of length {n}"
         ))
@@ -18,7 +22,13 @@ pub(crate) fn read_vector(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyR
             array.len()
         )));
     }
-    let values = array.as_array().to_vec();
+    Ok(array)
+}
+
+/// Reads a 1-D float64 array of length `n` named `what`, refusing other shapes and dtypes
+/// and non-finite entries.
+pub(crate) fn read_vector(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<f64>> {
+    let values = checked_array(value, n, what)?.as_array().to_vec();
     check_finite(&values, what)?;
     Ok(values)
 }

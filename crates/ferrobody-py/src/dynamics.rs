@@ -10,9 +10,7 @@ use ferrobody::derivatives::{ForwardDynamicsJacobian, StepJacobian};
 use ferrobody::nalgebra::{DMatrix, DVector};
 use ferrobody::pipeline::{forward_dynamics, realize};
 use ferrobody::{Data, Model, Stage, State};
-use numpy::{
-    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods, ToPyArray,
-};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, ToPyArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -33,18 +31,7 @@ pub struct PyDynamics {
 /// Copies a 1-D float64 array of length `n` into `target`, refusing other shapes, dtypes and
 /// non-finite entries.
 fn read_into(value: &Bound<'_, PyAny>, target: &mut [f64], what: &str) -> PyResult<()> {
-    let n = target.len();
-    let array: PyReadonlyArray1<'_, f64> = value.extract().map_err(|_| {
-        PyValueError::new_err(format!(
-            "{what}: expected a 1-D float64 numpy array of length {n}"
-        ))
-    })?;
-    if array.len() != n {
-        return Err(PyValueError::new_err(format!(
-            "{what}: expected length {n}, got {}",
-            array.len()
-        )));
-    }
+    let array = crate::arrays::checked_array(value, target.len(), what)?;
     let view = array.as_array();
     for (k, (t, &x)) in target.iter_mut().zip(view.iter()).enumerate() {
         if !x.is_finite() {
