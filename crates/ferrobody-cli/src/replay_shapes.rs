@@ -76,6 +76,28 @@ impl Primitive {
     }
 
     /// A box from `lo` to `hi` in frame `x`.
+    /// An ellipsoid of semi-axes `radii` along the axes of frame `x`: the unit sphere scaled
+    /// (normals by the inverse scale, renormalised), then placed.
+    fn ellipsoid(x: &Transform<f64>, radii: [f64; 3], color: [f32; 4]) -> Self {
+        let mut m = Self::sphere(&Transform::identity(), 1.0, color);
+        for (p, n) in m.positions.iter_mut().zip(m.normals.iter_mut()) {
+            let q = Vector3::new(
+                p[0] as f64 * radii[0],
+                p[1] as f64 * radii[1],
+                p[2] as f64 * radii[2],
+            );
+            let g = Vector3::new(
+                n[0] as f64 / radii[0],
+                n[1] as f64 / radii[1],
+                n[2] as f64 / radii[2],
+            );
+            let (q, g) = (x.apply(&q), x.r * g.normalize());
+            *p = [q.x as f32, q.y as f32, q.z as f32];
+            *n = [g.x as f32, g.y as f32, g.z as f32];
+        }
+        m
+    }
+
     fn cuboid(x: &Transform<f64>, lo: Vector3<f64>, hi: Vector3<f64>, color: [f32; 4]) -> Self {
         let mut m = Self::new(color);
         for axis in 0..3 {
@@ -262,6 +284,8 @@ impl ShapeSet {
                             Shape::Sphere { radius } => self.shapes[s.body.0]
                                 .push(Primitive::sphere(&s.x_bs, radius, color(s.body.0))),
                             Shape::HalfSpace => self.add_slab(s.body.0, &s.x_bs, false),
+                            Shape::Ellipsoid { radii } => self.shapes[s.body.0]
+                                .push(Primitive::ellipsoid(&s.x_bs, radii, color(s.body.0))),
                         }
                     }
                 }

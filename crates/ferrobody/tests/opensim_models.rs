@@ -209,3 +209,10 @@ fn natural_cubic_splines_match_opensim() {
 fn bushings_match_opensim() {
     check_against_opensim("osim_bushings.osim", "osim_bushings.csv", 1.0);
 }
+
+/// A free body with a `ContactEllipsoid` rolling and sliding on the floor through a
+/// `HuntCrossleyForce` (issue 20): Simbody's half-space/ellipsoid contact and its radius.
+#[test]
+fn ellipsoid_hunt_crossley_matches_opensim() {
+    check_against_opensim("osim_egg_hc.osim", "osim_egg_hc.csv", 1.5);
+}

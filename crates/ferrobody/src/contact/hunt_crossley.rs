@@ -116,10 +116,15 @@ impl<T: Real> HuntCrossleyForce<T> {
         for (i, (s, m)) in surfaces.iter().zip(&materials).enumerate() {
             m.validate()
                 .map_err(|e| format!("surface[{i}].material: {e}"))?;
-            if let crate::geometry::Shape::Sphere { radius } = s.shape {
-                if !(radius.is_finite() && radius > 0.0) {
+            s.shape
+                .validate()
+                .map_err(|e| format!("surface[{i}].{e}"))?;
+            for (j, t) in surfaces.iter().enumerate().skip(i + 1) {
+                if s.body != t.body && !crate::geometry::pair_supported(&s.shape, &t.shape) {
                     return Err(format!(
-                        "surface[{i}].radius: must be positive and finite, got {radius}"
+                        "surfaces {i} and {j}: no contact routine for {} against {} yet",
+                        s.shape.name(),
+                        t.shape.name()
                     ));
                 }
             }

@@ -46,12 +46,12 @@ pub fn candidate_pairs<T: Real>(
     bp.centres.clear();
     bp.half_spaces.clear();
     for (i, (s, x)) in surfaces.iter().zip(x_gs).enumerate() {
-        match s.shape {
-            Shape::HalfSpace => {
+        match s.shape.bounding_radius() {
+            None => {
                 bp.half_spaces.push(i as u32);
                 bp.centres.push(([0.0; 3], f64::INFINITY));
             }
-            Shape::Sphere { radius } => bp
+            Some(radius) => bp
                 .centres
                 .push(([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius)),
         }

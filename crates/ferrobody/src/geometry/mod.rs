@@ -6,16 +6,20 @@
 //! returns a [`PointContact`]: depth (m, positive when overlapping), unit normal from surface 1
 //! toward surface 2, the midway point between the two surfaces along the normal, and the
 //! effective radius of curvature. [`pair_contact`] dispatches on the shape pair by `match`, so
-//! adding a shape (Brick, Ellipsoid, triangle mesh) adds a file and a match arm and never
+//! adding a shape (Brick, triangle mesh) adds a file and a match arm and never
 //! touches the force laws. Conventions follow Simbody (notes §3.1, §3.3): a half space occupies
 //! `x > 0` of its frame, its outward normal is `−x`.
 
 mod broad_phase;
+mod contact_ellipsoid_sphere;
+mod contact_halfspace_ellipsoid;
 mod contact_halfspace_sphere;
 mod contact_sphere_sphere;
 mod small_set;
 
 pub use broad_phase::{candidate_pairs, BroadPhase};
+pub use contact_ellipsoid_sphere::contact_ellipsoid_sphere;
+pub use contact_halfspace_ellipsoid::contact_halfspace_ellipsoid;
 pub use contact_halfspace_sphere::contact_halfspace_sphere;
 pub use contact_sphere_sphere::contact_sphere_sphere;
 pub use small_set::SmallSetPlan;
@@ -35,6 +39,11 @@ pub enum Shape {
     },
     /// The half space `x > 0` of S (its surface is the plane x = 0, outward normal −x).
     HalfSpace,
+    /// The ellipsoid `Σ (x_i / a_i)² ≤ 1` of S, semi-axes `radii` (m) along S's axes.
+    Ellipsoid {
+        /// Semi-axes along x, y, z (m).
+        radii: [f64; 3],
+    },
 }
 
 impl Shape {
@@ -43,8 +52,45 @@ impl Shape {
         match self {
             Shape::Sphere { .. } => "sphere",
             Shape::HalfSpace => "half_space",
+            Shape::Ellipsoid { .. } => "ellipsoid",
         }
     }
+
+    /// The radius of a sphere about S's origin that holds the shape (Simbody's bounding
+    /// sphere), or `None` for the unbounded half space.
+    pub fn bounding_radius(&self) -> Option<f64> {
+        match self {
+            Shape::Sphere { radius } => Some(*radius),
+            Shape::HalfSpace => None,
+            Shape::Ellipsoid { radii } => Some(radii[0].max(radii[1]).max(radii[2])),
+        }
+    }
+
+    /// Checks the shape's dimensions: radii positive and finite.
+    pub fn validate(&self) -> Result<(), String> {
+        let check = |what: &str, r: f64| {
+            if r.is_finite() && r > 0.0 {
+                Ok(())
+            } else {
+                Err(format!("{what}: must be positive and finite, got {r}"))
+            }
+        };
+        match self {
+            Shape::Sphere { radius } => check("radius", *radius),
+            Shape::HalfSpace => Ok(()),
+            Shape::Ellipsoid { radii } => radii
+                .iter()
+                .zip(["radii[0]", "radii[1]", "radii[2]"])
+                .try_for_each(|(r, what)| check(what, *r)),
+        }
+    }
+}
+
+/// Whether [`pair_contact`] has a routine for two shapes on different bodies (two half
+/// spaces never touch, and count as handled). Ellipsoid against ellipsoid is missing: Simbody
+/// solves it by a general convex search that ferrobody does not have yet.
+pub fn pair_supported(a: &Shape, b: &Shape) -> bool {
+    !matches!((a, b), (Shape::Ellipsoid { .. }, Shape::Ellipsoid { .. }))
 }
 
 /// A shape fixed to a body.
@@ -93,6 +139,19 @@ pub fn pair_contact<T: Real>(
         (Shape::Sphere { radius: r1 }, Shape::Sphere { radius: r2 }) => {
             contact_sphere_sphere(&x_ga.p, T::c(*r1), &x_gb.p, T::c(*r2)).map(|c| (c, false))
         }
-        (Shape::HalfSpace, Shape::HalfSpace) => None,
+        (Shape::HalfSpace, Shape::Ellipsoid { radii }) => {
+            contact_halfspace_ellipsoid(x_ga, x_gb, radii).map(|c| (c, false))
+        }
+        (Shape::Ellipsoid { radii }, Shape::HalfSpace) => {
+            contact_halfspace_ellipsoid(x_gb, x_ga, radii).map(|c| (c, true))
+        }
+        (Shape::Ellipsoid { radii }, Shape::Sphere { radius }) => {
+            contact_ellipsoid_sphere(x_ga, radii, &x_gb.p, T::c(*radius)).map(|c| (c, false))
+        }
+        (Shape::Sphere { radius }, Shape::Ellipsoid { radii }) => {
+            contact_ellipsoid_sphere(x_gb, radii, &x_ga.p, T::c(*radius)).map(|c| (c, true))
+        }
+        (Shape::HalfSpace, Shape::HalfSpace)
+        | (Shape::Ellipsoid { .. }, Shape::Ellipsoid { .. }) => None,
     }
 }

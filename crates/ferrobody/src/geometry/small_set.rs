@@ -1,6 +1,6 @@
 //! The broad phase of small contact sets (at most [`ALL_PAIRS_BELOW`] surfaces): every pair of
-//! spheres on different bodies whose bounding spheres overlap (`i < j`), then every half space
-//! with every sphere on another body. Which pairs can ever be candidates depends only on the
+//! bounded shapes (spheres, ellipsoids) on different bodies whose bounding spheres overlap
+//! (`i < j`), then every half space with every bounded shape on another body. Which pairs can ever be candidates depends only on the
 //! shapes and bodies, so a [`SmallSetPlan`] lists them once, in that order, with the reach of
 //! each sphere pair; an evaluation then only tests centre distances. The order is the one
 //! [`super::candidate_pairs`] gives, so forces sum in the same order either way.
@@ -14,18 +14,18 @@ use crate::scalar::Real;
 pub const ALL_PAIRS_BELOW: usize = 32;
 
 /// Calls `f(i, j, reach)` for each structural candidate pair of a small set, in broad-phase
-/// order: sphere pairs on different bodies with `reach = r_i + r_j`, then half space / sphere
-/// pairs on different bodies (as `(min, max)`) with an infinite reach.
+/// order: bounded pairs on different bodies with `reach = r_i + r_j` (bounding radii), then
+/// half space / bounded pairs on different bodies (as `(min, max)`) with an infinite reach.
 fn for_each_structural_pair<T: Real>(
     surfaces: &[ContactSurface<T>],
     mut f: impl FnMut(usize, usize, f64),
 ) {
     for (i, si) in surfaces.iter().enumerate() {
-        let Shape::Sphere { radius: ra } = si.shape else {
+        let Some(ra) = si.shape.bounding_radius() else {
             continue;
         };
         for (j, sj) in surfaces.iter().enumerate().skip(i + 1) {
-            if let Shape::Sphere { radius: rb } = sj.shape {
+            if let Some(rb) = sj.shape.bounding_radius() {
                 if si.body != sj.body {
                     f(i, j, ra + rb);
                 }
@@ -37,7 +37,7 @@ fn for_each_structural_pair<T: Real>(
             continue;
         }
         for (j, sj) in surfaces.iter().enumerate() {
-            if matches!(sj.shape, Shape::Sphere { .. }) && sj.body != sh.body {
+            if sj.shape.bounding_radius().is_some() && sj.body != sh.body {
                 f(h.min(j), h.max(j), f64::INFINITY);
             }
         }

@@ -173,6 +173,7 @@ fn add_forces(
             let tag = match g {
                 contact::ContactGeometry::Sphere { .. } => "ContactSphere",
                 contact::ContactGeometry::HalfSpace { .. } => "ContactHalfSpace",
+                contact::ContactGeometry::Ellipsoid { .. } => "ContactEllipsoid",
                 contact::ContactGeometry::Other(t) => t.as_str(),
             };
             *left_out

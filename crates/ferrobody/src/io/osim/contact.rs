@@ -1,4 +1,4 @@
-//! OpenSim contact geometry: `ContactSphere` and `ContactHalfSpace` in the
+//! OpenSim contact geometry: `ContactSphere`, `ContactEllipsoid` and `ContactHalfSpace` in the
 //! `ContactGeometrySet` (or a model's `components`).
 //!
 //! Each has a `socket_frame`, a `location` and an `orientation` (body-fixed x-y-z angles) in that
@@ -24,6 +24,12 @@ pub(super) enum ContactGeometry {
         x_fs: Transform<f64>,
         radius: f64,
     },
+    /// An ellipsoid: its frame, its pose in that frame, its semi-axes (`radii`, m).
+    Ellipsoid {
+        frame: BodyFrame,
+        x_fs: Transform<f64>,
+        radii: [f64; 3],
+    },
     /// A half space: its frame and the geometry's pose in that frame.
     HalfSpace {
         frame: BodyFrame,
@@ -41,7 +47,7 @@ pub(super) fn is_contact_geometry(tag: &str) -> bool {
 /// Reads a contact geometry element.
 pub(super) fn read_geometry(doc: &Doc, node: Node) -> Res<ContactGeometry> {
     let tag = node.tag_name().name();
-    if tag != "ContactSphere" && tag != "ContactHalfSpace" {
+    if !matches!(tag, "ContactSphere" | "ContactHalfSpace" | "ContactEllipsoid") {
         return Ok(ContactGeometry::Other(tag.to_string()));
     }
     let frame = socket_frame(doc, node, "socket_frame")?;
@@ -49,6 +55,16 @@ pub(super) fn read_geometry(doc: &Doc, node: Node) -> Res<ContactGeometry> {
     let x_fs = offset_from(&location, &doc.fixed(node, "orientation", [0.0; 3])?);
     if tag == "ContactHalfSpace" {
         return Ok(ContactGeometry::HalfSpace { frame, x_fs });
+    }
+    if tag == "ContactEllipsoid" {
+        let radii = doc.fixed(node, "radii", [0.0; 3])?;
+        if radii.iter().any(|&r| r <= 0.0) {
+            return Err(doc.err(
+                node,
+                format!("<radii> must all be positive, got {radii:?}"),
+            ));
+        }
+        return Ok(ContactGeometry::Ellipsoid { frame, x_fs, radii });
     }
     let radius = doc.scalar(node, "radius", 0.0)?;
     if radius <= 0.0 {
@@ -77,6 +93,9 @@ pub(super) fn contact_surface(
             ..
         } => (frame, x_fs, Shape::Sphere { radius: *radius }),
         ContactGeometry::HalfSpace { frame, x_fs } => (frame, x_fs, Shape::HalfSpace),
+        ContactGeometry::Ellipsoid { frame, x_fs, radii } => {
+            (frame, x_fs, Shape::Ellipsoid { radii: *radii })
+        }
         ContactGeometry::Other(tag) => {
             return Err(doc.err(at, format!("contact geometry <{tag}> is not supported yet")))
         }
