@@ -194,7 +194,7 @@ mod tests {
         .unwrap();
         assert!((c.depth - 0.005).abs() < 1e-15);
         let (k1, k2) = (0.1 / 0.0025, 0.1 / 0.0064);
-        let expected = 1.0 / ((k1 + 1.0 / r) * (k2 + 1.0 / r) as f64).sqrt();
+        let expected: f64 = 1.0 / ((k1 + 1.0 / r) * (k2 + 1.0 / r)).sqrt();
         assert!((c.radius - expected).abs() < 1e-15 * expected);
     }
 
@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn dual_derivatives_match_differences() {
-        use num_dual::{Dual64, DualNum};
+        use num_dual::Dual64;
         let radii = [0.1, 0.05, 0.08];
         let at = |x: Dual64| {
             let x_ge = Transform::<Dual64>::identity();

@@ -110,7 +110,7 @@ mod tests {
         // Turned 30° about z: the support point in −y, found by brute force over the surface,
         // lies depth below the plane.
         let radii = [0.1, 0.05, 0.08];
-        let mut x_ge = Transform::from_axis_angle(Vector3::z(), 0.5236);
+        let mut x_ge = Transform::from_axis_angle(Vector3::z(), std::f64::consts::FRAC_PI_6);
         x_ge.p = Vector3::new(0.0, 0.06, 0.0);
         let c = contact_halfspace_ellipsoid(&ground(), &x_ge, &radii).unwrap();
         let mut lowest = f64::INFINITY;
