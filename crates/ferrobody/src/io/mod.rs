@@ -13,6 +13,7 @@ pub mod osim;
 pub mod scene;
 mod scene_build;
 mod scene_constraints;
+mod scene_contact_shape;
 mod scene_robot;
 mod scene_types;
 mod scene_unilateral;

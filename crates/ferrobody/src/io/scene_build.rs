@@ -1,10 +1,11 @@
 //! Turning a parsed scene file into a model, an initial state and run settings.
 
 use super::scene::Scene;
+use super::scene_contact_shape::surface_shape;
 use super::scene_robot::{add_robots, check_contact_names, robot_surfaces, set_robot_states};
 use super::scene_types::{
     BodySection, ContactModelKind, ContactSection, ExponentialSpringSection, ForceSection,
-    FrameSection, IntegratorSection, MaterialSection, SceneFile, ShapeKind, SmoothSection,
+    FrameSection, IntegratorSection, MaterialSection, SceneFile, SmoothSection,
 };
 use crate::contact::{
     ContactMaterial, ExponentialSpringForce, ExponentialSpringParameters, FrictionModel,
@@ -14,7 +15,7 @@ use crate::forces::{
     ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper,
     MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
 };
-use crate::geometry::{ContactSurface, Shape};
+use crate::geometry::ContactSurface;
 use crate::ids::{BodyId, ForceId};
 use crate::integrators::IntegratorSettings;
 use crate::math::{MassProperties, Transform};
@@ -306,16 +307,7 @@ fn build_contact(
     for (k, s) in c.surfaces.iter().enumerate() {
         let key = format!("surface[{k}]");
         let body = body_ref(b, &format!("{key}.body"), &s.body)?;
-        let shape = match (s.shape, s.radius) {
-            (ShapeKind::Sphere, Some(r)) => Shape::Sphere { radius: r },
-            (ShapeKind::Sphere, None) => {
-                return Err(format!("{key}.radius: a sphere needs a radius"))
-            }
-            (ShapeKind::HalfSpace, None) => Shape::HalfSpace,
-            (ShapeKind::HalfSpace, Some(_)) => {
-                return Err(format!("{key}.radius: a half space has no radius"))
-            }
-        };
+        let shape = surface_shape(&key, s)?;
         let x_bs = frame(s.frame.as_ref(), "frame").map_err(|m| format!("{key}{m}"))?;
         let m = materials
             .get(&s.material)

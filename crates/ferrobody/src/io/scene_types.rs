@@ -59,6 +59,7 @@ pub(super) struct ContactSection {
 pub(super) enum ShapeKind {
     Sphere,
     HalfSpace,
+    Ellipsoid,
 }
 
 #[derive(Deserialize, Debug)]
@@ -67,6 +68,7 @@ pub(super) struct SurfaceSection {
     pub body: String,
     pub shape: ShapeKind,
     pub radius: Option<f64>,
+    pub radii: Option<[f64; 3]>,
     pub frame: Option<FrameSection>,
     pub material: String,
 }

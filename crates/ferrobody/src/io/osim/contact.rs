@@ -47,7 +47,10 @@ pub(super) fn is_contact_geometry(tag: &str) -> bool {
 /// Reads a contact geometry element.
 pub(super) fn read_geometry(doc: &Doc, node: Node) -> Res<ContactGeometry> {
     let tag = node.tag_name().name();
-    if !matches!(tag, "ContactSphere" | "ContactHalfSpace" | "ContactEllipsoid") {
+    if !matches!(
+        tag,
+        "ContactSphere" | "ContactHalfSpace" | "ContactEllipsoid"
+    ) {
         return Ok(ContactGeometry::Other(tag.to_string()));
     }
     let frame = socket_frame(doc, node, "socket_frame")?;
@@ -59,10 +62,7 @@ pub(super) fn read_geometry(doc: &Doc, node: Node) -> Res<ContactGeometry> {
     if tag == "ContactEllipsoid" {
         let radii = doc.fixed(node, "radii", [0.0; 3])?;
         if radii.iter().any(|&r| r <= 0.0) {
-            return Err(doc.err(
-                node,
-                format!("<radii> must all be positive, got {radii:?}"),
-            ));
+            return Err(doc.err(node, format!("<radii> must all be positive, got {radii:?}")));
         }
         return Ok(ContactGeometry::Ellipsoid { frame, x_fs, radii });
     }
