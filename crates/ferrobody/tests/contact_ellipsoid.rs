@@ -4,7 +4,6 @@
 //! half-space pair is `opensim_models::ellipsoid_hunt_crossley_matches_opensim`.)
 
 use ferrobody::io::{load_scene, parse_scene, Scene};
-use ferrobody::prelude::*;
 use ferrobody::rollout::{simulate, RecordOptions, Trajectory};
 use std::path::PathBuf;
 
@@ -122,7 +121,7 @@ fn an_egg_at_rest_on_a_ball_carries_its_weight_with_the_combined_curvature() {
     let t = run(&scene(&text).unwrap(), 1.0);
     let y = t.final_state.q[1];
     let (k1, k2, kr) = (0.05 / 0.01, 0.05 / 0.0064, 10.0);
-    let radius = 1.0 / ((k1 + kr) * (k2 + kr) as f64).sqrt();
+    let radius: f64 = 1.0 / ((k1 + kr) * (k2 + kr)).sqrt();
     let expected = 0.25 - hertz_depth(9.81, 1e6, radius);
     assert!((y - expected).abs() < 1e-9, "{y} vs {expected}");
 }
