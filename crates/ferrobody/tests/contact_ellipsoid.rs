@@ -120,7 +120,7 @@ fn an_egg_at_rest_on_a_ball_carries_its_weight_with_the_combined_curvature() {
     let text = RESTING.replace("SUPPORT", support).replace("Y0", "0.25");
     let t = run(&scene(&text).unwrap(), 1.0);
     let y = t.final_state.q[1];
-    let (k1, k2, kr) = (0.05 / 0.01, 0.05 / 0.0064, 10.0);
+    let (k1, k2, kr): (f64, f64, f64) = (0.05 / 0.01, 0.05 / 0.0064, 10.0);
     let radius: f64 = 1.0 / ((k1 + kr) * (k2 + kr)).sqrt();
     let expected = 0.25 - hertz_depth(9.81, 1e6, radius);
     assert!((y - expected).abs() < 1e-9, "{y} vs {expected}");
