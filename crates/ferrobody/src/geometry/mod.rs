@@ -13,16 +13,24 @@
 mod broad_phase;
 mod contact_ellipsoid_sphere;
 mod contact_halfspace_ellipsoid;
+mod contact_halfspace_mesh;
 mod contact_halfspace_sphere;
+mod contact_sphere_mesh;
 mod contact_sphere_sphere;
+mod mesh_bvh;
 mod small_set;
+mod triangle_mesh;
 
 pub use broad_phase::{candidate_pairs, BroadPhase};
 pub use contact_ellipsoid_sphere::contact_ellipsoid_sphere;
 pub use contact_halfspace_ellipsoid::contact_halfspace_ellipsoid;
+pub use contact_halfspace_mesh::{springs_in_half_space, FoundationSpring};
 pub use contact_halfspace_sphere::contact_halfspace_sphere;
+pub use contact_sphere_mesh::springs_in_sphere;
 pub use contact_sphere_sphere::contact_sphere_sphere;
+pub use mesh_bvh::MeshBvh;
 pub use small_set::SmallSetPlan;
+pub use triangle_mesh::TriangleMesh;
 
 use crate::ids::BodyId;
 use crate::math::Transform;

@@ -1,0 +1,165 @@
+//! Bounding-volume hierarchy of a triangle mesh: axis-aligned boxes in the mesh frame M, split
+//! at the median face centre along the box's longest side down to leaves of at most
+//! [`LEAF_SIZE`] faces (Simbody keeps an oriented-box tree, `OBBTree`, for the same queries).
+//!
+//! Queries run on `f64` (real parts): they only decide which faces are tested. A box of centre
+//! c and half sides e lies in the half space `{p : a·p + b > 0}` when `a·c + b − Σ|a_i| e_i > 0`
+//! and out of it when `a·c + b + Σ|a_i| e_i ≤ 0`; it is within reach r of a point q when the
+//! box's nearest point to q is.
+
+use nalgebra::Vector3;
+
+/// Most faces in a leaf.
+pub const LEAF_SIZE: usize = 4;
+
+/// One node: its box, then either two children or a range of `order`.
+#[derive(Clone, Debug)]
+struct Node {
+    centre: Vector3<f64>,
+    half: Vector3<f64>,
+    /// Leaf: `start..start + count` of `order`; inner: `count == 0` and children at `start`,
+    /// `start + 1`.
+    start: u32,
+    count: u32,
+}
+
+/// The tree: nodes (root first) and the face order its leaves index.
+#[derive(Clone, Debug, Default)]
+pub struct MeshBvh {
+    nodes: Vec<Node>,
+    order: Vec<u32>,
+}
+
+impl MeshBvh {
+    /// The tree of `faces` over `vertices`.
+    pub fn new(vertices: &[Vector3<f64>], faces: &[[u32; 3]]) -> Self {
+        let centres: Vec<Vector3<f64>> = faces
+            .iter()
+            .map(|f| {
+                f.iter()
+                    .map(|&v| vertices[v as usize])
+                    .sum::<Vector3<f64>>()
+                    / 3.0
+            })
+            .collect();
+        let mut tree = Self {
+            nodes: vec![Node {
+                centre: Vector3::zeros(),
+                half: Vector3::zeros(),
+                start: 0,
+                count: 0,
+            }],
+            order: (0..faces.len() as u32).collect(),
+        };
+        tree.build(0, 0, faces.len(), vertices, faces, &centres);
+        tree
+    }
+
+    fn build(
+        &mut self,
+        node: usize,
+        lo: usize,
+        hi: usize,
+        vertices: &[Vector3<f64>],
+        faces: &[[u32; 3]],
+        centres: &[Vector3<f64>],
+    ) {
+        let mut min = Vector3::repeat(f64::INFINITY);
+        let mut max = Vector3::repeat(f64::NEG_INFINITY);
+        for &f in &self.order[lo..hi] {
+            for &v in &faces[f as usize] {
+                min = min.inf(&vertices[v as usize]);
+                max = max.sup(&vertices[v as usize]);
+            }
+        }
+        self.nodes[node].centre = (min + max) / 2.0;
+        self.nodes[node].half = (max - min) / 2.0;
+        if hi - lo <= LEAF_SIZE {
+            self.nodes[node].start = lo as u32;
+            self.nodes[node].count = (hi - lo) as u32;
+            return;
+        }
+        let axis = self.nodes[node].half.imax();
+        let mid = (lo + hi) / 2;
+        self.order[lo..hi].select_nth_unstable_by(mid - lo, |&a, &b| {
+            centres[a as usize][axis].total_cmp(&centres[b as usize][axis])
+        });
+        let first = self.nodes.len();
+        let empty = Node {
+            centre: Vector3::zeros(),
+            half: Vector3::zeros(),
+            start: 0,
+            count: 0,
+        };
+        self.nodes.push(empty.clone());
+        self.nodes.push(empty);
+        self.nodes[node].start = first as u32;
+        self.build(first, lo, mid, vertices, faces, centres);
+        self.build(first + 1, mid, hi, vertices, faces, centres);
+    }
+
+    /// Calls `f(face)` for every face that may reach into `{p : a·p + b > 0}`: every face of a
+    /// box wholly inside, and the faces of straddling leaves (the caller tests the face).
+    pub fn for_each_face_in_half_space(&self, a: &Vector3<f64>, b: f64, mut f: impl FnMut(usize)) {
+        let abs_a = a.abs();
+        self.visit(
+            |n| {
+                let mid = a.dot(&n.centre) + b;
+                let reach = abs_a.dot(&n.half);
+                (mid + reach > 0.0, mid - reach > 0.0)
+            },
+            &mut f,
+        );
+    }
+
+    /// Calls `f(face)` for every face of a leaf whose box comes within `r` of `q` (the caller
+    /// tests the face).
+    pub fn for_each_face_near(&self, q: &Vector3<f64>, r: f64, mut f: impl FnMut(usize)) {
+        self.visit(
+            |n| {
+                let gap = ((q - n.centre).abs() - n.half).sup(&Vector3::zeros());
+                (gap.norm_squared() <= r * r, false)
+            },
+            &mut f,
+        );
+    }
+
+    /// Depth-first walk: `test(node)` says (may touch, wholly inside); a wholly-inside node
+    /// gives all its faces without testing its children.
+    fn visit(&self, test: impl Fn(&Node) -> (bool, bool), f: &mut impl FnMut(usize)) {
+        let mut stack = [0u32; 64];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let node = &self.nodes[stack[top] as usize];
+            let (touches, inside) = test(node);
+            if !touches {
+                continue;
+            }
+            if inside {
+                self.for_each_face_below(node, f);
+            } else if node.count > 0 {
+                let s = node.start as usize;
+                for &face in &self.order[s..s + node.count as usize] {
+                    f(face as usize);
+                }
+            } else {
+                stack[top] = node.start + 1;
+                stack[top + 1] = node.start;
+                top += 2;
+            }
+        }
+    }
+
+    fn for_each_face_below(&self, node: &Node, f: &mut impl FnMut(usize)) {
+        if node.count > 0 {
+            let s = node.start as usize;
+            for &face in &self.order[s..s + node.count as usize] {
+                f(face as usize);
+            }
+        } else {
+            self.for_each_face_below(&self.nodes[node.start as usize], f);
+            self.for_each_face_below(&self.nodes[node.start as usize + 1], f);
+        }
+    }
+}
