@@ -216,3 +216,23 @@ fn bushings_match_opensim() {
 fn ellipsoid_hunt_crossley_matches_opensim() {
     check_against_opensim("osim_egg_hc.osim", "osim_egg_hc.csv", 1.5);
 }
+
+/// A free box whose `ContactMesh` (`box.obj`, next to the model) lands on the floor and tumbles
+/// on it through an `ElasticFoundationForce` (issue 20). The same arithmetic as Simbody's keeps
+/// the two runs within 6e-15 m through the first impact; after that the few-spring edge contacts
+/// amplify last-bit differences: moving our own initial height by ±1e-15 m moves our run by up
+/// to 5.0e-4 m at 1 s (docs/models/elastic-foundation.md). So the rows to 0.8 s are held to the
+/// acceptance limit and the whole run to that spread.
+#[test]
+fn elastic_foundation_box_matches_opensim() {
+    let m = load("osim_box_mesh_ef.osim");
+    let theirs = reference("osim_box_mesh_ef.csv");
+    let ours = simulate(&m, 1e-6, 1.0);
+    let is_origin = |c: &str| c.ends_with(".px") || c.ends_with(".py") || c.ends_with(".pz");
+    let split = theirs.iter().position(|r| r["t"] > 0.8).unwrap();
+    let (early, _, _) = max_difference(&ours[..split], &theirs[..split], is_origin);
+    let (late, col, t) = max_difference(&ours, &theirs, is_origin);
+    println!("box_mesh_ef: to 0.8 s {early:.3e} m; whole run {late:.3e} m ({col} at t = {t})");
+    assert!(early <= 1e-5, "to 0.8 s: {early:e}");
+    assert!(late <= 5e-4, "whole run: {late:e} in {col} at t = {t}");
+}

@@ -11,6 +11,7 @@
 //! constraints (later issues).
 
 mod checks;
+pub mod elastic_foundation;
 pub mod exponential_spring;
 pub mod exponential_spring_parameters;
 pub mod friction;
@@ -21,6 +22,10 @@ pub mod smooth_curves;
 pub mod smooth_sphere_halfspace;
 mod surface_pose;
 
+pub use elastic_foundation::{
+    ElasticFoundationForce, FoundationParameters, FoundationPatch, FoundationShape,
+    FoundationSurface,
+};
 pub use exponential_spring::{ExponentialSpringForce, ExponentialSpringOutput};
 pub use exponential_spring_parameters::ExponentialSpringParameters;
 pub use friction::FrictionModel;

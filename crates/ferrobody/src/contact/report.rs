@@ -76,6 +76,21 @@ pub fn contact_reports<T: Real>(
                     }
                 }
             }
+            Force::ElasticFoundation(ef) => {
+                for c in ef.patches(&ctx) {
+                    out.push(ContactReport {
+                        element: e,
+                        element_name: ef.name.clone(),
+                        bodies: c.bodies,
+                        point: c.point,
+                        normal: c.normal,
+                        depth: c.depth,
+                        normal_force: c.normal_force,
+                        friction_force: c.friction_force,
+                        slip_speed: c.slip_speed,
+                    });
+                }
+            }
             Force::SmoothSphereHalfSpace(s) => {
                 let c = s.evaluate(&ctx);
                 // The smooth model's normal points into the half space; report it from the half

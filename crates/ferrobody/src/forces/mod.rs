@@ -77,6 +77,8 @@ pub enum Force<T: Real = f64> {
     LinearBushing(LinearBushing<T>),
     /// Hertz/Hunt–Crossley compliant contact between the surfaces of one contact set.
     HuntCrossley(crate::contact::HuntCrossleyForce<T>),
+    /// Simbody's elastic foundation: springs on mesh faces against half spaces and spheres.
+    ElasticFoundation(crate::contact::ElasticFoundationForce<T>),
     /// Simbody's smooth sphere/half-space contact (tanh-smoothed, for optimization).
     SmoothSphereHalfSpace(crate::contact::SmoothSphereHalfSpaceForce<T>),
     /// Simbody's exponential spring (a station against a plane, with static friction).
@@ -99,6 +101,7 @@ macro_rules! dispatch {
             Force::CoordinateLimit($f) => $body,
             Force::LinearBushing($f) => $body,
             Force::HuntCrossley($f) => $body,
+            Force::ElasticFoundation($f) => $body,
             Force::SmoothSphereHalfSpace($f) => $body,
             Force::ExponentialSpring($f) => $body,
             Force::Custom($f) => $body,
@@ -137,6 +140,7 @@ impl<T: Real> Force<T> {
             Force::CoordinateLimit(f) => f.validate(bodies),
             Force::LinearBushing(f) => f.validate(bodies),
             Force::HuntCrossley(f) => f.validate(bodies.len()),
+            Force::ElasticFoundation(f) => f.validate(bodies.len()),
             Force::SmoothSphereHalfSpace(f) => f.validate(bodies.len()),
             Force::ExponentialSpring(f) => f.validate(bodies.len()),
         }
@@ -156,6 +160,7 @@ impl<T: Real> Force<T> {
             Force::CoordinateLimit(f) => Force::CoordinateLimit(f.cast()),
             Force::LinearBushing(f) => Force::LinearBushing(f.cast()),
             Force::HuntCrossley(f) => Force::HuntCrossley(f.cast()),
+            Force::ElasticFoundation(f) => Force::ElasticFoundation(f.cast()),
             Force::SmoothSphereHalfSpace(f) => Force::SmoothSphereHalfSpace(f.cast()),
             Force::ExponentialSpring(f) => Force::ExponentialSpring(f.cast()),
             Force::Custom(f) => {

@@ -103,7 +103,7 @@ impl TriangleMesh {
                 a.dot(&b.cross(&c)) / 6.0
             })
             .sum();
-        if !(volume.abs() > 0.0) {
+        if volume == 0.0 || volume.is_nan() {
             return Err("the mesh encloses no volume".into());
         }
         if volume < 0.0 {
@@ -182,7 +182,8 @@ fn check_faces(vertices: &[Vector3<f64>], faces: &[[u32; 3]]) -> Result<(), Stri
             return Err(format!("face {i} repeats a vertex: {f:?}"));
         }
         let [a, b, c] = f.map(|v| vertices[v as usize]);
-        if !((b - a).cross(&(c - a)).norm() > 0.0) {
+        let twice_area = (b - a).cross(&(c - a)).norm();
+        if twice_area == 0.0 || twice_area.is_nan() {
             return Err(format!(
                 "face {i} is degenerate (zero area): vertices {f:?}"
             ));

@@ -9,6 +9,7 @@
 
 pub mod contacts;
 mod frame_rotation;
+pub mod mesh;
 pub mod osim;
 pub mod scene;
 mod scene_build;

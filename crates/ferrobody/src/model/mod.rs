@@ -114,6 +114,7 @@ impl<T: Real> Model<T> {
             matches!(
                 f,
                 Force::HuntCrossley(_)
+                    | Force::ElasticFoundation(_)
                     | Force::SmoothSphereHalfSpace(_)
                     | Force::ExponentialSpring(_)
             )

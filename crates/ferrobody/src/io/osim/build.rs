@@ -174,6 +174,7 @@ fn add_forces(
                 contact::ContactGeometry::Sphere { .. } => "ContactSphere",
                 contact::ContactGeometry::HalfSpace { .. } => "ContactHalfSpace",
                 contact::ContactGeometry::Ellipsoid { .. } => "ContactEllipsoid",
+                contact::ContactGeometry::Mesh { .. } => "ContactMesh",
                 contact::ContactGeometry::Other(t) => t.as_str(),
             };
             *left_out

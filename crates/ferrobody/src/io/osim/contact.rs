@@ -1,5 +1,6 @@
-//! OpenSim contact geometry: `ContactSphere`, `ContactEllipsoid` and `ContactHalfSpace` in the
-//! `ContactGeometrySet` (or a model's `components`).
+//! OpenSim contact geometry: `ContactSphere`, `ContactEllipsoid`, `ContactHalfSpace` and
+//! `ContactMesh` in the `ContactGeometrySet` (or a model's `components`). A mesh's `filename`
+//! is found next to the model file, as OpenSim finds it, and read when a force uses it.
 //!
 //! Each has a `socket_frame`, a `location` and an `orientation` (body-fixed x-y-z angles) in that
 //! frame; the surface pose in its body is `X_BS = X_BF · X(location, orientation)`, OpenSim's
@@ -35,6 +36,12 @@ pub(super) enum ContactGeometry {
         frame: BodyFrame,
         x_fs: Transform<f64>,
     },
+    /// A triangle mesh: its frame, its pose in that frame, its file (next to the model).
+    Mesh {
+        frame: BodyFrame,
+        x_fs: Transform<f64>,
+        file: std::path::PathBuf,
+    },
     /// A shape this reader does not simulate (its tag); an error if a force uses it.
     Other(String),
 }
@@ -49,7 +56,7 @@ pub(super) fn read_geometry(doc: &Doc, node: Node) -> Res<ContactGeometry> {
     let tag = node.tag_name().name();
     if !matches!(
         tag,
-        "ContactSphere" | "ContactHalfSpace" | "ContactEllipsoid"
+        "ContactSphere" | "ContactHalfSpace" | "ContactEllipsoid" | "ContactMesh"
     ) {
         return Ok(ContactGeometry::Other(tag.to_string()));
     }
@@ -58,6 +65,13 @@ pub(super) fn read_geometry(doc: &Doc, node: Node) -> Res<ContactGeometry> {
     let x_fs = offset_from(&location, &doc.fixed(node, "orientation", [0.0; 3])?);
     if tag == "ContactHalfSpace" {
         return Ok(ContactGeometry::HalfSpace { frame, x_fs });
+    }
+    if tag == "ContactMesh" {
+        let (_, name) = doc
+            .text(node, "filename")
+            .ok_or_else(|| doc.err(node, "a ContactMesh needs a <filename>"))?;
+        let file = doc.dir.join(name.trim());
+        return Ok(ContactGeometry::Mesh { frame, x_fs, file });
     }
     if tag == "ContactEllipsoid" {
         let radii = doc.fixed(node, "radii", [0.0; 3])?;
@@ -96,10 +110,27 @@ pub(super) fn contact_surface(
         ContactGeometry::Ellipsoid { frame, x_fs, radii } => {
             (frame, x_fs, Shape::Ellipsoid { radii: *radii })
         }
+        ContactGeometry::Mesh { .. } => return Err(doc.err(
+            at,
+            "a HuntCrossleyForce does not act on a ContactMesh (Simbody skips mesh contacts in \
+                 point-contact forces); use an ElasticFoundationForce",
+        )),
         ContactGeometry::Other(tag) => {
             return Err(doc.err(at, format!("contact geometry <{tag}> is not supported yet")))
         }
     };
+    let (body, x_bs) = placement(doc, at, frame, x_fs, bodies)?;
+    Ok(ContactSurface { body, x_bs, shape })
+}
+
+/// The body of a geometry's frame and the geometry's pose in that body, `X_BF · X_FS`.
+pub(super) fn placement(
+    doc: &Doc,
+    at: Node,
+    frame: &BodyFrame,
+    x_fs: &Transform<f64>,
+    bodies: &HashMap<String, BodyId>,
+) -> Res<(BodyId, Transform<f64>)> {
     let body = if frame.body == "/ground" {
         BodyId::GROUND
     } else {
@@ -107,11 +138,7 @@ pub(super) fn contact_surface(
             .get(&frame.body)
             .ok_or_else(|| doc.err(at, format!("{} is not a body of the model", frame.body)))?
     };
-    Ok(ContactSurface {
-        body,
-        x_bs: &frame.x_bf * x_fs,
-        shape,
-    })
+    Ok((body, &frame.x_bf * x_fs))
 }
 
 /// Every contact geometry of the model by name: the ContactGeometrySet and components.

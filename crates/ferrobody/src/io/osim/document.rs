@@ -31,6 +31,8 @@ pub(super) struct Doc<'a, 'input> {
     pub model: Node<'a, 'input>,
     paths: HashMap<String, Node<'a, 'input>>,
     by_name: HashMap<&'a str, Vec<Node<'a, 'input>>>,
+    /// The folder of the model file, where OpenSim looks for `ContactMesh` files.
+    pub dir: std::path::PathBuf,
 }
 
 impl<'a, 'input> Doc<'a, 'input> {
@@ -53,6 +55,7 @@ impl<'a, 'input> Doc<'a, 'input> {
             model,
             paths: HashMap::new(),
             by_name: HashMap::new(),
+            dir: std::path::PathBuf::new(),
         };
         for node in model.descendants().filter(|n| n.is_element()) {
             if node == model {

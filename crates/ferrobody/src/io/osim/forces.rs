@@ -5,6 +5,7 @@
 //! | `SpringGeneralizedForce` | `MobilityLinearSpring` + `MobilityLinearDamper` | `τ = −k (q − q_rest) − c u` on the coordinate's speed |
 //! | `PointToPointSpring` | `TwoPointLinearSpring` | Simbody `Force::TwoPointLinearSpring` between the two points |
 //! | `HuntCrossleyForce` | `HuntCrossleyForce` (Hollars friction) | one Simbody contact set per force; surfaces in parameter-set order |
+//! | `ElasticFoundationForce` | `ElasticFoundationForce` (`elastic_foundation.rs`) | one contact set per force; meshes carry their parameter set's values, half spaces and spheres none |
 //! | `SmoothSphereHalfSpaceForce` | `SmoothSphereHalfSpaceForce` | sphere centre `X_BF · location`; half-space frame `X_BF · X(location, orientation)` |
 //!
 //! `appliesForce = false` makes the element start disabled, as in OpenSim.
@@ -39,7 +40,8 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
 }
 
 /// The force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 7] = [
+pub(super) const SUPPORTED: [&str; 8] = [
+    "ElasticFoundationForce",
     "SpringGeneralizedForce",
     "BushingForce",
     "ExponentialContactForce",
@@ -51,7 +53,7 @@ pub(super) const SUPPORTED: [&str; 7] = [
 
 /// Force tags that change the dynamics and that the reader cannot simulate: an error, not a
 /// silent omission.
-const NEEDED_BUT_UNSUPPORTED: [&str; 1] = ["ElasticFoundationForce"];
+const NEEDED_BUT_UNSUPPORTED: [&str; 0] = [];
 
 /// Whether `tag` is a force the reader refuses (instead of leaving out).
 pub(super) fn is_unsupported_force(tag: &str) -> bool {
@@ -93,7 +95,7 @@ impl ForceCtx<'_, '_, '_> {
         Ok(())
     }
 
-    fn push(&mut self, node: Node, force: Force<f64>) -> Res<ForceId> {
+    pub(super) fn push(&mut self, node: Node, force: Force<f64>) -> Res<ForceId> {
         let id = self.builder.add_force(force).map_err(|e| {
             self.doc.err(
                 node,
@@ -114,6 +116,7 @@ impl ForceCtx<'_, '_, '_> {
             "PointToPointSpring" => self.point_to_point(node),
             "HuntCrossleyForce" => self.hunt_crossley(node, geometry),
             "SmoothSphereHalfSpaceForce" => self.smooth(node, geometry),
+            "ElasticFoundationForce" => self.elastic_foundation(node, geometry),
             tag => Err(self
                 .doc
                 .err(node, format!("force <{tag}> is not supported"))),

@@ -20,6 +20,7 @@ mod build;
 mod contact;
 mod custom_joint;
 mod document;
+mod elastic_foundation;
 mod forces;
 mod frames;
 mod joints;
@@ -200,7 +201,11 @@ pub fn parse(text: &str, file: &str) -> Result<OsimModel> {
         file: format!("{file}:{}", e.pos().row),
         message: format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
     })?;
-    let doc = Doc::new(&xml).map_err(|e| scene_error(file, e))?;
+    let mut doc = Doc::new(&xml).map_err(|e| scene_error(file, e))?;
+    doc.dir = Path::new(file)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     build::build(&doc).map_err(|e| scene_error(file, e))
 }
 

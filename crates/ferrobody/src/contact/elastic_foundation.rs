@@ -1,0 +1,407 @@
+//! Simbody's `ElasticFoundationForce` (the one OpenSim's `ElasticFoundationForce` builds, on
+//! Simbody's `GeneralContactSubsystem`): a bed of independent springs, one at the vertex
+//! average of each face of a triangle mesh, pressed by a half space or a sphere. Notes §3.4.
+//!
+//! For each spring inside the other surface, at point s (Ground) with nearest point Q on the
+//! other surface, face area A and the mesh's parameters (k: N/m³, c: s/m, μs, μd, μv: s/m):
+//!
+//! ```text
+//! d   = Q − s,  x = |d|,  û = d / x            (a spring with x = 0 is skipped)
+//! v   = v_other(Q) − v_mesh(Q),  v_n = v·û,  v_t = v − v_n û
+//! f   = k A x (1 + c v_n)
+//! F   = f û + f (min(v_r,1)(μd + 2(μs−μd)/(1+v_r²)) + μv |v_t|) v_t/|v_t|,   v_r = |v_t|/v_trans
+//!       (F = 0 when f ≤ 0; no friction when |v_t| = 0)
+//! mesh body: +F at Q;  other body: −F at Q;  PE += k A x²/2 (also when f ≤ 0)
+//! ```
+//!
+//! Only the mesh's own parameters are used (no combination with the other surface's), and two
+//! meshes would each count half their areas (Simbody's `areaScale`); mesh–mesh contact is not
+//! implemented yet and is refused. The transition velocity defaults to 0.01 m/s.
+//! References: Simbody `Simbody/src/ElasticFoundationForce.cpp`; M. A. Sherman, A. Seth,
+//! S. L. Delp, Procedia IUTAM 2 (2011) 241–261; K. L. Johnson, *Contact Mechanics* (1985) §5.9.
+
+use super::friction::hollars;
+use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
+use crate::geometry::{
+    springs_in_half_space, springs_in_sphere, FoundationSpring, Shape, TriangleMesh,
+};
+use crate::ids::BodyId;
+use crate::math::small::mul3v;
+use crate::math::spatial::shift_motion;
+use crate::math::{linear, spatial, Transform};
+use crate::scalar::Real;
+use nalgebra::Vector3;
+use std::sync::Arc;
+
+/// The parameters of a mesh's springs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FoundationParameters<T: Real = f64> {
+    /// Spring stiffness per unit area (N/m³).
+    pub stiffness: T,
+    /// Hunt–Crossley dissipation (s/m).
+    pub dissipation: T,
+    /// Static friction coefficient.
+    pub static_friction: T,
+    /// Dynamic friction coefficient (≤ static).
+    pub dynamic_friction: T,
+    /// Viscous friction coefficient (s/m).
+    pub viscous_friction: T,
+}
+
+impl<T: Real> FoundationParameters<T> {
+    fn validate(&self) -> Result<(), String> {
+        let named = [
+            ("stiffness", self.stiffness),
+            ("dissipation", self.dissipation),
+            ("static_friction", self.static_friction),
+            ("dynamic_friction", self.dynamic_friction),
+            ("viscous_friction", self.viscous_friction),
+        ];
+        for (what, v) in named {
+            if !(v.re().is_finite() && v.re() >= 0.0) {
+                return Err(format!(
+                    "{what}: must be finite and non-negative, got {}",
+                    v.re()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn cast<U: Real>(&self) -> FoundationParameters<U> {
+        FoundationParameters {
+            stiffness: U::c(self.stiffness.re()),
+            dissipation: U::c(self.dissipation.re()),
+            static_friction: U::c(self.static_friction.re()),
+            dynamic_friction: U::c(self.dynamic_friction.re()),
+            viscous_friction: U::c(self.viscous_friction.re()),
+        }
+    }
+}
+
+/// The shape of a surface of an elastic-foundation set.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FoundationShape<T: Real = f64> {
+    /// A mesh with its springs' parameters.
+    Mesh(Arc<TriangleMesh>, FoundationParameters<T>),
+    /// A half space or a sphere the meshes press on.
+    Solid(Shape),
+}
+
+/// A surface of the set: its body, its frame in the body, its shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoundationSurface<T: Real = f64> {
+    /// The body carrying the surface.
+    pub body: BodyId,
+    /// Pose of the shape frame in the body frame.
+    pub x_bs: Transform<T>,
+    /// The shape.
+    pub shape: FoundationShape<T>,
+}
+
+/// An elastic-foundation contact set.
+#[derive(Clone, Debug)]
+pub struct ElasticFoundationForce<T: Real = f64> {
+    /// Name for outputs.
+    pub name: String,
+    surfaces: Vec<FoundationSurface<T>>,
+    /// Transition velocity of the friction curve (m/s).
+    pub transition_velocity: T,
+    /// (mesh, other) surface pairs on different bodies, in set order.
+    pairs: Vec<(usize, usize)>,
+}
+
+/// The springs of one mesh pressed by one other surface, summed (for reports).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FoundationPatch<T: Real> {
+    /// The other surface's body, then the mesh's.
+    pub bodies: (BodyId, BodyId),
+    /// Centre of the springs' normal forces (Ground); the mean spring point when no spring
+    /// pushes.
+    pub point: Vector3<T>,
+    /// Unit direction of the summed normal force on the mesh (from the other surface).
+    pub normal: Vector3<T>,
+    /// The deepest spring's compression (m).
+    pub depth: T,
+    /// Sum of the springs' normal forces (N).
+    pub normal_force: T,
+    /// Sum of the friction forces on the mesh (N, Ground).
+    pub friction_force: Vector3<T>,
+    /// Slip speed at the deepest spring (m/s).
+    pub slip_speed: T,
+    /// Springs inside the other surface.
+    pub springs: usize,
+    /// Potential energy (J).
+    pub potential_energy: T,
+}
+
+/// A patch being summed: the patch, Σ f·Q and Σ Q.
+type PatchSums<T> = (FoundationPatch<T>, Vector3<T>, Vector3<T>);
+
+/// One spring's force on the mesh at Q, its normal and friction parts, slip, energy.
+struct SpringForce<T: Real> {
+    point: Vector3<T>,
+    normal: Vector3<T>,
+    f: T,
+    friction: Vector3<T>,
+    slip: T,
+    depth: T,
+    energy: T,
+}
+
+impl<T: Real> ElasticFoundationForce<T> {
+    /// A set; fails for a mesh without positive finite parameters, a solid shape other than a
+    /// half space or a sphere, two meshes on different bodies (not implemented), or a
+    /// transition velocity that is not positive.
+    pub fn new(
+        name: &str,
+        surfaces: Vec<FoundationSurface<T>>,
+        transition_velocity: T,
+    ) -> Result<Self, String> {
+        let vt = transition_velocity.re();
+        if !(vt.is_finite() && vt > 0.0) {
+            return Err(format!(
+                "transition_velocity: must be positive and finite, got {vt}"
+            ));
+        }
+        let mut pairs = Vec::new();
+        for (i, s) in surfaces.iter().enumerate() {
+            match &s.shape {
+                FoundationShape::Mesh(_, p) => p.validate().map_err(|e| format!("surface[{i}].{e}"))?,
+                FoundationShape::Solid(Shape::Ellipsoid { .. }) => {
+                    return Err(format!(
+                        "surface[{i}]: an elastic foundation presses meshes on half spaces and spheres, not ellipsoids"
+                    ))
+                }
+                FoundationShape::Solid(shape) => shape.validate().map_err(|e| format!("surface[{i}].{e}"))?,
+            }
+            for (j, t) in surfaces.iter().enumerate().skip(i + 1) {
+                if s.body == t.body {
+                    continue;
+                }
+                match (&s.shape, &t.shape) {
+                    (FoundationShape::Mesh(..), FoundationShape::Mesh(..)) => {
+                        return Err(format!(
+                            "surfaces {i} and {j}: mesh against mesh is not implemented yet"
+                        ))
+                    }
+                    (FoundationShape::Mesh(..), FoundationShape::Solid(_)) => pairs.push((i, j)),
+                    (FoundationShape::Solid(_), FoundationShape::Mesh(..)) => pairs.push((j, i)),
+                    _ => {}
+                }
+            }
+        }
+        Ok(Self {
+            name: name.to_string(),
+            surfaces,
+            transition_velocity,
+            pairs,
+        })
+    }
+
+    /// The surfaces of the set.
+    pub fn surfaces(&self) -> &[FoundationSurface<T>] {
+        &self.surfaces
+    }
+
+    /// Converts to another scalar type through `f64`.
+    pub fn cast<U: Real>(&self) -> ElasticFoundationForce<U> {
+        let surfaces = self
+            .surfaces
+            .iter()
+            .map(|s| FoundationSurface {
+                body: s.body,
+                x_bs: s.x_bs.cast(),
+                shape: match &s.shape {
+                    FoundationShape::Mesh(m, p) => FoundationShape::Mesh(m.clone(), p.cast()),
+                    FoundationShape::Solid(shape) => FoundationShape::Solid(*shape),
+                },
+            })
+            .collect();
+        ElasticFoundationForce::new(&self.name, surfaces, U::c(self.transition_velocity.re()))
+            .expect("a valid element stays valid")
+    }
+
+    /// Checks that every surface's body exists.
+    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), String> {
+        match self.surfaces.iter().position(|s| s.body.0 >= nbodies) {
+            Some(i) => Err(format!(
+                "surface[{i}]: body index {} does not exist",
+                self.surfaces[i].body.0
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Calls `f` with each spring force of every (mesh, other) pair: the pair's index in the
+    /// set order and the force.
+    fn for_each_spring(&self, ctx: &ForceContext<'_, T>, mut f: impl FnMut(usize, SpringForce<T>)) {
+        for (k, &(m, o)) in self.pairs.iter().enumerate() {
+            let (mesh_s, other_s) = (&self.surfaces[m], &self.surfaces[o]);
+            let FoundationShape::Mesh(mesh, p) = &mesh_s.shape else {
+                continue;
+            };
+            let FoundationShape::Solid(shape) = other_s.shape else {
+                continue;
+            };
+            let x_gm = ctx.x_gb(mesh_s.body) * &mesh_s.x_bs;
+            let x_go = ctx.x_gb(other_s.body) * &other_s.x_bs;
+            let mut spring = |s: FoundationSpring<T>| {
+                if let Some(force) = self.spring_force(ctx, mesh, p, (mesh_s.body, other_s.body), s)
+                {
+                    f(k, force);
+                }
+            };
+            match shape {
+                Shape::HalfSpace => springs_in_half_space(mesh, &x_gm, &x_go, &mut spring),
+                Shape::Sphere { radius } => {
+                    springs_in_sphere(mesh, &x_gm, &x_go.p, T::c(radius), &mut spring)
+                }
+                Shape::Ellipsoid { .. } => {}
+            }
+        }
+    }
+
+    /// The force of one spring on the mesh (module docs), or `None` at zero displacement.
+    fn spring_force(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        mesh: &TriangleMesh,
+        p: &FoundationParameters<T>,
+        (mesh_body, other_body): (BodyId, BodyId),
+        s: FoundationSpring<T>,
+    ) -> Option<SpringForce<T>> {
+        let d = s.nearest - s.spring;
+        let x = d.norm();
+        if x.re() == 0.0 {
+            return None;
+        }
+        let u = d / x;
+        let v = station_velocity(ctx, other_body, &s.nearest)
+            - station_velocity(ctx, mesh_body, &s.nearest);
+        let v_n = v.dot(&u);
+        let v_t = v - u * v_n;
+        let area = T::c(mesh.areas()[s.face]);
+        let f = p.stiffness * area * x * (T::one() + p.dissipation * v_n);
+        let slip = v_t.norm();
+        let mut friction = Vector3::zeros();
+        if f.re() > 0.0 && slip.re() != 0.0 {
+            let mu = hollars(
+                slip,
+                self.transition_velocity,
+                p.static_friction,
+                p.dynamic_friction,
+                p.viscous_friction,
+            );
+            friction = v_t * (f * mu) / slip;
+        }
+        Some(SpringForce {
+            point: s.nearest,
+            normal: u,
+            f: if f.re() > 0.0 { f } else { T::zero() },
+            friction,
+            slip,
+            depth: x,
+            energy: p.stiffness * area * x * x * T::c(0.5),
+        })
+    }
+
+    /// Each (other, mesh) pair with springs inside, summed (for contact reports).
+    pub fn patches(&self, ctx: &ForceContext<'_, T>) -> Vec<FoundationPatch<T>> {
+        let mut sums: Vec<Option<PatchSums<T>>> = vec![None; self.pairs.len()];
+        self.for_each_spring(ctx, |k, s| {
+            let (m, o) = self.pairs[k];
+            let entry = sums[k].get_or_insert_with(|| {
+                let bodies = (self.surfaces[o].body, self.surfaces[m].body);
+                let empty = FoundationPatch {
+                    bodies,
+                    point: Vector3::zeros(),
+                    normal: Vector3::zeros(),
+                    depth: T::zero(),
+                    normal_force: T::zero(),
+                    friction_force: Vector3::zeros(),
+                    slip_speed: T::zero(),
+                    springs: 0,
+                    potential_energy: T::zero(),
+                };
+                (empty, Vector3::zeros(), Vector3::zeros())
+            });
+            let (patch, weighted, points) = entry;
+            patch.springs += 1;
+            patch.potential_energy += s.energy;
+            patch.normal += s.normal * s.f;
+            patch.normal_force += s.f;
+            patch.friction_force += s.friction;
+            if s.depth.re() > patch.depth.re() {
+                patch.depth = s.depth;
+                patch.slip_speed = s.slip;
+            }
+            *weighted += s.point * s.f;
+            *points += s.point;
+        });
+        sums.into_iter()
+            .flatten()
+            .map(|(mut patch, weighted, points)| {
+                let n = patch.normal.norm();
+                if patch.normal_force.re() > 0.0 {
+                    patch.point = weighted / patch.normal_force;
+                    patch.normal /= n;
+                    patch.normal_force = n;
+                } else {
+                    patch.point = points / T::c(patch.springs as f64);
+                }
+                patch
+            })
+            .collect()
+    }
+}
+
+/// The arm from `body`'s origin to Ground point `p` as Simbody forms it: through the body
+/// station, `R_GB (R_GBᵀ (p − p_GB))` (`findStationAtGroundPoint`, then re-expressed). The
+/// detour changes only the last bits, but the elastic foundation's trajectories are sensitive
+/// to them (docs/models/elastic-foundation.md).
+#[inline]
+fn station_arm<T: Real>(ctx: &ForceContext<'_, T>, body: BodyId, p: &Vector3<T>) -> Vector3<T> {
+    let x = ctx.x_gb(body);
+    mul3v(&x.r, &x.r.tr_mul(&(p - x.p)))
+}
+
+/// Velocity in Ground of the material point of `body` at Ground point `p`.
+#[inline]
+fn station_velocity<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    body: BodyId,
+    p: &Vector3<T>,
+) -> Vector3<T> {
+    linear(&shift_motion(ctx.v_gb(body), &station_arm(ctx, body, p)))
+}
+
+impl<T: Real> ForceElement<T> for ElasticFoundationForce<T> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
+        let body_forces = &mut *out.body_forces;
+        self.for_each_spring(ctx, |k, s| {
+            if s.f.re() <= 0.0 {
+                return;
+            }
+            let (m, o) = self.pairs[k];
+            let force = s.normal * s.f + s.friction;
+            for (body, f) in [
+                (self.surfaces[m].body, force),
+                (self.surfaces[o].body, -force),
+            ] {
+                let r = station_arm(ctx, body, &s.point);
+                body_forces[body.0] += spatial(r.cross(&f), f);
+            }
+        });
+    }
+
+    fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {
+        let mut pe = T::zero();
+        self.for_each_spring(ctx, |_, s| pe += s.energy);
+        pe
+    }
+}
