@@ -1,0 +1,379 @@
+//! Triangle meshes and the elastic foundation (issue 20): Simbody's own ElasticFoundationForce
+//! test (notes §6.4 (a): a pyramid on the ground, forces to 1e-5 relative), the BVH queries
+//! against brute force, a sphere mesh's load against k·V_cap (Simbody's (b) tolerances), mesh
+//! files in three formats giving the same mesh, and one-line errors for bad meshes.
+
+use ferrobody::contact::{
+    ElasticFoundationForce, FoundationParameters, FoundationShape, FoundationSurface,
+};
+use ferrobody::forces::element_contribution;
+use ferrobody::geometry::{springs_in_half_space, springs_in_sphere, Shape, TriangleMesh};
+use ferrobody::io::mesh::load_mesh;
+use ferrobody::prelude::*;
+use nalgebra::{Matrix3, Vector3};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Simbody's test pyramid: base the unit square in y = 0 (area 1), apex at (0.5, 1, 0.5).
+fn pyramid() -> TriangleMesh {
+    let v = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0],
+        [0.5, 1.0, 0.5],
+    ]
+    .iter()
+    .map(|p| Vector3::new(p[0], p[1], p[2]))
+    .collect();
+    let f = vec![
+        [0, 1, 2],
+        [0, 2, 3],
+        [1, 0, 4],
+        [2, 1, 4],
+        [3, 2, 4],
+        [0, 3, 4],
+    ];
+    TriangleMesh::from_triangles(v, f).unwrap()
+}
+
+const K: f64 = 1e9;
+const C: f64 = 0.01;
+const MU: (f64, f64, f64) = (0.1, 0.05, 0.01);
+const VT: f64 = 0.01;
+
+/// The pyramid on a Translation body over the ground half space (solid y < 0).
+fn pyramid_model() -> (Model<f64>, BodyId) {
+    let mut b = ModelBuilder::<f64>::new();
+    let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity());
+    let body = b
+        .add_body(BodyDef::new(
+            "pyramid",
+            BodyId::GROUND,
+            Mobilizer::Translation,
+            mp,
+        ))
+        .unwrap();
+    let parameters = FoundationParameters {
+        stiffness: K,
+        dissipation: C,
+        static_friction: MU.0,
+        dynamic_friction: MU.1,
+        viscous_friction: MU.2,
+    };
+    let surfaces = vec![
+        FoundationSurface {
+            body,
+            x_bs: Transform::identity(),
+            shape: FoundationShape::Mesh(Arc::new(pyramid()), parameters),
+        },
+        FoundationSurface {
+            body: BodyId::GROUND,
+            x_bs: Transform::from_axis_angle(Vector3::z(), -std::f64::consts::FRAC_PI_2),
+            shape: FoundationShape::Solid(Shape::HalfSpace),
+        },
+    ];
+    let ef = ElasticFoundationForce::new("ef", surfaces, VT).unwrap();
+    b.add_force(Force::ElasticFoundation(ef)).unwrap();
+    (b.build().unwrap(), body)
+}
+
+/// The pyramid's body force (moment about its origin, force; Ground) at height −depth and
+/// velocity v.
+fn pyramid_force(depth: f64, v: [f64; 3]) -> (Vector3<f64>, Vector3<f64>, f64) {
+    let (model, body) = pyramid_model();
+    let mut s = model.default_state();
+    s.set_body_q(&model, body, &[0.0, -depth, 0.0]);
+    s.set_body_u(&model, body, &v);
+    let mut d = Data::new(&model);
+    ferrobody::pipeline::realize(&model, &s, &mut d, Stage::Dynamics).unwrap();
+    let c = element_contribution(&model, &s, &d, ForceId(0));
+    let f = c.body_forces[body.0];
+    (
+        Vector3::new(f[0], f[1], f[2]),
+        Vector3::new(f[3], f[4], f[5]),
+        c.potential_energy,
+    )
+}
+
+/// Simbody's tolerance: absolute 1e-5 or relative 1e-5.
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-5 || (a - b).abs() <= 1e-5 * b.abs()
+}
+
+#[test]
+fn simbody_s_pyramid_test() {
+    let mut depth = -0.1;
+    while depth < 0.1 {
+        // At rest: k·depth up through the unit base, no force when above the ground; the two
+        // base springs at (2/3, 0, 1/3) and (1/3, 0, 2/3) carry half each, so the moment about
+        // the origin (0, −depth, 0) is (−k d/2, 0, k d/2).
+        let (moment, force, pe) = pyramid_force(depth, [0.0; 3]);
+        let f = K * depth.max(0.0);
+        assert!(
+            close(force.y, f) && close(force.x, 0.0) && close(force.z, 0.0),
+            "{depth}: {force}"
+        );
+        assert!(
+            close(moment.x, -f / 2.0) && close(moment.z, f / 2.0),
+            "{depth}: {moment}"
+        );
+        assert!(close(
+            pe,
+            if depth > 0.0 {
+                K * depth * depth / 2.0
+            } else {
+                0.0
+            }
+        ));
+        // Sinking at 0.1 m/s: k·depth·(1 + c v).
+        let (_, force, _) = pyramid_force(depth, [0.0, -0.1, 0.0]);
+        assert!(
+            close(force.y, K * depth.max(0.0) * (1.0 + C * 0.1)),
+            "{depth}: {force}"
+        );
+        // Sliding along x at 0.003 m/s (below the transition velocity): Hollars friction
+        // against the motion.
+        let v = 0.003;
+        let (_, force, _) = pyramid_force(depth, [v, 0.0, 0.0]);
+        let vr = v / VT;
+        let mu = vr.min(1.0) * (MU.1 + 2.0 * (MU.0 - MU.1) / (1.0 + vr * vr)) + MU.2 * v;
+        assert!(
+            close(force.x, -f * mu) && close(force.y, f),
+            "{depth}: {force}"
+        );
+        depth += 0.01;
+    }
+}
+
+/// An icosphere of radius 1: the icosahedron split `levels` times, vertices pushed out to the
+/// sphere.
+fn icosphere(levels: usize) -> TriangleMesh {
+    let t = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut v: Vec<Vector3<f64>> = [
+        [-1.0, t, 0.0],
+        [1.0, t, 0.0],
+        [-1.0, -t, 0.0],
+        [1.0, -t, 0.0],
+        [0.0, -1.0, t],
+        [0.0, 1.0, t],
+        [0.0, -1.0, -t],
+        [0.0, 1.0, -t],
+        [t, 0.0, -1.0],
+        [t, 0.0, 1.0],
+        [-t, 0.0, -1.0],
+        [-t, 0.0, 1.0],
+    ]
+    .iter()
+    .map(|p| Vector3::new(p[0], p[1], p[2]).normalize())
+    .collect();
+    let mut f: Vec<[u32; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..levels {
+        let mut mid = std::collections::HashMap::new();
+        let mut middle = |a: u32, b: u32, v: &mut Vec<Vector3<f64>>| {
+            *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                v.push(((v[a as usize] + v[b as usize]) / 2.0).normalize());
+                (v.len() - 1) as u32
+            })
+        };
+        let mut next = Vec::with_capacity(f.len() * 4);
+        for [a, b, c] in f {
+            let (ab, bc, ca) = (
+                middle(a, b, &mut v),
+                middle(b, c, &mut v),
+                middle(c, a, &mut v),
+            );
+            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+        }
+        f = next;
+    }
+    TriangleMesh::from_triangles(v, f).unwrap()
+}
+
+#[test]
+fn bvh_queries_find_exactly_the_brute_force_springs() {
+    // 5120 faces at turned, shifted poses: the springs found through the tree are the faces
+    // with a vertex inside and the vertex average inside (half space), or the vertex average
+    // within the radius (sphere), found by testing every face.
+    let mesh = icosphere(4);
+    let x_gh = Transform::<f64>::from_axis_angle(Vector3::new(0.2, 0.1, 1.0).normalize(), -1.4);
+    for k in 0..20 {
+        let a = k as f64 * 0.37;
+        let mut x_gm =
+            Transform::from_axis_angle(Vector3::new(a.sin(), 1.0, a.cos()).normalize(), a);
+        x_gm.p = Vector3::new(0.3 * a.cos(), 0.6 * (a * 1.7).sin(), -0.2);
+        let mut tree = Vec::new();
+        springs_in_half_space(&mesh, &x_gm, &x_gh, |s| tree.push(s.face));
+        tree.sort();
+        let x_hm = x_gh.inverse() * x_gm;
+        let brute: Vec<usize> = (0..mesh.faces().len())
+            .filter(|&i| {
+                let any = mesh.faces()[i]
+                    .iter()
+                    .any(|&v| x_hm.apply(&mesh.vertices()[v as usize]).x > 0.0);
+                any && x_hm.apply(&mesh.centroids()[i]).x >= 0.0
+            })
+            .collect();
+        assert_eq!(tree, brute, "half space, pose {k}");
+        let centre = Vector3::new(0.9 * a.sin(), 0.4, 0.5 * a.cos());
+        let mut near = Vec::new();
+        springs_in_sphere(&mesh, &x_gm, &centre, 0.45, |s| near.push(s.face));
+        near.sort();
+        let brute: Vec<usize> = (0..mesh.faces().len())
+            .filter(|&i| (x_gm.apply(&mesh.centroids()[i]) - centre).norm_squared() <= 0.45 * 0.45)
+            .collect();
+        assert_eq!(near, brute, "sphere, pose {k}");
+    }
+}
+
+#[test]
+fn a_sphere_mesh_pressed_into_the_ground_carries_k_times_the_cap_volume() {
+    // Simbody's test (b) with an icosphere (20480 faces) for its sphere mesh: for shallow caps
+    // the springs approximate the overlap volume, F_y ≈ k V_cap, V_cap = π δ² (3 − δ)/3.
+    // Simbody's tolerances {0.15, 0.07, 0.03, 0.02, 0.01, 0.02} at δ = 0.002·2^i are for its
+    // finer mesh; this mesh's faces are about twice as wide, so the same tolerances hold at
+    // twice the depths (measured: 0.126, 0.058, 0.027, 0.005, 0.014).
+    let mesh = Arc::new(icosphere(5));
+    let tolerances = [0.15, 0.07, 0.03, 0.02, 0.02];
+    for (i, tol) in tolerances.iter().enumerate() {
+        let delta = 0.004 * 2f64.powi(i as i32);
+        let mut b = ModelBuilder::<f64>::new();
+        let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity());
+        let body = b
+            .add_body(BodyDef::new(
+                "ball",
+                BodyId::GROUND,
+                Mobilizer::Translation,
+                mp,
+            ))
+            .unwrap();
+        let parameters = FoundationParameters {
+            stiffness: K,
+            dissipation: 0.0,
+            static_friction: 0.0,
+            dynamic_friction: 0.0,
+            viscous_friction: 0.0,
+        };
+        let mut ground = Transform::from_axis_angle(Vector3::z(), -std::f64::consts::FRAC_PI_2);
+        ground.p = Vector3::new(0.0, delta - 1.0, 0.0);
+        let surfaces = vec![
+            FoundationSurface {
+                body,
+                x_bs: Transform::identity(),
+                shape: FoundationShape::Mesh(mesh.clone(), parameters),
+            },
+            FoundationSurface {
+                body: BodyId::GROUND,
+                x_bs: ground,
+                shape: FoundationShape::Solid(Shape::HalfSpace),
+            },
+        ];
+        b.add_force(Force::ElasticFoundation(
+            ElasticFoundationForce::new("ef", surfaces, 0.01).unwrap(),
+        ))
+        .unwrap();
+        let model = b.build().unwrap();
+        let s = model.default_state();
+        let mut d = Data::new(&model);
+        ferrobody::pipeline::realize(&model, &s, &mut d, Stage::Dynamics).unwrap();
+        let f = element_contribution(&model, &s, &d, ForceId(0)).body_forces[body.0];
+        let cap = std::f64::consts::PI * delta * delta * (3.0 - delta) / 3.0;
+        let rel = (f[4] - K * cap).abs() / (K * cap);
+        assert!(
+            rel < *tol,
+            "δ = {delta}: {} vs {} ({rel:.3})",
+            f[4],
+            K * cap
+        );
+        assert!(
+            f[3].abs() < 1e-5 * f[4] && f[5].abs() < 1e-5 * f[4],
+            "{f:?}"
+        );
+    }
+}
+
+#[test]
+fn obj_stl_and_vtp_files_give_the_same_mesh() {
+    let dir = root().join("testdata/meshes");
+    let obj = load_mesh(&dir.join("box.obj")).unwrap();
+    assert_eq!((obj.vertices().len(), obj.faces().len()), (8, 12));
+    // STL stores single precision (0.1 becomes 0.10000000149...): same faces, vertices to 1e-8.
+    let stl = load_mesh(&dir.join("box.stl")).unwrap();
+    assert_eq!(stl.faces().len(), 12);
+    let area = |m: &TriangleMesh| m.areas().iter().sum::<f64>();
+    assert!((area(&stl) - area(&obj)).abs() < 1e-8);
+    // tobj numbers the OBJ's vertices by first use; the faces and their springs are the same.
+    let vtp = load_mesh(&dir.join("box.vtp")).unwrap();
+    assert_eq!(vtp.centroids(), obj.centroids());
+    assert_eq!(vtp.areas(), obj.areas());
+}
+
+/// Writes `text` to a file of that name in a fresh folder and loads it.
+fn load_text(name: &str, text: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("ferrobody-mesh-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    let e = load_mesh(&path).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&path.display().to_string()),
+        "the error names the file: {e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+    e
+}
+
+#[test]
+fn bad_mesh_files_are_one_line_errors_naming_the_file() {
+    let obj = std::fs::read_to_string(root().join("testdata/meshes/box.obj")).unwrap();
+    let open: String = obj
+        .lines()
+        .filter(|l| *l != "f 1 2 4")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(load_text("open.obj", open.as_bytes()).contains("the mesh is not closed"));
+    let wound = obj.replace("f 1 2 4", "f 2 1 4");
+    assert!(load_text("wound.obj", wound.as_bytes()).contains("winding is inconsistent"));
+    let flat = format!("{obj}v -0.1 -0.05 -0.1\nf 1 9 2\n");
+    assert!(load_text("flat.obj", flat.as_bytes()).contains("degenerate"));
+    assert!(load_text("empty.obj", b"").contains("the mesh file is empty"));
+    assert!(load_text("nofaces.obj", b"v 0 0 0\n").contains("no faces"));
+    assert!(load_text("box.ply", obj.as_bytes()).contains("unknown mesh format '.ply'"));
+    assert!(load_text("garbage.stl", b"this is not an STL file at all")
+        .contains("not a readable STL file"));
+    let binary = std::fs::read_to_string(root().join("testdata/meshes/box.vtp"))
+        .unwrap()
+        .replacen("format=\"ascii\"", "format=\"binary\"", 1);
+    assert!(load_text("binary.vtp", binary.as_bytes()).contains("save the mesh as ASCII VTP"));
+    assert!(load_text("broken.vtp", b"<VTKFile><PolyData>").contains("XML syntax error"));
+    let missing = root().join("testdata/meshes/no_such_mesh.obj");
+    assert!(load_mesh(&missing)
+        .unwrap_err()
+        .to_string()
+        .contains("cannot read the mesh"));
+}
