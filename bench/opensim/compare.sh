@@ -13,7 +13,7 @@ ACC=${2:-1e-6}
 PY=${PYTHON:-python3}
 FB=target/release/ferrobody
 printf '%-16s %12s %12s %8s\n' model ferrobody_ms opensim_ms ratio
-for spec in ball_smooth:2 leg_hc:1 joints_hc:1 custom_joints:1; do
+for spec in ${MODELS:-ball_smooth:2 leg_hc:1 joints_hc:1 custom_joints:1 egg_hc:1.5 box_mesh_ef:1}; do
   name=${spec%%:*}; T=${spec##*:}; file=testdata/opensim/osim_$name.osim
   fb=(); os=()
   for _ in $(seq "$ROUNDS"); do

@@ -150,77 +150,12 @@ fn simbody_s_pyramid_test() {
     }
 }
 
-/// An icosphere of radius 1: the icosahedron split `levels` times, vertices pushed out to the
-/// sphere.
-fn icosphere(levels: usize) -> TriangleMesh {
-    let t = (1.0 + 5f64.sqrt()) / 2.0;
-    let mut v: Vec<Vector3<f64>> = [
-        [-1.0, t, 0.0],
-        [1.0, t, 0.0],
-        [-1.0, -t, 0.0],
-        [1.0, -t, 0.0],
-        [0.0, -1.0, t],
-        [0.0, 1.0, t],
-        [0.0, -1.0, -t],
-        [0.0, 1.0, -t],
-        [t, 0.0, -1.0],
-        [t, 0.0, 1.0],
-        [-t, 0.0, -1.0],
-        [-t, 0.0, 1.0],
-    ]
-    .iter()
-    .map(|p| Vector3::new(p[0], p[1], p[2]).normalize())
-    .collect();
-    let mut f: Vec<[u32; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..levels {
-        let mut mid = std::collections::HashMap::new();
-        let mut middle = |a: u32, b: u32, v: &mut Vec<Vector3<f64>>| {
-            *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                v.push(((v[a as usize] + v[b as usize]) / 2.0).normalize());
-                (v.len() - 1) as u32
-            })
-        };
-        let mut next = Vec::with_capacity(f.len() * 4);
-        for [a, b, c] in f {
-            let (ab, bc, ca) = (
-                middle(a, b, &mut v),
-                middle(b, c, &mut v),
-                middle(c, a, &mut v),
-            );
-            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
-        }
-        f = next;
-    }
-    TriangleMesh::from_triangles(v, f).unwrap()
-}
-
 #[test]
 fn bvh_queries_find_exactly_the_brute_force_springs() {
     // 5120 faces at turned, shifted poses: the springs found through the tree are the faces
     // with a vertex inside and the vertex average inside (half space), or the vertex average
     // within the radius (sphere), found by testing every face.
-    let mesh = icosphere(4);
+    let mesh = TriangleMesh::icosphere(1.0, 4);
     let x_gh = Transform::<f64>::from_axis_angle(Vector3::new(0.2, 0.1, 1.0).normalize(), -1.4);
     for k in 0..20 {
         let a = k as f64 * 0.37;
@@ -258,7 +193,7 @@ fn a_sphere_mesh_pressed_into_the_ground_carries_k_times_the_cap_volume() {
     // Simbody's tolerances {0.15, 0.07, 0.03, 0.02, 0.01, 0.02} at δ = 0.002·2^i are for its
     // finer mesh; this mesh's faces are about twice as wide, so the same tolerances hold at
     // twice the depths (measured: 0.126, 0.058, 0.027, 0.005, 0.014).
-    let mesh = Arc::new(icosphere(5));
+    let mesh = Arc::new(TriangleMesh::icosphere(1.0, 5));
     let tolerances = [0.15, 0.07, 0.03, 0.02, 0.02];
     for (i, tol) in tolerances.iter().enumerate() {
         let delta = 0.004 * 2f64.powi(i as i32);

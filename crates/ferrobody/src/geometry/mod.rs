@@ -18,6 +18,7 @@ mod contact_halfspace_sphere;
 mod contact_sphere_mesh;
 mod contact_sphere_sphere;
 mod mesh_bvh;
+mod mesh_shapes;
 mod small_set;
 mod triangle_mesh;
 
