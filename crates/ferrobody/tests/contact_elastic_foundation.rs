@@ -312,3 +312,93 @@ fn bad_mesh_files_are_one_line_errors_naming_the_file() {
         .to_string()
         .contains("cannot read the mesh"));
 }
+
+/// Body origins every 0.01 s, each report a step boundary (OpenSim's `Manager`).
+fn origins(model: &Model<f64>, start: State<f64>) -> Vec<Vector3<f64>> {
+    let mut sim = Simulation::new(model, start, IntegratorSettings::rk_merson(1e-6)).unwrap();
+    let mut data = Data::new(model);
+    let mut out = Vec::new();
+    sim.run_stepping_to_reports(1.0, 0.01, |m, s, _| {
+        ferrobody::pipeline::realize(m, s, &mut data, Stage::Position)?;
+        out.push(data.pos.x_gb[1].p);
+        Ok(())
+    })
+    .unwrap();
+    out
+}
+
+#[test]
+fn the_box_scene_is_the_opensim_box_model() {
+    // examples/scenes/box_mesh_floor.toml writes osim_box_mesh_ef.osim in scene keys
+    // (free_euler, the mesh file, the floor): the same model, so the same trajectory to the bit.
+    let scene =
+        ferrobody::io::load_scene(&root().join("examples/scenes/box_mesh_floor.toml")).unwrap();
+    let osim =
+        ferrobody::io::osim::load(&root().join("testdata/opensim/osim_box_mesh_ef.osim")).unwrap();
+    let a = origins(&scene.model, scene.initial_state.clone());
+    let b = origins(&osim.model, osim.default_state.clone());
+    assert_eq!(a.len(), 101);
+    assert_eq!(a, b);
+}
+
+const FOUNDATION: &str = r#"
+[simulation]
+duration = 0.1
+[material.m]
+stiffness = 1e7
+[[body]]
+name = "box"
+mobilizer = "free"
+mass = 1.0
+inertia = [0.01, 0.01, 0.01]
+[[contact]]
+model = "elastic_foundation"
+[[contact.surface]]
+body = "ground"
+shape = "half_space"
+material = "m"
+[[contact.surface]]
+body = "box"
+material = "m"
+"#;
+
+fn scene_error(keys: &str) -> String {
+    let text = format!("{FOUNDATION}{keys}\n");
+    let file = root().join("examples/scenes/inline.toml");
+    match ferrobody::io::parse_scene(&text, &file.display().to_string(), "inline") {
+        Ok(_) => panic!("the scene loaded: {keys}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn foundation_scene_keys_are_checked_in_one_line() {
+    let cases = [
+        ("shape = \"mesh\"", "contact[0].surface[1].file: a mesh needs a file (.obj, .stl or .vtp)"),
+        ("shape = \"mesh\"\nfile = \"meshes/box.obj\"\nradius = 0.1", "contact[0].surface[1]: a mesh has no radius or radii"),
+        ("shape = \"mesh\"\nfile = \"meshes/nothing.obj\"", "contact[0].surface[1].file: "),
+        ("shape = \"sphere\"\nradius = 0.1\nfile = \"meshes/box.obj\"", "contact[0].surface[1].file: only a mesh has a file"),
+        ("shape = \"ellipsoid\"\nradii = [0.1, 0.1, 0.2]", "contact[0].surface[1]: an elastic foundation presses meshes on half spaces and spheres, not ellipsoids"),
+    ];
+    for (keys, expected) in cases {
+        let e = scene_error(keys);
+        assert!(e.contains(expected), "{keys}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+    assert!(
+        scene_error("shape = \"mesh\"\nfile = \"meshes/nothing.obj\"")
+            .contains("cannot read the mesh")
+    );
+    // A mesh in a Hunt-Crossley element.
+    let text = FOUNDATION.replace("elastic_foundation", "hunt_crossley")
+        + "shape = \"mesh\"\nfile = \"meshes/box.obj\"\n";
+    let file = root().join("examples/scenes/inline.toml");
+    let Err(e) = ferrobody::io::parse_scene(&text, &file.display().to_string(), "inline") else {
+        panic!("a mesh in a Hunt-Crossley element loaded");
+    };
+    let e = e.to_string();
+    assert!(
+        e.contains("a mesh is a surface of model = \"elastic_foundation\" elements"),
+        "{e}"
+    );
+}

@@ -79,8 +79,17 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) 
     check_contact_names(&raw.robots, &element_names, &raw.materials)?;
     for (i, c) in raw.contacts.iter().enumerate() {
         let from_robots = robot_surfaces(&raw.robots, &robots, &element_names[i]);
-        let force = build_contact(&b, &raw.materials, c, &element_names[i], from_robots)
-            .map_err(|m| format!("contact[{i}].{m}"))?;
+        let force = if c.model == ContactModelKind::ElasticFoundation {
+            if !from_robots.is_empty() {
+                return Err(format!(
+                    "contact[{i}]: robot collision spheres join Hunt-Crossley elements, not an elastic foundation"
+                ));
+            }
+            super::scene_foundation::build_foundation(&b, &raw.materials, c, &element_names[i], scene_dir)
+        } else {
+            build_contact(&b, &raw.materials, c, &element_names[i], from_robots)
+        }
+        .map_err(|m| format!("contact[{i}].{m}"))?;
         let id = b
             .add_force(force)
             .map_err(|e| format!("contact[{i}]: {}", model_reason(&e)))?;
@@ -280,11 +289,12 @@ fn contact_name(c: &ContactSection, index: usize) -> String {
     let model = match c.model {
         ContactModelKind::HuntCrossley => "hunt_crossley",
         ContactModelKind::Compliant => "compliant",
+        ContactModelKind::ElasticFoundation => "elastic_foundation",
     };
     c.name.clone().unwrap_or_else(|| format!("{model}{index}"))
 }
 
-fn material(m: &MaterialSection) -> ContactMaterial {
+pub(super) fn material(m: &MaterialSection) -> ContactMaterial {
     ContactMaterial {
         stiffness: m.stiffness,
         dissipation: m.dissipation.unwrap_or(0.0),
@@ -322,6 +332,9 @@ fn build_contact(
     let friction = match c.model {
         ContactModelKind::HuntCrossley => FrictionModel::Hollars,
         ContactModelKind::Compliant => FrictionModel::Stribeck,
+        ContactModelKind::ElasticFoundation => {
+            return Err("model: elastic foundations are built by scene_foundation".into())
+        }
     };
     let vt = c.transition_velocity.unwrap_or(0.01);
     HuntCrossleyForce::new(name, surfaces, mats, vt, friction).map(Force::HuntCrossley)

@@ -10,6 +10,14 @@ type Res<T> = Result<T, String>;
 /// The shape of a `[[contact.surface]]`: `radius` for a sphere, `radii` for an ellipsoid,
 /// neither for a half space; dimensions positive and finite.
 pub(super) fn surface_shape(key: &str, s: &SurfaceSection) -> Res<Shape> {
+    if s.shape == ShapeKind::Mesh {
+        return Err(format!(
+            "{key}.shape: a mesh is a surface of model = \"elastic_foundation\" elements"
+        ));
+    }
+    if s.file.is_some() {
+        return Err(format!("{key}.file: only a mesh has a file"));
+    }
     let shape = match (s.shape, s.radius, s.radii) {
         (ShapeKind::Sphere, Some(radius), None) => Shape::Sphere { radius },
         (ShapeKind::Ellipsoid, None, Some(radii)) => Shape::Ellipsoid { radii },
@@ -32,10 +40,11 @@ pub(super) fn surface_shape(key: &str, s: &SurfaceSection) -> Res<Shape> {
     Ok(shape)
 }
 
-fn with_article(kind: ShapeKind) -> &'static str {
+pub(super) fn with_article(kind: ShapeKind) -> &'static str {
     match kind {
         ShapeKind::Sphere => "a sphere",
         ShapeKind::HalfSpace => "a half space",
         ShapeKind::Ellipsoid => "an ellipsoid",
+        ShapeKind::Mesh => "a mesh",
     }
 }

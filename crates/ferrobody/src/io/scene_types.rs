@@ -41,6 +41,7 @@ pub(super) struct MaterialSection {
 pub(super) enum ContactModelKind {
     HuntCrossley,
     Compliant,
+    ElasticFoundation,
 }
 
 #[derive(Deserialize, Debug)]
@@ -60,6 +61,7 @@ pub(super) enum ShapeKind {
     Sphere,
     HalfSpace,
     Ellipsoid,
+    Mesh,
 }
 
 #[derive(Deserialize, Debug)]
@@ -69,6 +71,7 @@ pub(super) struct SurfaceSection {
     pub shape: ShapeKind,
     pub radius: Option<f64>,
     pub radii: Option<[f64; 3]>,
+    pub file: Option<String>,
     pub frame: Option<FrameSection>,
     pub material: String,
 }
