@@ -6,6 +6,7 @@
 //! mass (links), a box spanning its spring stations or contact points, or a small cube.
 
 use ferrobody::constraints::Constraint;
+use ferrobody::contact::FoundationShape;
 use ferrobody::forces::Force;
 use ferrobody::geometry::Shape;
 use ferrobody::io::{Visual, VisualShape};
@@ -94,6 +95,19 @@ impl Primitive {
             let (q, g) = (x.apply(&q), x.r * g.normalize());
             *p = [q.x as f32, q.y as f32, q.z as f32];
             *n = [g.x as f32, g.y as f32, g.z as f32];
+        }
+        m
+    }
+
+    /// A triangle mesh placed at frame `x`, flat shaded (each face its own three vertices).
+    fn mesh(x: &Transform<f64>, mesh: &ferrobody::geometry::TriangleMesh, color: [f32; 4]) -> Self {
+        let mut m = Self::new(color);
+        for (face, n) in mesh.faces().iter().zip(mesh.normals()) {
+            let start = m.positions.len() as u32;
+            for &v in face {
+                m.push(x.apply(&mesh.vertices()[v as usize]), x.r * n);
+            }
+            m.indices.extend([start, start + 1, start + 2]);
         }
         m
     }
@@ -286,6 +300,23 @@ impl ShapeSet {
                             Shape::HalfSpace => self.add_slab(s.body.0, &s.x_bs, false),
                             Shape::Ellipsoid { radii } => self.shapes[s.body.0]
                                 .push(Primitive::ellipsoid(&s.x_bs, radii, color(s.body.0))),
+                        }
+                    }
+                }
+                Force::ElasticFoundation(ef) => {
+                    for s in ef.surfaces() {
+                        let body = s.body.0;
+                        match &s.shape {
+                            FoundationShape::Mesh(mesh, _) => {
+                                self.shapes[body].push(Primitive::mesh(&s.x_bs, mesh, color(body)))
+                            }
+                            FoundationShape::Solid(Shape::HalfSpace) => {
+                                self.add_slab(body, &s.x_bs, false)
+                            }
+                            FoundationShape::Solid(Shape::Sphere { radius }) => self.shapes[body]
+                                .push(Primitive::sphere(&s.x_bs, *radius, color(body))),
+                            FoundationShape::Solid(Shape::Ellipsoid { radii }) => self.shapes[body]
+                                .push(Primitive::ellipsoid(&s.x_bs, *radii, color(body))),
                         }
                     }
                 }

@@ -189,3 +189,25 @@ fn bad_visuals_are_one_line_errors_naming_the_entry() {
         assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
     }
 }
+
+#[test]
+fn the_meshed_box_and_the_egg_are_drawn_as_their_contact_shapes() {
+    // Issue 20: the box's triangle mesh (0.2 x 0.1 x 0.2 m) and the egg's ellipsoid (semi-axes
+    // 0.1, 0.05, 0.08 m) in their body frames.
+    let dir = temp_dir("meshbox");
+    let nodes = replay_bounds(&scenes().join("box_mesh_floor.toml"), &dir);
+    let body = &nodes.iter().find(|(n, _)| n == "box").expect("box node").1;
+    assert_eq!(body.len(), 1, "one mesh");
+    assert!(
+        close(body[0].0, [-0.1, -0.05, -0.1]) && close(body[0].1, [0.1, 0.05, 0.1]),
+        "the box mesh, got {body:?}"
+    );
+    let dir = temp_dir("egg");
+    let nodes = replay_bounds(&scenes().join("egg_on_ball.toml"), &dir);
+    let egg = &nodes.iter().find(|(n, _)| n == "egg").expect("egg node").1;
+    assert_eq!(egg.len(), 1, "one ellipsoid");
+    assert!(
+        close(egg[0].0, [-0.1, -0.05, -0.08]) && close(egg[0].1, [0.1, 0.05, 0.08]),
+        "the ellipsoid, got {egg:?}"
+    );
+}
