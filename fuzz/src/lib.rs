@@ -36,9 +36,21 @@ pub fn step_briefly(
     Ok(())
 }
 
+/// The repository root (the first folder above this crate with `examples/scenes`), so that
+/// inputs read as if they sat beside the seeds: scenes in `examples/scenes` (their mesh files
+/// in `examples/scenes/meshes`), models in `testdata/opensim` (with `box.obj`).
+fn repo_root() -> std::path::PathBuf {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .find(|p| p.join("examples/scenes").is_dir())
+        .unwrap_or(here)
+        .to_path_buf()
+}
+
 /// A scene file's text: parse, build, step.
 pub fn scene_text(text: &str) -> Result<()> {
-    let scene = ferrobody::io::parse_scene(text, "fuzz.toml", "fuzz")?;
+    let file = repo_root().join("examples/scenes/fuzz.toml");
+    let scene = ferrobody::io::parse_scene(text, &file.display().to_string(), "fuzz")?;
     step_briefly(
         &scene.model,
         scene.initial_state,
@@ -62,7 +74,9 @@ pub fn urdf_text(text: &str) -> Result<()> {
 
 /// An OpenSim model's text: parse, build, step (as `ferrobody run` runs it).
 pub fn osim_text(text: &str) -> Result<()> {
-    let (scene, _) = ferrobody::io::osim::parse(text, "fuzz.osim")?.into_default_scene();
+    let file = repo_root().join("testdata/opensim/fuzz.osim");
+    let (scene, _) =
+        ferrobody::io::osim::parse(text, &file.display().to_string())?.into_default_scene();
     step_briefly(
         &scene.model,
         scene.initial_state,

@@ -300,6 +300,15 @@ impl ShapeSet {
                             Shape::HalfSpace => self.add_slab(s.body.0, &s.x_bs, false),
                             Shape::Ellipsoid { radii } => self.shapes[s.body.0]
                                 .push(Primitive::ellipsoid(&s.x_bs, radii, color(s.body.0))),
+                            Shape::Brick { half_lengths } => {
+                                let h = Vector3::from(half_lengths);
+                                self.shapes[s.body.0].push(Primitive::cuboid(
+                                    &s.x_bs,
+                                    -h,
+                                    h,
+                                    color(s.body.0),
+                                ))
+                            }
                         }
                     }
                 }
@@ -315,6 +324,7 @@ impl ShapeSet {
                             }
                             FoundationShape::Solid(Shape::Sphere { radius }) => self.shapes[body]
                                 .push(Primitive::sphere(&s.x_bs, *radius, color(body))),
+                            FoundationShape::Solid(Shape::Brick { .. }) => {}
                             FoundationShape::Solid(Shape::Ellipsoid { radii }) => self.shapes[body]
                                 .push(Primitive::ellipsoid(&s.x_bs, *radii, color(body))),
                         }

@@ -375,7 +375,7 @@ fn scene_error(keys: &str) -> String {
 fn foundation_scene_keys_are_checked_in_one_line() {
     let cases = [
         ("shape = \"mesh\"", "contact[0].surface[1].file: a mesh needs a file (.obj, .stl or .vtp)"),
-        ("shape = \"mesh\"\nfile = \"meshes/box.obj\"\nradius = 0.1", "contact[0].surface[1]: a mesh has no radius or radii"),
+        ("shape = \"mesh\"\nfile = \"meshes/box.obj\"\nradius = 0.1", "contact[0].surface[1]: a mesh has no radius, radii or half_lengths"),
         ("shape = \"mesh\"\nfile = \"meshes/nothing.obj\"", "contact[0].surface[1].file: "),
         ("shape = \"sphere\"\nradius = 0.1\nfile = \"meshes/box.obj\"", "contact[0].surface[1].file: only a mesh has a file"),
         ("shape = \"ellipsoid\"\nradii = [0.1, 0.1, 0.2]", "contact[0].surface[1]: an elastic foundation presses meshes on half spaces and spheres, not ellipsoids"),

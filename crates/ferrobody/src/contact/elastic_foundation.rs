@@ -168,9 +168,9 @@ impl<T: Real> ElasticFoundationForce<T> {
         for (i, s) in surfaces.iter().enumerate() {
             match &s.shape {
                 FoundationShape::Mesh(_, p) => p.validate().map_err(|e| format!("surface[{i}].{e}"))?,
-                FoundationShape::Solid(Shape::Ellipsoid { .. }) => {
+                FoundationShape::Solid(Shape::Ellipsoid { .. } | Shape::Brick { .. }) => {
                     return Err(format!(
-                        "surface[{i}]: an elastic foundation presses meshes on half spaces and spheres, not ellipsoids"
+                        "surface[{i}]: an elastic foundation presses meshes on half spaces and spheres, not ellipsoids or bricks"
                     ))
                 }
                 FoundationShape::Solid(shape) => shape.validate().map_err(|e| format!("surface[{i}].{e}"))?,
@@ -257,7 +257,7 @@ impl<T: Real> ElasticFoundationForce<T> {
                 Shape::Sphere { radius } => {
                     springs_in_sphere(mesh, &x_gm, &x_go.p, T::c(radius), &mut spring)
                 }
-                Shape::Ellipsoid { .. } => {}
+                Shape::Ellipsoid { .. } | Shape::Brick { .. } => {}
             }
         }
     }

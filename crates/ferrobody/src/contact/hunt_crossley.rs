@@ -23,11 +23,15 @@
 //! S. L. Delp, "Simbody: multibody dynamics for biomedical research", Procedia IUTAM 2 (2011)
 //! 241–261.
 
+use super::brick_penalty::brick_penalty;
 use super::friction::{hollars, stribeck, FrictionModel};
 use super::material::{combine, CombinedMaterial, ContactMaterial};
 use super::surface_pose::{surface_pose, SurfacePoseKind};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
-use crate::geometry::{candidate_pairs, pair_contact, BroadPhase, ContactSurface, SmallSetPlan};
+use crate::geometry::{
+    candidate_pairs, contact_halfspace_brick, pair_contact, BroadPhase, ContactSurface, Shape,
+    SmallSetPlan,
+};
 use crate::ids::BodyId;
 use crate::math::spatial::shift_motion;
 use crate::math::{linear, spatial, Transform};
@@ -87,6 +91,9 @@ pub struct ContactEvaluation<T: Real> {
     pub slip_speed: T,
     /// Potential energy (J).
     pub potential_energy: T,
+    /// Moment on body 2 about `point` besides that of the force (N·m, Ground): zero for point
+    /// contacts, the spread of a brick's vertex forces about their centre of pressure.
+    pub moment: Vector3<T>,
 }
 
 impl<T: Real> ContactEvaluation<T> {
@@ -119,6 +126,13 @@ impl<T: Real> HuntCrossleyForce<T> {
             s.shape
                 .validate()
                 .map_err(|e| format!("surface[{i}].{e}"))?;
+            if matches!(s.shape, Shape::Brick { .. }) && friction == FrictionModel::Hollars {
+                return Err(format!(
+                    "surface[{i}]: a brick belongs to a compliant contact set (Simbody's brick \
+                     penalty force is part of CompliantContactSubsystem; its HuntCrossleyForce \
+                     has no brick contact)"
+                ));
+            }
             for (j, t) in surfaces.iter().enumerate().skip(i + 1) {
                 if s.body != t.body && !crate::geometry::pair_supported(&s.shape, &t.shape) {
                     return Err(format!(
@@ -270,6 +284,15 @@ impl<T: Real> HuntCrossleyForce<T> {
         j: usize,
     ) -> Option<ContactEvaluation<T>> {
         let (si, sj) = (&self.surfaces[i], &self.surfaces[j]);
+        match (&si.shape, &sj.shape) {
+            (Shape::HalfSpace, Shape::Brick { half_lengths }) => {
+                return self.evaluate_brick(ctx, x_gs, (i, j), half_lengths)
+            }
+            (Shape::Brick { half_lengths }, Shape::HalfSpace) => {
+                return self.evaluate_brick(ctx, x_gs, (j, i), half_lengths)
+            }
+            _ => {}
+        }
         let (pc, swapped) = pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j])?;
         let (a, b) = if swapped { (j, i) } else { (i, j) };
         let (body1, body2) = (self.surfaces[a].body, self.surfaces[b].body);
@@ -295,6 +318,7 @@ impl<T: Real> HuntCrossleyForce<T> {
             friction_force: Vector3::zeros(),
             slip_speed,
             potential_energy,
+            moment: Vector3::zeros(),
         };
         if f.re() <= 0.0 {
             return Some(eval);
@@ -313,6 +337,29 @@ impl<T: Real> HuntCrossleyForce<T> {
             eval.friction_force = v_t * (f * mu / slip_speed);
         }
         Some(eval)
+    }
+}
+
+impl<T: Real> HuntCrossleyForce<T> {
+    /// The brick penalty contact of half space `h` with brick `b` (`pair = (h, b)`).
+    #[inline(never)]
+    fn evaluate_brick(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        x_gs: &[Transform<T>],
+        (h, b): (usize, usize),
+        half_lengths: &[f64; 3],
+    ) -> Option<ContactEvaluation<T>> {
+        let face = contact_halfspace_brick(&x_gs[h], &x_gs[b], half_lengths)?;
+        Some(brick_penalty(
+            ctx,
+            &face,
+            &x_gs[h].p,
+            (&self.materials[h], &self.materials[b]),
+            self.transition_velocity,
+            (h, b),
+            (self.surfaces[h].body, self.surfaces[b].body),
+        ))
     }
 }
 
@@ -344,9 +391,10 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
             if let Some(c) = self.evaluate(ctx, x_gs, i, j) {
                 if c.normal_force.re() > 0.0 {
                     let f = c.force_on_body2();
-                    for (body, f) in [(c.bodies.1, f), (c.bodies.0, -f)] {
+                    let m = c.moment;
+                    for (body, f, m) in [(c.bodies.1, f, m), (c.bodies.0, -f, -m)] {
                         let r = c.point - x_gb[body.0].p;
-                        body_forces[body.0] += spatial(r.cross(&f), f);
+                        body_forces[body.0] += spatial(r.cross(&f) + m, f);
                     }
                 }
             }

@@ -10,6 +10,7 @@
 //! Rigid unilateral contact and the sphere-on-sphere constraint are not force laws: they are
 //! constraints (later issues).
 
+mod brick_penalty;
 mod checks;
 pub mod elastic_foundation;
 pub mod exponential_spring;

@@ -12,6 +12,7 @@
 
 mod broad_phase;
 mod contact_ellipsoid_sphere;
+mod contact_halfspace_brick;
 mod contact_halfspace_ellipsoid;
 mod contact_halfspace_mesh;
 mod contact_halfspace_sphere;
@@ -24,6 +25,7 @@ mod triangle_mesh;
 
 pub use broad_phase::{candidate_pairs, BroadPhase};
 pub use contact_ellipsoid_sphere::contact_ellipsoid_sphere;
+pub use contact_halfspace_brick::{contact_halfspace_brick, BrickFace};
 pub use contact_halfspace_ellipsoid::contact_halfspace_ellipsoid;
 pub use contact_halfspace_mesh::{springs_in_half_space, FoundationSpring};
 pub use contact_halfspace_sphere::contact_halfspace_sphere;
@@ -53,6 +55,12 @@ pub enum Shape {
         /// Semi-axes along x, y, z (m).
         radii: [f64; 3],
     },
+    /// The box `|x_i| ≤ h_i` of S (Simbody's `ContactGeometry::Brick`); it touches half spaces
+    /// only, through Simbody's brick penalty law (`contact::brick_penalty`).
+    Brick {
+        /// Half side lengths along x, y, z (m).
+        half_lengths: [f64; 3],
+    },
 }
 
 impl Shape {
@@ -62,6 +70,7 @@ impl Shape {
             Shape::Sphere { .. } => "sphere",
             Shape::HalfSpace => "half_space",
             Shape::Ellipsoid { .. } => "ellipsoid",
+            Shape::Brick { .. } => "brick",
         }
     }
 
@@ -72,6 +81,9 @@ impl Shape {
             Shape::Sphere { radius } => Some(*radius),
             Shape::HalfSpace => None,
             Shape::Ellipsoid { radii } => Some(radii[0].max(radii[1]).max(radii[2])),
+            Shape::Brick { half_lengths: h } => {
+                Some((h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt())
+            }
         }
     }
 
@@ -91,15 +103,27 @@ impl Shape {
                 .iter()
                 .zip(["radii[0]", "radii[1]", "radii[2]"])
                 .try_for_each(|(r, what)| check(what, *r)),
+            Shape::Brick { half_lengths } => half_lengths
+                .iter()
+                .zip(["half_lengths[0]", "half_lengths[1]", "half_lengths[2]"])
+                .try_for_each(|(r, what)| check(what, *r)),
         }
     }
 }
 
-/// Whether [`pair_contact`] has a routine for two shapes on different bodies (two half
-/// spaces never touch, and count as handled). Ellipsoid against ellipsoid is missing: Simbody
-/// solves it by a general convex search that ferrobody does not have yet.
+/// Whether two shapes on different bodies have a contact routine (two half spaces never touch,
+/// and count as handled): every point-contact pair of [`pair_contact`] but ellipsoid against
+/// ellipsoid (Simbody solves it by a general convex search that ferrobody does not have yet),
+/// and a brick against a half space only (Simbody's brick penalty law; no other brick pair
+/// exists in Simbody's compliant contact).
 pub fn pair_supported(a: &Shape, b: &Shape) -> bool {
-    !matches!((a, b), (Shape::Ellipsoid { .. }, Shape::Ellipsoid { .. }))
+    match (a, b) {
+        (Shape::Ellipsoid { .. }, Shape::Ellipsoid { .. }) => false,
+        (Shape::Brick { .. }, other) | (other, Shape::Brick { .. }) => {
+            matches!(other, Shape::HalfSpace)
+        }
+        _ => true,
+    }
 }
 
 /// A shape fixed to a body.
@@ -160,7 +184,10 @@ pub fn pair_contact<T: Real>(
         (Shape::Sphere { radius }, Shape::Ellipsoid { radii }) => {
             contact_ellipsoid_sphere(x_gb, radii, &x_ga.p, T::c(*radius)).map(|c| (c, true))
         }
+        // Bricks have no point contact: the force elements call `contact_halfspace_brick`.
         (Shape::HalfSpace, Shape::HalfSpace)
-        | (Shape::Ellipsoid { .. }, Shape::Ellipsoid { .. }) => None,
+        | (Shape::Ellipsoid { .. }, Shape::Ellipsoid { .. })
+        | (Shape::Brick { .. }, _)
+        | (_, Shape::Brick { .. }) => None,
     }
 }

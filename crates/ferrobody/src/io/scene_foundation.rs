@@ -36,8 +36,10 @@ pub(super) fn build_foundation(
             .get(&s.material)
             .ok_or_else(|| format!("{key}.material: no [material.{}] table", s.material))?;
         let shape = if s.shape == ShapeKind::Mesh {
-            if s.radius.is_some() || s.radii.is_some() {
-                return Err(format!("{key}: a mesh has no radius or radii"));
+            if s.radius.is_some() || s.radii.is_some() || s.half_lengths.is_some() {
+                return Err(format!(
+                    "{key}: a mesh has no radius, radii or half_lengths"
+                ));
             }
             let file = s
                 .file

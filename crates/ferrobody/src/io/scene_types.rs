@@ -61,6 +61,7 @@ pub(super) enum ShapeKind {
     Sphere,
     HalfSpace,
     Ellipsoid,
+    Brick,
     Mesh,
 }
 
@@ -71,6 +72,7 @@ pub(super) struct SurfaceSection {
     pub shape: ShapeKind,
     pub radius: Option<f64>,
     pub radii: Option<[f64; 3]>,
+    pub half_lengths: Option<[f64; 3]>,
     pub file: Option<String>,
     pub frame: Option<FrameSection>,
     pub material: String,
