@@ -21,13 +21,14 @@
 //! (`calcPointHalfSpacePenaltyForce`).
 
 use super::friction::stribeck;
-use super::hunt_crossley::ContactEvaluation;
+use super::hunt_crossley::{ContactEvaluation, HuntCrossleyForce};
 use super::material::ContactMaterial;
 use crate::forces::ForceContext;
-use crate::geometry::BrickFace;
+use crate::geometry::{contact_halfspace_brick, BrickFace};
 use crate::ids::BodyId;
 use crate::math::linear;
 use crate::math::spatial::shift_motion;
+use crate::math::Transform;
 use crate::scalar::Real;
 use nalgebra::Vector3;
 
@@ -37,7 +38,7 @@ const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.009718347115232
 /// The brick penalty contact of `face` between the half space (surface `surfaces.0`, on
 /// `bodies.0`, frame origin `p_gh`, material `m_h`) and the brick (surface `surfaces.1`).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn brick_penalty<T: Real>(
+fn brick_penalty<T: Real>(
     ctx: &ForceContext<'_, T>,
     face: &BrickFace<T>,
     p_gh: &Vector3<T>,
@@ -121,6 +122,29 @@ pub(super) fn brick_penalty<T: Real>(
         slip_speed,
         potential_energy: energy,
         moment,
+    }
+}
+
+impl<T: Real> HuntCrossleyForce<T> {
+    /// The brick penalty contact of half space `h` with brick `b` (`pair = (h, b)`).
+    #[inline(never)]
+    pub(super) fn evaluate_brick(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        x_gs: &[Transform<T>],
+        (h, b): (usize, usize),
+        half_lengths: &[f64; 3],
+    ) -> Option<ContactEvaluation<T>> {
+        let face = contact_halfspace_brick(&x_gs[h], &x_gs[b], half_lengths)?;
+        Some(brick_penalty(
+            ctx,
+            &face,
+            &x_gs[h].p,
+            (&self.materials()[h], &self.materials()[b]),
+            self.transition_velocity,
+            (h, b),
+            (self.surfaces()[h].body, self.surfaces()[b].body),
+        ))
     }
 }
 

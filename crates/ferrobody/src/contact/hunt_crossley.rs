@@ -23,14 +23,12 @@
 //! S. L. Delp, "Simbody: multibody dynamics for biomedical research", Procedia IUTAM 2 (2011)
 //! 241–261.
 
-use super::brick_penalty::brick_penalty;
 use super::friction::{hollars, stribeck, FrictionModel};
 use super::material::{combine, CombinedMaterial, ContactMaterial};
 use super::surface_pose::{surface_pose, SurfacePoseKind};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::geometry::{
-    candidate_pairs, contact_halfspace_brick, pair_contact, BroadPhase, ContactSurface, Shape,
-    SmallSetPlan,
+    candidate_pairs, pair_contact, BroadPhase, ContactSurface, Shape, SmallSetPlan,
 };
 use crate::ids::BodyId;
 use crate::math::spatial::shift_motion;
@@ -337,29 +335,6 @@ impl<T: Real> HuntCrossleyForce<T> {
             eval.friction_force = v_t * (f * mu / slip_speed);
         }
         Some(eval)
-    }
-}
-
-impl<T: Real> HuntCrossleyForce<T> {
-    /// The brick penalty contact of half space `h` with brick `b` (`pair = (h, b)`).
-    #[inline(never)]
-    fn evaluate_brick(
-        &self,
-        ctx: &ForceContext<'_, T>,
-        x_gs: &[Transform<T>],
-        (h, b): (usize, usize),
-        half_lengths: &[f64; 3],
-    ) -> Option<ContactEvaluation<T>> {
-        let face = contact_halfspace_brick(&x_gs[h], &x_gs[b], half_lengths)?;
-        Some(brick_penalty(
-            ctx,
-            &face,
-            &x_gs[h].p,
-            (&self.materials[h], &self.materials[b]),
-            self.transition_velocity,
-            (h, b),
-            (self.surfaces[h].body, self.surfaces[b].body),
-        ))
     }
 }
 

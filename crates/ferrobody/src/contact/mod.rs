@@ -13,6 +13,7 @@
 mod brick_penalty;
 mod checks;
 pub mod elastic_foundation;
+mod elastic_foundation_patch;
 pub mod exponential_spring;
 pub mod exponential_spring_parameters;
 pub mod friction;
@@ -24,9 +25,9 @@ pub mod smooth_sphere_halfspace;
 mod surface_pose;
 
 pub use elastic_foundation::{
-    ElasticFoundationForce, FoundationParameters, FoundationPatch, FoundationShape,
-    FoundationSurface,
+    ElasticFoundationForce, FoundationParameters, FoundationShape, FoundationSurface,
 };
+pub use elastic_foundation_patch::FoundationPatch;
 pub use exponential_spring::{ExponentialSpringForce, ExponentialSpringOutput};
 pub use exponential_spring_parameters::ExponentialSpringParameters;
 pub use friction::FrictionModel;
