@@ -402,3 +402,39 @@ fn foundation_scene_keys_are_checked_in_one_line() {
         "{e}"
     );
 }
+
+#[test]
+fn foundation_parameters_are_settable_by_name() {
+    // Doubling the stiffness doubles the pyramid's resting force; reading gives the value;
+    // a refused value leaves the model as it was.
+    let (mut model, body) = pyramid_model();
+    let force_at = |model: &Model<f64>| {
+        let mut s = model.default_state();
+        s.set_body_q(model, body, &[0.0, -0.01, 0.0]);
+        let mut d = Data::new(model);
+        ferrobody::pipeline::realize(model, &s, &mut d, Stage::Dynamics).unwrap();
+        element_contribution(model, &s, &d, ForceId(0)).body_forces[body.0][4]
+    };
+    let before = force_at(&model);
+    model
+        .set_force_parameter("ef", "stiffness", 2.0 * K)
+        .unwrap();
+    assert!((force_at(&model) - 2.0 * before).abs() < 1e-9 * before);
+    assert_eq!(model.force_parameter("ef", "stiffness").unwrap(), 2.0 * K);
+    model
+        .set_force_parameter("ef", "transition_velocity", 0.05)
+        .unwrap();
+    assert_eq!(
+        model.force_parameter("ef", "transition_velocity").unwrap(),
+        0.05
+    );
+    let e = model
+        .set_force_parameter("ef", "dissipation", -1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("force 'ef'.dissipation") && e.contains("non-negative"),
+        "{e}"
+    );
+    assert_eq!(model.force_parameter("ef", "dissipation").unwrap(), C);
+}

@@ -5,12 +5,13 @@
 //! the same key; a refused change leaves the model as it was.
 //!
 //! A Hunt–Crossley element's material parameters apply to all of its surfaces (the scene
-//! format's `[material.NAME]` tables are per surface; a set usually shares one). The
+//! format's `[material.NAME]` tables are per surface; a set usually shares one); an elastic
+//! foundation's, to all of its meshes (the only surfaces with parameters). The
 //! exponential spring's friction coefficients μs, μk are discrete state variables, changed
 //! in the state, not here.
 
 use super::Force;
-use crate::contact::HuntCrossleyForce;
+use crate::contact::{ElasticFoundationForce, FoundationShape, HuntCrossleyForce};
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::scalar::Real;
@@ -18,7 +19,7 @@ use crate::scalar::Real;
 /// The parameter names of each kind of force element that has any.
 fn names<T: Real>(f: &Force<T>) -> &'static [&'static str] {
     match f {
-        Force::HuntCrossley(_) => &[
+        Force::HuntCrossley(_) | Force::ElasticFoundation(_) => &[
             "stiffness",
             "dissipation",
             "static_friction",
@@ -124,6 +125,31 @@ fn hunt_crossley_with<T: Real>(
     )
 }
 
+/// An elastic-foundation element with one parameter changed on every mesh (or its transition
+/// velocity), rebuilt (and so validated) by its constructor.
+fn elastic_foundation_with<T: Real>(
+    ef: &ElasticFoundationForce<T>,
+    parameter: &str,
+    value: T,
+) -> std::result::Result<ElasticFoundationForce<T>, String> {
+    let mut surfaces = ef.surfaces().to_vec();
+    let mut transition_velocity = ef.transition_velocity;
+    for s in &mut surfaces {
+        if let FoundationShape::Mesh(_, p) = &mut s.shape {
+            match parameter {
+                "stiffness" => p.stiffness = value,
+                "dissipation" => p.dissipation = value,
+                "static_friction" => p.static_friction = value,
+                "dynamic_friction" => p.dynamic_friction = value,
+                "viscous_friction" => p.viscous_friction = value,
+                "transition_velocity" => transition_velocity = value,
+                _ => return Err(format!("no parameter '{parameter}'")),
+            }
+        }
+    }
+    ElasticFoundationForce::new(&ef.name, surfaces, transition_velocity)
+}
+
 impl Model<f64> {
     /// Sets `parameter` of the force element named `force` to `value` (see the module docs
     /// for the names). Errors name the force, the parameter and, for an unknown parameter,
@@ -173,6 +199,11 @@ impl<T: Real> Model<T> {
             self.forces[index] = Force::HuntCrossley(changed);
             return Ok(());
         }
+        if let Force::ElasticFoundation(ef) = &self.forces[index] {
+            let changed = elastic_foundation_with(ef, parameter, value).map_err(err)?;
+            self.forces[index] = Force::ElasticFoundation(changed);
+            return Ok(());
+        }
         let mut changed = self.forces[index].clone();
         if let Some(field) = slot(&mut changed, parameter) {
             *field = value;
@@ -185,7 +216,8 @@ impl<T: Real> Model<T> {
 
 impl Model<f64> {
     /// The value of `parameter` of the force element named `force` (for a Hunt–Crossley
-    /// element's material parameters: its first surface's).
+    /// element's material parameters: its first surface's; for an elastic foundation: its
+    /// first mesh's).
     pub fn force_parameter(&self, force: &str, parameter: &str) -> Result<f64> {
         let f = self
             .forces
@@ -202,6 +234,25 @@ impl Model<f64> {
                 "dynamic_friction" => m.dynamic_friction,
                 "viscous_friction" => m.viscous_friction,
                 "transition_velocity" => hc.transition_velocity,
+                _ => return Err(unknown()),
+            });
+        }
+        if let Force::ElasticFoundation(ef) = f {
+            let p = ef
+                .surfaces()
+                .iter()
+                .find_map(|s| match &s.shape {
+                    FoundationShape::Mesh(_, p) => Some(*p),
+                    FoundationShape::Solid(_) => None,
+                })
+                .ok_or_else(unknown)?;
+            return Ok(match parameter {
+                "stiffness" => p.stiffness,
+                "dissipation" => p.dissipation,
+                "static_friction" => p.static_friction,
+                "dynamic_friction" => p.dynamic_friction,
+                "viscous_friction" => p.viscous_friction,
+                "transition_velocity" => ef.transition_velocity,
                 _ => return Err(unknown()),
             });
         }
