@@ -21,13 +21,12 @@
 //! (`calcPointHalfSpacePenaltyForce`).
 
 use super::friction::stribeck;
-use super::hunt_crossley::{ContactEvaluation, HuntCrossleyForce};
+use super::hunt_crossley::{point_velocity, ContactEvaluation, HuntCrossleyForce};
+use super::material::harmonic_mean;
 use super::material::ContactMaterial;
 use crate::forces::ForceContext;
 use crate::geometry::{contact_halfspace_brick, BrickFace};
 use crate::ids::BodyId;
-use crate::math::linear;
-use crate::math::spatial::shift_motion;
 use crate::math::Transform;
 use crate::scalar::Real;
 use nalgebra::Vector3;
@@ -51,17 +50,9 @@ fn brick_penalty<T: Real>(
     let s_b = T::one() - s_h;
     let k = m_h.stiffness * s_h;
     let c = m_h.dissipation * s_h + m_b.dissipation * s_b;
-    let harmonic = |a: T, b: T| {
-        let p = T::c(2.0) * a * b;
-        if p.re() != 0.0 {
-            p / (a + b)
-        } else {
-            p
-        }
-    };
-    let mu_s = harmonic(m_h.static_friction, m_b.static_friction);
-    let mu_d = harmonic(m_h.dynamic_friction, m_b.dynamic_friction);
-    let mu_v = harmonic(m_h.viscous_friction, m_b.viscous_friction);
+    let mu_s = harmonic_mean(m_h.static_friction, m_b.static_friction);
+    let mu_d = harmonic_mean(m_h.dynamic_friction, m_b.dynamic_friction);
+    let mu_v = harmonic_mean(m_h.viscous_friction, m_b.viscous_friction);
     let n = face.normal;
     let mut normal_total = T::zero();
     let mut friction_total = Vector3::zeros();
@@ -146,10 +137,4 @@ impl<T: Real> HuntCrossleyForce<T> {
             (self.surfaces()[h].body, self.surfaces()[b].body),
         ))
     }
-}
-
-/// Velocity in Ground of the material point of `body` at Ground point `p`.
-#[inline]
-fn point_velocity<T: Real>(ctx: &ForceContext<'_, T>, body: BodyId, p: &Vector3<T>) -> Vector3<T> {
-    linear(&shift_motion(ctx.v_gb(body), &(p - ctx.x_gb(body).p)))
 }

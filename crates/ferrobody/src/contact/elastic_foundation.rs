@@ -57,15 +57,7 @@ impl<T: Real> FoundationParameters<T> {
             ("dynamic_friction", self.dynamic_friction),
             ("viscous_friction", self.viscous_friction),
         ];
-        for (what, v) in named {
-            if !(v.re().is_finite() && v.re() >= 0.0) {
-                return Err(format!(
-                    "{what}: must be finite and non-negative, got {}",
-                    v.re()
-                ));
-            }
-        }
-        Ok(())
+        super::checks::all_non_negative(&named)
     }
 
     fn cast<U: Real>(&self) -> FoundationParameters<U> {

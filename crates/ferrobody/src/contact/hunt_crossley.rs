@@ -282,16 +282,19 @@ impl<T: Real> HuntCrossleyForce<T> {
         j: usize,
     ) -> Option<ContactEvaluation<T>> {
         let (si, sj) = (&self.surfaces[i], &self.surfaces[j]);
-        match (&si.shape, &sj.shape) {
-            (Shape::HalfSpace, Shape::Brick { half_lengths }) => {
-                return self.evaluate_brick(ctx, x_gs, (i, j), half_lengths)
-            }
-            (Shape::Brick { half_lengths }, Shape::HalfSpace) => {
-                return self.evaluate_brick(ctx, x_gs, (j, i), half_lengths)
-            }
-            _ => {}
-        }
-        let (pc, swapped) = pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j])?;
+        // Bricks have no point contact (`pair_contact` gives `None`): tested only then, off
+        // the spheres' path.
+        let Some((pc, swapped)) = pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j]) else {
+            return match (&si.shape, &sj.shape) {
+                (Shape::HalfSpace, Shape::Brick { half_lengths }) => {
+                    self.evaluate_brick(ctx, x_gs, (i, j), half_lengths)
+                }
+                (Shape::Brick { half_lengths }, Shape::HalfSpace) => {
+                    self.evaluate_brick(ctx, x_gs, (j, i), half_lengths)
+                }
+                _ => None,
+            };
+        };
         let (a, b) = if swapped { (j, i) } else { (i, j) };
         let (body1, body2) = (self.surfaces[a].body, self.surfaces[b].body);
         let m = self.pair_material(a, b);
@@ -347,7 +350,11 @@ pub fn hertz_force<T: Real>(k: T, radius: T, x: T) -> T {
 
 /// Velocity in Ground of the material point of `body` at Ground point `p`.
 #[inline]
-fn point_velocity<T: Real>(ctx: &ForceContext<'_, T>, body: BodyId, p: &Vector3<T>) -> Vector3<T> {
+pub(super) fn point_velocity<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    body: BodyId,
+    p: &Vector3<T>,
+) -> Vector3<T> {
     linear(&shift_motion(ctx.v_gb(body), &(p - ctx.x_gb(body).p)))
 }
 
