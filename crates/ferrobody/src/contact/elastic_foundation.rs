@@ -14,16 +14,18 @@
 //! mesh body: +F at Q;  other body: −F at Q;  PE += k A x²/2 (also when f ≤ 0)
 //! ```
 //!
-//! Only the mesh's own parameters are used (no combination with the other surface's), and two
-//! meshes would each count half their areas (Simbody's `areaScale`); mesh–mesh contact is not
-//! implemented yet and is refused. The transition velocity defaults to 0.01 m/s.
+//! Only the mesh's own parameters are used (no combination with the other surface's). Two
+//! meshes press each other's springs: each mesh's springs inside the other mesh act, each with
+//! half its face area (Simbody's `areaScale`), so two alike meshes share the load. The
+//! transition velocity defaults to 0.01 m/s.
 //! References: Simbody `Simbody/src/ElasticFoundationForce.cpp`; M. A. Sherman, A. Seth,
 //! S. L. Delp, Procedia IUTAM 2 (2011) 241–261; K. L. Johnson, *Contact Mechanics* (1985) §5.9.
 
 use super::friction::hollars;
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::geometry::{
-    springs_in_half_space, springs_in_sphere, FoundationSpring, Shape, TriangleMesh,
+    springs_between_meshes, springs_in_half_space, springs_in_sphere, FoundationSpring, Shape,
+    TriangleMesh,
 };
 use crate::ids::BodyId;
 use crate::math::small::mul3v;
@@ -99,7 +101,8 @@ pub struct ElasticFoundationForce<T: Real = f64> {
     surfaces: Vec<FoundationSurface<T>>,
     /// Transition velocity of the friction curve (m/s).
     pub transition_velocity: T,
-    /// (mesh, other) surface pairs on different bodies, in set order.
+    /// (mesh, other) surface pairs on different bodies, in set order; two meshes i < j give
+    /// (i, j) and right after it (j, i).
     pub(super) pairs: Vec<(usize, usize)>,
 }
 
@@ -116,8 +119,7 @@ pub(super) struct SpringForce<T: Real> {
 
 impl<T: Real> ElasticFoundationForce<T> {
     /// A set; fails for a mesh without positive finite parameters, a solid shape other than a
-    /// half space or a sphere, two meshes on different bodies (not implemented), or a
-    /// transition velocity that is not positive.
+    /// half space or a sphere, or a transition velocity that is not positive.
     pub fn new(
         name: &str,
         surfaces: Vec<FoundationSurface<T>>,
@@ -146,9 +148,7 @@ impl<T: Real> ElasticFoundationForce<T> {
                 }
                 match (&s.shape, &t.shape) {
                     (FoundationShape::Mesh(..), FoundationShape::Mesh(..)) => {
-                        return Err(format!(
-                            "surfaces {i} and {j}: mesh against mesh is not implemented yet"
-                        ))
+                        pairs.extend([(i, j), (j, i)])
                     }
                     (FoundationShape::Mesh(..), FoundationShape::Solid(_)) => pairs.push((i, j)),
                     (FoundationShape::Solid(_), FoundationShape::Mesh(..)) => pairs.push((j, i)),
@@ -210,23 +210,32 @@ impl<T: Real> ElasticFoundationForce<T> {
             let FoundationShape::Mesh(mesh, p) = &mesh_s.shape else {
                 continue;
             };
-            let FoundationShape::Solid(shape) = other_s.shape else {
-                continue;
-            };
             let x_gm = ctx.x_gb(mesh_s.body) * &mesh_s.x_bs;
             let x_go = ctx.x_gb(other_s.body) * &other_s.x_bs;
-            let mut spring = |s: FoundationSpring<T>| {
-                if let Some(force) = self.spring_force(ctx, mesh, p, (mesh_s.body, other_s.body), s)
-                {
+            let this_side = (k, (&**mesh, p, T::one()), (mesh_s.body, other_s.body));
+            let mut emit = |(k, params, bodies), s| {
+                if let Some(force) = self.spring_force(ctx, params, bodies, s) {
                     f(k, force);
                 }
             };
-            match shape {
-                Shape::HalfSpace => springs_in_half_space(mesh, &x_gm, &x_go, &mut spring),
-                Shape::Sphere { radius } => {
-                    springs_in_sphere(mesh, &x_gm, &x_go.p, T::c(radius), &mut spring)
+            match &other_s.shape {
+                FoundationShape::Solid(Shape::HalfSpace) => {
+                    springs_in_half_space(mesh, &x_gm, &x_go, |s| emit(this_side, s))
                 }
-                Shape::Ellipsoid { .. } | Shape::Brick { .. } => {}
+                FoundationShape::Solid(Shape::Sphere { radius }) => {
+                    springs_in_sphere(mesh, &x_gm, &x_go.p, T::c(*radius), |s| emit(this_side, s))
+                }
+                // The pair (m, o), m < o, does both meshes' springs, each with half its areas;
+                // (o, m) comes next in `pairs` and has nothing left to do.
+                FoundationShape::Mesh(other, q) if m < o => {
+                    let half = T::c(0.5);
+                    let first = (k, (&**mesh, p, half), (mesh_s.body, other_s.body));
+                    let second = (k + 1, (&**other, q, half), (other_s.body, mesh_s.body));
+                    springs_between_meshes((mesh, &x_gm), (other, &x_go), |of_second, s| {
+                        emit(if of_second { second } else { first }, s)
+                    })
+                }
+                _ => {}
             }
         }
     }
@@ -235,8 +244,7 @@ impl<T: Real> ElasticFoundationForce<T> {
     fn spring_force(
         &self,
         ctx: &ForceContext<'_, T>,
-        mesh: &TriangleMesh,
-        p: &FoundationParameters<T>,
+        (mesh, p, area_scale): (&TriangleMesh, &FoundationParameters<T>, T),
         (mesh_body, other_body): (BodyId, BodyId),
         s: FoundationSpring<T>,
     ) -> Option<SpringForce<T>> {
@@ -250,7 +258,7 @@ impl<T: Real> ElasticFoundationForce<T> {
             - station_velocity(ctx, mesh_body, &s.nearest);
         let v_n = v.dot(&u);
         let v_t = v - u * v_n;
-        let area = T::c(mesh.areas()[s.face]);
+        let area = area_scale * T::c(mesh.areas()[s.face]);
         let f = p.stiffness * area * x * (T::one() + p.dissipation * v_n);
         let slip = v_t.norm();
         let mut friction = Vector3::zeros();

@@ -7,16 +7,16 @@
 //! and out of it when `a·c + b + Σ|a_i| e_i ≤ 0`; it is within reach r of a point q when the
 //! box's nearest point to q is.
 
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 
 /// Most faces in a leaf.
 pub const LEAF_SIZE: usize = 4;
 
 /// One node: its box, then either two children or a range of `order`.
 #[derive(Clone, Debug)]
-struct Node {
-    centre: Vector3<f64>,
-    half: Vector3<f64>,
+pub(super) struct Node {
+    pub(super) centre: Vector3<f64>,
+    pub(super) half: Vector3<f64>,
     /// Leaf: `start..start + count` of `order`; inner: `count == 0` and children at `start`,
     /// `start + 1`.
     start: u32,
@@ -122,6 +122,72 @@ impl MeshBvh {
             },
             &mut f,
         );
+    }
+
+    /// Calls `f(faces_1, faces_2)` for every pair of leaves, one of this tree and one of
+    /// `other`, whose boxes overlap; `other`'s mesh frame is at rotation `r_12` and origin
+    /// `p_12` in this tree's frame (its boxes are enclosed in boxes of this frame,
+    /// `c' = R c + p`, `h' = |R| h`).
+    pub fn for_each_leaf_pair(
+        &self,
+        other: &MeshBvh,
+        r_12: &Matrix3<f64>,
+        p_12: &Vector3<f64>,
+        mut f: impl FnMut(&[u32], &[u32]),
+    ) {
+        let abs_r = r_12.abs();
+        let overlaps = |a: &Node, b: &Node| {
+            let gap = (a.centre - (r_12 * b.centre + p_12)).abs() - a.half - abs_r * b.half;
+            gap.iter().all(|&g| g <= 0.0)
+        };
+        // Each step pops one pair and pushes at most two, one level deeper in one tree: the
+        // stack never holds more than the two depths together (median splits: ≤ 2·32).
+        let mut stack = [(0u32, 0u32); 128];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let (i, j) = stack[top];
+            let (a, b) = (&self.nodes[i as usize], &other.nodes[j as usize]);
+            if !overlaps(a, b) {
+                continue;
+            }
+            let split_a = match (a.count > 0, b.count > 0) {
+                (true, true) => {
+                    f(self.leaf_faces(a), other.leaf_faces(b));
+                    continue;
+                }
+                (false, true) => true,
+                (true, false) => false,
+                (false, false) => a.half.norm_squared() >= b.half.norm_squared(),
+            };
+            if split_a {
+                stack[top] = (a.start + 1, j);
+                stack[top + 1] = (a.start, j);
+            } else {
+                stack[top] = (i, b.start + 1);
+                stack[top + 1] = (i, b.start);
+            }
+            top += 2;
+        }
+    }
+
+    /// The node at `index` (the root is 0).
+    pub(super) fn node(&self, index: u32) -> &Node {
+        &self.nodes[index as usize]
+    }
+
+    /// The faces of a leaf, or the indices of an inner node's two children.
+    pub(super) fn children_or_faces(&self, node: &Node) -> Result<&[u32], [u32; 2]> {
+        if node.count > 0 {
+            Ok(self.leaf_faces(node))
+        } else {
+            Err([node.start, node.start + 1])
+        }
+    }
+
+    fn leaf_faces(&self, node: &Node) -> &[u32] {
+        let s = node.start as usize;
+        &self.order[s..s + node.count as usize]
     }
 
     /// Depth-first walk: `test(node)` says (may touch, wholly inside); a wholly-inside node

@@ -24,6 +24,7 @@ pub struct TriangleMesh {
     centroids: Vec<Vector3<f64>>,
     areas: Vec<f64>,
     normals: Vec<Vector3<f64>>,
+    neighbours: Vec<[u32; 3]>,
     bvh: MeshBvh,
 }
 
@@ -123,12 +124,14 @@ impl TriangleMesh {
         let areas = crosses.iter().map(|c| c.norm() / 2.0).collect();
         let normals = crosses.iter().map(|c| c / c.norm()).collect();
         let bvh = MeshBvh::new(&vertices, &faces);
+        let neighbours = face_neighbours(&faces);
         Ok(Self {
             vertices,
             faces,
             centroids,
             areas,
             normals,
+            neighbours,
             bvh,
         })
     }
@@ -156,6 +159,12 @@ impl TriangleMesh {
     /// Unit outward face normals in M.
     pub fn normals(&self) -> &[Vector3<f64>] {
         &self.normals
+    }
+
+    /// For each face, the face across each of its edges (edge k runs from corner k to corner
+    /// k + 1).
+    pub fn neighbours(&self) -> &[[u32; 3]] {
+        &self.neighbours
     }
 
     /// The bounding-volume tree of the faces.
@@ -218,6 +227,21 @@ fn check_edges(faces: &[[u32; 3]]) -> Result<(), String> {
     Ok(())
 }
 
+/// The face across each edge of each face of a closed, consistently wound mesh (the edge's
+/// reverse belongs to exactly one other face; `check_edges` made sure).
+fn face_neighbours(faces: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let mut owner: HashMap<(u32, u32), u32> = HashMap::with_capacity(faces.len() * 3);
+    for (i, f) in faces.iter().enumerate() {
+        for k in 0..3 {
+            owner.insert((f[k], f[(k + 1) % 3]), i as u32);
+        }
+    }
+    faces
+        .iter()
+        .map(|f| std::array::from_fn(|k| owner[&(f[(k + 1) % 3], f[k])]))
+        .collect()
+}
+
 fn unused_vertex(n: usize, faces: &[[u32; 3]]) -> Option<usize> {
     let mut used = vec![false; n];
     for f in faces {
@@ -270,6 +294,19 @@ pub(crate) mod tests {
         assert!((area - 2.0 * (0.2 * 0.1 + 0.2 * 0.2 + 0.1 * 0.2)).abs() < 1e-15);
         for (c, n) in m.centroids().iter().zip(m.normals()) {
             assert!(c.dot(n) > 0.0, "normal points inward");
+        }
+    }
+
+    #[test]
+    fn neighbours_share_the_edge_reversed() {
+        let m = box_mesh();
+        for (i, (f, across)) in m.faces().iter().zip(m.neighbours()).enumerate() {
+            for k in 0..3 {
+                let g = m.faces()[across[k] as usize];
+                assert_ne!(across[k] as usize, i);
+                let (a, b) = (f[k], f[(k + 1) % 3]);
+                assert!((0..3).any(|j| g[j] == b && g[(j + 1) % 3] == a));
+            }
         }
     }
 
