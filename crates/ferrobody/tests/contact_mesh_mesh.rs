@@ -25,7 +25,7 @@ fn ball_slab() -> ferrobody::io::osim::OsimModel {
 fn forces_match_opensim_at_three_states() {
     // OpenSim 4.6's `ElasticFoundationForce::getRecordValues` on the ball (force, then torque
     // about the ball's origin, Ground) at the states of its own run at t = 0.05 (landing),
-    // 0.3 and 0.7 s (rolling), printed by the probe in scripts/opensim/README.md.
+    // 0.3 and 0.7 s (rolling), printed by scripts/opensim/probe_foundation_forces.py.
     let opensim: [(f64, [f64; 6]); 3] = [
         (
             0.05,
