@@ -1,5 +1,5 @@
 //! Bounding-volume hierarchy of a triangle mesh: axis-aligned boxes in the mesh frame M, split
-//! at the median face centre along the box's longest side down to leaves of at most
+//! at the median face centre along the longest side of the centres' bounds down to leaves of at most
 //! [`LEAF_SIZE`] faces (Simbody keeps an oriented-box tree, `OBBTree`, for the same queries).
 //!
 //! Queries run on `f64` (real parts): they only decide which faces are tested. A box of centre
@@ -8,6 +8,42 @@
 //! box's nearest point to q is.
 
 use nalgebra::{Matrix3, Vector3};
+
+/// Whether box `a` (axes of frame 1) and box `b` (its centre and axes carried by `r`, `p` from
+/// frame 2) overlap: no separating axis among the 3 + 3 face normals and their 9 cross products.
+fn boxes_overlap(
+    a: &Node,
+    b: &Node,
+    (r, abs_r, p): (&Matrix3<f64>, &Matrix3<f64>, &Vector3<f64>),
+) -> bool {
+    let t = r * b.centre + p - a.centre;
+    let (ha, hb) = (&a.half, &b.half);
+    for i in 0..3 {
+        let rb = hb[0] * abs_r[(i, 0)] + hb[1] * abs_r[(i, 1)] + hb[2] * abs_r[(i, 2)];
+        if t[i].abs() > ha[i] + rb {
+            return false;
+        }
+    }
+    for j in 0..3 {
+        let ra = ha[0] * abs_r[(0, j)] + ha[1] * abs_r[(1, j)] + ha[2] * abs_r[(2, j)];
+        let tj = t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)];
+        if tj.abs() > ra + hb[j] {
+            return false;
+        }
+    }
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let ra = ha[i1] * abs_r[(i2, j)] + ha[i2] * abs_r[(i1, j)];
+            let rb = hb[j1] * abs_r[(i, j2)] + hb[j2] * abs_r[(i, j1)];
+            if (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs() > ra + rb {
+                return false;
+            }
+        }
+    }
+    true
+}
 
 /// Most faces in a leaf.
 pub const LEAF_SIZE: usize = 4;
@@ -79,7 +115,17 @@ impl MeshBvh {
             self.nodes[node].count = (hi - lo) as u32;
             return;
         }
-        let axis = self.nodes[node].half.imax();
+        // Split across the longest side of the face centres' bounds (not of the box): a
+        // node holding both sides of a thin slab then parts them, and its leaves stay flat.
+        let (mut lo_c, mut hi_c) = (
+            Vector3::repeat(f64::INFINITY),
+            Vector3::repeat(f64::NEG_INFINITY),
+        );
+        for &f in &self.order[lo..hi] {
+            lo_c = lo_c.inf(&centres[f as usize]);
+            hi_c = hi_c.sup(&centres[f as usize]);
+        }
+        let axis = (hi_c - lo_c).imax();
         let mid = (lo + hi) / 2;
         self.order[lo..hi].select_nth_unstable_by(mid - lo, |&a, &b| {
             centres[a as usize][axis].total_cmp(&centres[b as usize][axis])
@@ -126,8 +172,9 @@ impl MeshBvh {
 
     /// Calls `f(faces_1, faces_2)` for every pair of leaves, one of this tree and one of
     /// `other`, whose boxes overlap; `other`'s mesh frame is at rotation `r_12` and origin
-    /// `p_12` in this tree's frame (its boxes are enclosed in boxes of this frame,
-    /// `c' = R c + p`, `h' = |R| h`).
+    /// `p_12` in this tree's frame. Each pair of boxes is tested as two oriented boxes, by the
+    /// 15 separating axes of Gottschalk, Lin and Manocha (OBBTree, SIGGRAPH 1996), so that a
+    /// flat box stays flat whatever the turn between the meshes.
     pub fn for_each_leaf_pair(
         &self,
         other: &MeshBvh,
@@ -135,11 +182,9 @@ impl MeshBvh {
         p_12: &Vector3<f64>,
         mut f: impl FnMut(&[u32], &[u32]),
     ) {
-        let abs_r = r_12.abs();
-        let overlaps = |a: &Node, b: &Node| {
-            let gap = (a.centre - (r_12 * b.centre + p_12)).abs() - a.half - abs_r * b.half;
-            gap.iter().all(|&g| g <= 0.0)
-        };
+        // |R| with a margin for edges that are parallel to round-off (the cross axes degenerate).
+        let abs_r = r_12.abs().add_scalar(1e-12);
+        let overlaps = |a: &Node, b: &Node| boxes_overlap(a, b, (r_12, &abs_r, p_12));
         // Each step pops one pair and pushes at most two, one level deeper in one tree: the
         // stack never holds more than the two depths together (median splits: ≤ 2·32).
         let mut stack = [(0u32, 0u32); 128];
