@@ -7,7 +7,7 @@ mod common;
 use common::{add_random_bodies, add_random_forces, random_state, Rng};
 use ferrobody::algorithms::crba;
 use ferrobody::contact::{SmoothContactParameters, SmoothSphereHalfSpaceForce};
-use ferrobody::derivatives::{ForwardDynamicsJacobian, StepJacobian};
+use ferrobody::derivatives::{ForwardDynamicsJacobian, ForwardDynamicsJacobianLanes, StepJacobian};
 use ferrobody::pipeline::forward_dynamics;
 use ferrobody::prelude::*;
 use nalgebra::{DMatrix, DVector};
@@ -173,6 +173,28 @@ fn a_workspace_gives_the_same_jacobians_on_every_call() {
     assert_eq!(once.dudot_dq, reused.dudot_dq);
     assert_eq!(once.dudot_du, reused.dudot_du);
     assert_eq!(once.dudot_dtau, reused.dudot_dtau);
+}
+
+#[test]
+fn every_width_of_dual_numbers_gives_the_same_jacobians() {
+    // 3 and 32 lanes take other passes over the same directions (the last one part empty);
+    // each lane's arithmetic is the same, so the Jacobians agree to the bit.
+    let (model, state) = tree_with_contact(5, 6);
+    let tau = vec![0.3; model.nu()];
+    let mut eight = ForwardDynamicsJacobian::new(&model).unwrap();
+    eight.compute(&state, &tau).unwrap();
+    let mut three = ForwardDynamicsJacobianLanes::<3>::new(&model).unwrap();
+    three.compute(&state, &tau).unwrap();
+    let mut wide = ForwardDynamicsJacobianLanes::<32>::new(&model).unwrap();
+    wide.compute(&state, &tau).unwrap();
+    for other in [
+        (&three.dudot_dq, &three.dudot_du),
+        (&wide.dudot_dq, &wide.dudot_du),
+    ] {
+        assert_eq!(&eight.dudot_dq, other.0);
+        assert_eq!(&eight.dudot_du, other.1);
+    }
+    assert_eq!(eight.udot, wide.udot);
 }
 
 /// x₊ of one step of `h` from `state` with `settings`, in f64, after setting the parameters.

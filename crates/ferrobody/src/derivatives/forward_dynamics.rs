@@ -35,19 +35,21 @@ use crate::state::State;
 use nalgebra::{Const, DMatrix, DVector, U1};
 use num_dual::{Derivative, DualSVec64};
 
-/// Directions per pass: the dual numbers' width.
+/// Directions per pass of [`ForwardDynamicsJacobian`]: the dual numbers' width.
 pub const LANES: usize = 8;
 
-type D = DualSVec64<LANES>;
+/// Jacobians of forward dynamics with dual numbers of [`LANES`] directions.
+pub type ForwardDynamicsJacobian = ForwardDynamicsJacobianLanes<LANES>;
 
-/// Jacobians of forward dynamics, with their workspace (a dual-number copy of the model, its
-/// data, a state and τ): build once per model, then [`ForwardDynamicsJacobian::compute`] for
-/// each state allocates nothing.
-pub struct ForwardDynamicsJacobian {
-    model: Model<D>,
-    data: Data<D>,
-    state: State<D>,
-    tau: Vec<D>,
+/// Jacobians of forward dynamics with dual numbers of `N` directions, with their workspace (a
+/// dual-number copy of the model, its data, a state and τ): build once per model, then
+/// [`ForwardDynamicsJacobianLanes::compute`] for each state allocates nothing. Wider numbers
+/// take fewer passes, each dearer (docs/performance.md, "Derivatives of a 32-body chain").
+pub struct ForwardDynamicsJacobianLanes<const N: usize> {
+    model: Model<DualSVec64<N>>,
+    data: Data<DualSVec64<N>>,
+    state: State<DualSVec64<N>>,
+    tau: Vec<DualSVec64<N>>,
     /// For ∂u̇/∂τ = M⁻¹ without constraints: the f64 model, its data, M.
     model_f64: Model<f64>,
     data_f64: Data<f64>,
@@ -62,15 +64,15 @@ pub struct ForwardDynamicsJacobian {
     pub dudot_dtau: DMatrix<f64>,
 }
 
-impl ForwardDynamicsJacobian {
+impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
     /// The workspace for `model`.
     pub fn new(model: &Model<f64>) -> Result<Self> {
-        let dual = model.cast::<D>()?;
+        let dual = model.cast::<DualSVec64<N>>()?;
         let (nq, nu) = (model.nq(), model.nu());
         Ok(Self {
             data: Data::new(&dual),
             state: dual.default_state(),
-            tau: vec![D::from_re(0.0); nu],
+            tau: vec![DualSVec64::from_re(0.0); nu],
             model: dual,
             data_f64: Data::new(model),
             model_f64: model.clone(),
@@ -90,7 +92,7 @@ impl ForwardDynamicsJacobian {
         self.state.assign_from(state);
         let constrained = self.model.has_constraints();
         let directions = if constrained { nq + 2 * nu } else { nq + nu };
-        for first in (0..directions).step_by(LANES) {
+        for first in (0..directions).step_by(N) {
             self.seed(state, tau, first);
             forward_dynamics(&self.model, &self.state, &mut self.data, &self.tau)?;
             self.read(first);
@@ -121,18 +123,18 @@ impl ForwardDynamicsJacobian {
     }
 
     /// Sets every input to its value, with unit derivatives in lanes for directions
-    /// `first..first + LANES` (q, then u, then τ).
+    /// `first..first + N` (q, then u, then τ).
     fn seed(&mut self, state: &State<f64>, tau: &[f64], first: usize) {
         let nq = self.model.nq();
         let nu = self.model.nu();
         let lane_of = |direction: usize| {
-            (first..first + LANES)
+            (first..first + N)
                 .contains(&direction)
                 .then(|| direction - first)
         };
         let value = |x: f64, direction: usize| match lane_of(direction) {
-            Some(lane) => D::new(x, Derivative::derivative_generic(Const::<LANES>, U1, lane)),
-            None => D::from_re(x),
+            Some(lane) => DualSVec64::new(x, Derivative::derivative_generic(Const::<N>, U1, lane)),
+            None => DualSVec64::from_re(x),
         };
         for i in 0..nq {
             self.state.q[i] = value(state.q[i], i);
@@ -146,7 +148,7 @@ impl ForwardDynamicsJacobian {
     /// Copies the derivative lanes of u̇ into the Jacobians' columns.
     fn read(&mut self, first: usize) {
         let (nq, nu) = (self.model.nq(), self.model.nu());
-        for lane in 0..LANES {
+        for lane in 0..N {
             let direction = first + lane;
             let (matrix, column) = if direction < nq {
                 (&mut self.dudot_dq, direction)

@@ -10,6 +10,6 @@ pub mod forward_dynamics;
 pub mod state_derivative;
 pub mod step;
 
-pub use forward_dynamics::{ForwardDynamicsJacobian, LANES};
+pub use forward_dynamics::{ForwardDynamicsJacobian, ForwardDynamicsJacobianLanes, LANES};
 pub use state_derivative::StateDerivativeJacobian;
 pub use step::StepJacobian;
