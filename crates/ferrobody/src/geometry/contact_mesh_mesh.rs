@@ -5,15 +5,19 @@
 //! 1. Boundary faces: every face of either mesh that overlaps a face of the other
 //!    (Guigue–Devillers, [`super::triangle_overlap`]), found by walking both trees together.
 //!    None: the meshes do not touch (even if one lies wholly inside the other, as in Simbody).
-//! 2. Every other face is inside or outside the other mesh, region by region: the first
+//! 2. Every other face is inside or outside the other mesh, region by region. A face in no
+//!    leaf of its tree that reaches into the other mesh's box is outside at once (a region
+//!    inside lies wholly in that box, so the classes are the same). The first
 //!    unclassified face casts a ray from its vertex average along its outward normal; it is
 //!    inside when the first face hit faces the same way (the ray leaves the other mesh), and
-//!    the class floods over edges to every face reachable without crossing a boundary face.
+//!    the class floods over edges to every unclassified face reachable without crossing a
+//!    boundary face.
 //!    (Simbody floods recursively to depth 500 and casts a new ray beyond; the flood here uses
 //!    its own stack and has no depth limit, which classifies each region from one ray.)
-//! 3. Each boundary or inside face's spring, the vertex average c, is tested against the other
-//!    mesh's nearest point x ([`super::mesh_queries`]): kept when c is inside, with x as the
-//!    spring's nearest point. Faces are visited in ascending order (Simbody's `std::set`).
+//! 3. Each boundary or inside face's spring, the vertex average c, if it lies in the other
+//!    mesh's box, is tested against the other mesh's nearest point x
+//!    ([`super::mesh_queries`]): kept when c is inside, with x as the spring's nearest point.
+//!    Faces are visited in ascending order (Simbody's `std::set`).
 //!
 //! The classification runs on `f64` (real parts); the spring and nearest point carry the
 //! scalar type. Reference: Simbody `SimTKmath/Geometry/src/CollisionDetectionAlgorithm.cpp`.
@@ -54,35 +58,49 @@ pub fn springs_between_meshes<T: Real>(
     let x_12 = &x_g1.inverse() * x_g2;
     let r_12 = x_12.r.map(|v| v.re());
     let p_12 = x_12.p.map(|v| v.re());
+    // Mesh 1 in mesh 2's frame: X_21 = X_12⁻¹.
+    let r_21 = r_12.transpose();
+    let p_21 = -(r_21 * p_12);
+    let (x_12, x_21) = ((&r_12, &p_12), (&r_21, &p_21));
     SCRATCH.with(|cell| {
         let scratch = &mut *cell.borrow_mut();
         let [classes1, classes2] = &mut scratch.classes;
-        if !mark_boundaries(mesh1, mesh2, (&r_12, &p_12), classes1, classes2) {
+        if !mark_boundaries(mesh1, mesh2, (x_12, x_21), classes1, classes2) {
             return;
         }
-        // Mesh 1 in mesh 2's frame: X_21 = X_12⁻¹.
-        let r_21 = r_12.transpose();
-        let p_21 = -(r_21 * p_12);
-        classify(mesh1, mesh2, (&r_21, &p_21), classes1, &mut scratch.stack);
-        classify(mesh2, mesh1, (&r_12, &p_12), classes2, &mut scratch.stack);
+        classify(mesh1, mesh2, x_21, classes1, &mut scratch.stack);
+        classify(mesh2, mesh1, x_12, classes2, &mut scratch.stack);
         springs_inside((mesh1, x_g1, classes1), (mesh2, x_g2), |s| f(false, s));
         springs_inside((mesh2, x_g2, classes2), (mesh1, x_g1), |s| f(true, s));
     });
 }
 
-/// Resets both class arrays and marks the faces that overlap a face of the other mesh;
-/// whether any does.
+/// Sets both class arrays (outside, or unknown near the other mesh) and marks the faces that
+/// overlap a face of the other mesh; whether any does. `x_12` carries mesh 2's frame into
+/// mesh 1's, `x_21` the reverse.
+#[allow(clippy::type_complexity)]
 fn mark_boundaries(
     mesh1: &TriangleMesh,
     mesh2: &TriangleMesh,
-    (r_12, p_12): (&Matrix3<f64>, &Vector3<f64>),
+    (x_12, x_21): (
+        (&Matrix3<f64>, &Vector3<f64>),
+        (&Matrix3<f64>, &Vector3<f64>),
+    ),
     classes1: &mut Vec<u8>,
     classes2: &mut Vec<u8>,
 ) -> bool {
-    for (classes, mesh) in [(&mut *classes1, mesh1), (&mut *classes2, mesh2)] {
+    // Only faces in leaves that reach into the other mesh's box can be inside it: the rest
+    // are outside from the start, and the flood stops at them (step 2).
+    for (classes, mesh, other, (r, p)) in [
+        (&mut *classes1, mesh1, mesh2, x_12),
+        (&mut *classes2, mesh2, mesh1, x_21),
+    ] {
         classes.clear();
-        classes.resize(mesh.faces().len(), UNKNOWN);
+        classes.resize(mesh.faces().len(), OUTSIDE);
+        mesh.bvh()
+            .for_each_face_near_tree(other.bvh(), r, p, |face| classes[face] = UNKNOWN);
     }
+    let (r_12, p_12) = x_12;
     let corners = |mesh: &TriangleMesh, face: u32| {
         mesh.faces()[face as usize].map(|v| mesh.vertices()[v as usize])
     };
@@ -151,7 +169,12 @@ fn springs_inside<T: Real>(
         }
         let c = mesh.centroids()[face].map(T::c);
         let c_o = x_om.apply(&c);
-        let nearest = other.nearest_point(&c_o.map(|v| v.re()));
+        let c_o_re = c_o.map(|v| v.re());
+        // A spring outside the other mesh's box is outside the mesh.
+        if !other.bvh().root_box_holds(&c_o_re) {
+            continue;
+        }
+        let nearest = other.nearest_point(&c_o_re);
         if !nearest.inside {
             continue;
         }
