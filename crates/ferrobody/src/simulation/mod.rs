@@ -1,0 +1,384 @@
+//! `Simulation`: advances a state with an integrator, exactly in Simbody's order, and produces
+//! report states.
+//!
+//! One accepted step (Simbody `AbstractIntegratorRep::stepTo` + `takeOneStep`, notes §1.9, §8):
+//!
+//! 1. save `(t0, y0)` and the relative weights of u and z;
+//! 2. evaluate `f0 = ẏ(t0, y0)` with the auto-update variables as they are (pre-swap);
+//! 3. swap the auto-update values computed in (2) into the state;
+//! 4. attempt steps (Merson: 4 evaluations each) until one is accepted, then project.
+//!
+//! Reports between steps are Hermite-interpolated from `(t0, y0, f0)` and the end state with its
+//! derivative, so they never change the step sequence.
+
+use crate::constraints::projection::{
+    project_q as project_constraints_q, project_trial_state, project_u as project_constraints_u,
+    ProjectionOptions, ProjectionResult, ProjectionWorkspace,
+};
+use crate::data::{Data, Stage};
+use crate::error::{Error, Result};
+use crate::integrators::error_norm::{error_norm, relative_scaling};
+use crate::integrators::hermite::{interpolate, Segment};
+use crate::integrators::projection::{
+    normalize_quaternions, project_q, quaternion_norm_error, Projection,
+};
+use crate::integrators::rk_merson::{self, MersonWorkspace};
+use crate::integrators::step_control::{adjust_step_size, choose_step_end};
+use crate::integrators::tr_bdf2::{self, Outcome, TrBdf2};
+use crate::integrators::{
+    explicit_euler, rk2, rk3, rk4, rk_feldberg, semi_explicit_euler2, verlet, IntegratorKind,
+    IntegratorSettings, Stats,
+};
+use crate::model::Model;
+use crate::pipeline::{realize, state_derivative};
+use crate::scalar::Real;
+use crate::state::State;
+use crate::unilateral::RigidStepper;
+
+/// Buffers of the step loop, sized once.
+struct Buffers<T: Real> {
+    y0: Vec<T>,
+    f0: Vec<T>,
+    f_end: Vec<T>,
+    y_interp: Vec<T>,
+    u_scale: Vec<f64>,
+    z_scale: Vec<f64>,
+    merson: MersonWorkspace<T>,
+}
+
+/// A running simulation: model, advanced state, its data, and the integrator's memory.
+pub struct Simulation<'m, T: Real = f64> {
+    model: &'m Model<T>,
+    settings: IntegratorSettings,
+    state: State<T>,
+    data: Data<T>,
+    report_state: State<T>,
+    report_data: Data<T>,
+    buf: Buffers<T>,
+    projection: ProjectionWorkspace<T>,
+    rigid: Option<RigidStepper<T>>,
+    /// The implicit integrator's Jacobian and factors (kind `Implicit` only).
+    implicit: Option<Box<TrBdf2<T>>>,
+    t_prev: f64,
+    h: f64,
+    budget: crate::run_budget::RunBudget,
+    f_end_valid: bool,
+    interpolation_valid: bool,
+    /// Simbody's q count for the error norm's RMS (`Model::simbody_q_count`).
+    error_q_count: usize,
+    stats: Stats,
+}
+
+impl<'m, T: Real> Simulation<'m, T> {
+    /// Starts a simulation from `state`: normalizes quaternions, evaluates the initial
+    /// derivative, swaps auto-update variables once (Simbody `Integrator::initialize`).
+    pub fn new(
+        model: &'m Model<T>,
+        mut state: State<T>,
+        settings: IntegratorSettings,
+    ) -> Result<Self> {
+        settings.validate()?;
+        check_dimensions(model, &state)?;
+        if !state.is_finite() {
+            return Err(Error::Simulation {
+                t: state.t,
+                message: "initial state is not finite".into(),
+            });
+        }
+        normalize_quaternions(state.q.as_mut_slice(), &model.quaternion_starts, None);
+        if !state.is_finite() {
+            return Err(Error::Simulation {
+                t: state.t,
+                message: "initial state has a zero or non-finite quaternion".into(),
+            });
+        }
+        let rigid = rigid_stepper(model, &settings)?;
+        let implicit = implicit_workspace(model, &settings)?;
+        let mut data = Data::new(model);
+        let mut projection = ProjectionWorkspace::new(model);
+        if model.has_constraints() {
+            let tol = settings.consistent_constraint_tolerance();
+            let mut opts = ProjectionOptions::assembly(tol);
+            opts.max_q_iterations = 20;
+            project_state(model, &mut state, &mut data, &mut projection, &opts)?;
+        }
+        realize(model, &state, &mut data, Stage::Acceleration)?;
+        state.swap_auto_updates(model, &mut data);
+        let ny = state.ny();
+        let z = || vec![T::zero(); ny];
+        let h0 = settings.initial_step.unwrap_or(0.01);
+        let h0 = settings.min_step.map_or(h0, |lo| h0.max(lo));
+        let h0 = settings.max_step.map_or(h0, |hi| h0.min(hi));
+        Ok(Self {
+            model,
+            settings,
+            report_state: state.clone(),
+            report_data: Data::new(model),
+            t_prev: state.t,
+            state,
+            data,
+            buf: Buffers {
+                y0: z(),
+                f0: z(),
+                f_end: z(),
+                y_interp: z(),
+                u_scale: vec![1.0; model.nu()],
+                z_scale: vec![1.0; model.nz()],
+                merson: MersonWorkspace::new(ny),
+            },
+            projection,
+            rigid,
+            implicit,
+            h: h0,
+            budget: Default::default(),
+            f_end_valid: false,
+            interpolation_valid: false,
+            error_q_count: model.simbody_q_count(),
+            stats: Stats::default(),
+        })
+    }
+
+    /// The advanced state (the end of the last accepted step).
+    pub fn state(&self) -> &State<T> {
+        &self.state
+    }
+
+    /// Mutable access to the advanced state, e.g. to change a discrete variable between steps.
+    /// Invalidates cached derivatives.
+    pub fn state_mut(&mut self) -> &mut State<T> {
+        self.f_end_valid = false;
+        self.interpolation_valid = false;
+        self.data.invalidate(Stage::Position);
+        &mut self.state
+    }
+
+    /// The model.
+    pub fn model(&self) -> &'m Model<T> {
+        self.model
+    }
+
+    /// Data of the advanced state, realized to Acceleration.
+    pub fn data(&mut self) -> Result<&Data<T>> {
+        self.ensure_end_derivative()?;
+        Ok(&self.data)
+    }
+
+    /// Integrator statistics so far.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            realizations: self.data.realizations + self.report_data.realizations,
+            ..self.stats
+        }
+    }
+
+    /// Stops the run with an error once `seconds` of wall time have passed from now (`None`:
+    /// no limit). Checked every few steps.
+    pub fn set_wall_time_limit(&mut self, seconds: Option<f64>) {
+        self.budget.set_wall_time(seconds);
+    }
+
+    /// The step size the next attempt will use (s).
+    pub fn next_step_size(&self) -> f64 {
+        self.h
+    }
+
+    /// Steps until the state's time is exactly `t` (the last step is truncated or stretched).
+    pub fn advance_to(&mut self, t: f64) -> Result<()> {
+        self.budget.set_end_time(t);
+        while self.state.t < t {
+            self.step(t)?;
+        }
+        Ok(())
+    }
+
+    /// Runs to `final_time`, calling `on_report` with a state realized to Acceleration at
+    /// t0 and every `report_interval` (interpolated), and at `final_time`.
+    pub fn run(
+        &mut self,
+        final_time: f64,
+        report_interval: f64,
+        on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
+    ) -> Result<()> {
+        self.run_reports(final_time, report_interval, false, on_report)
+    }
+
+    /// Like [`Self::run`], but every report time is also a step boundary: steps are cut at
+    /// each report time instead of being interpolated across it. This is OpenSim's
+    /// `Manager::integrate(t)` called once per report time (Simbody's `TimeStepper::stepTo(t)`
+    /// passes t as the integrator's step limit), so .osim runs reproduce OpenSim's step
+    /// sequence.
+    pub fn run_stepping_to_reports(
+        &mut self,
+        final_time: f64,
+        report_interval: f64,
+        on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
+    ) -> Result<()> {
+        self.run_reports(final_time, report_interval, true, on_report)
+    }
+
+    fn run_reports(
+        &mut self,
+        final_time: f64,
+        report_interval: f64,
+        step_to_reports: bool,
+        mut on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
+    ) -> Result<()> {
+        let t_start = self.state.t;
+        self.budget.set_end_time(final_time);
+        self.report_at(t_start)?;
+        on_report(self.model, &self.report_state, &self.report_data)?;
+        let mut k = 1u64;
+        loop {
+            let mut t_report = if report_interval > 0.0 {
+                (t_start + k as f64 * report_interval).min(final_time)
+            } else {
+                final_time
+            };
+            // A report time a rounding error short of the end is the end (no near-duplicate row).
+            if final_time - t_report <= 1e-9 * report_interval {
+                t_report = final_time;
+            }
+            // The rigid-contact stepper cannot be interpolated across impacts: it steps onto
+            // report times instead.
+            let t_max = if self.rigid.is_some() || step_to_reports {
+                t_report
+            } else {
+                final_time
+            };
+            while self.state.t < t_report {
+                self.step(t_max)?;
+            }
+            self.report_at(t_report)?;
+            on_report(self.model, &self.report_state, &self.report_data)?;
+            if t_report >= final_time {
+                return Ok(());
+            }
+            k += 1;
+        }
+    }
+
+    /// Takes one accepted step, never past `t_max`.
+    pub fn step(&mut self, t_max: f64) -> Result<()> {
+        let t0 = self.state.t;
+        if t_max.is_nan() || t_max <= t0 {
+            return Err(Error::Simulation {
+                t: t0,
+                message: format!("cannot step to t = {t_max}: not after the current time"),
+            });
+        }
+        self.budget
+            .check(t0, self.stats.steps_taken, self.settings.max_steps)?;
+        // The rigid-contact stepper needs no derivative at the step start (it is not
+        // interpolated across impacts); it swaps in the auto-update values of its own last
+        // force evaluation.
+        let rigid = self.rigid.is_some();
+        if !rigid {
+            self.ensure_end_derivative()?;
+        }
+        self.state.copy_y_to(&mut self.buf.y0);
+        crate::state::copy_small(&mut self.buf.f0, &self.buf.f_end);
+        self.t_prev = t0;
+        let (nq, nu) = (self.model.nq(), self.model.nu());
+        relative_scaling(&self.buf.y0[nq..nq + nu], &mut self.buf.u_scale);
+        relative_scaling(&self.buf.y0[nq + nu..], &mut self.buf.z_scale);
+        self.state.swap_auto_updates(self.model, &mut self.data);
+        let t1 = match self.settings.kind {
+            kind if kind.is_error_controlled() => self.merson_step(t0, t_max)?,
+            IntegratorKind::SemiExplicitEuler => self.rigid_step(t0, t_max)?,
+            kind => self.fixed_step(kind, t0, t_max)?,
+        };
+        self.state.t = t1;
+        self.state.set_y(&self.buf.merson.y1);
+        self.f_end_valid = false;
+        self.interpolation_valid = !rigid;
+        self.stats.steps_taken += 1;
+        if !self.state.is_finite() {
+            return Err(Error::Simulation {
+                t: t0,
+                message: "the state became non-finite (NaN or infinity)".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Realizes the advanced state to Acceleration (once) and keeps its derivative.
+    fn ensure_end_derivative(&mut self) -> Result<()> {
+        if !self.f_end_valid {
+            state_derivative(self.model, &self.state, &mut self.data, &mut self.buf.f_end)
+                .map_err(|e| Error::Simulation {
+                    t: self.state.t,
+                    message: e.to_string(),
+                })?;
+            self.f_end_valid = true;
+        }
+        Ok(())
+    }
+
+    /// Fills the report state and data at time `t` (the advanced state, or an interpolation
+    /// within the last step), projected and realized to Acceleration.
+    fn report_at(&mut self, t: f64) -> Result<()> {
+        self.report_state.clone_from(&self.state);
+        if t < self.state.t {
+            if !self.interpolation_valid {
+                return Err(Error::Simulation {
+                    t: self.state.t,
+                    message: if self.rigid.is_some() {
+                        format!("cannot report at t = {t}: the rigid-contact stepper reports only at step ends")
+                    } else {
+                        format!(
+                            "cannot report at t = {t}: the state was changed after the last step"
+                        )
+                    },
+                });
+            }
+            self.ensure_end_derivative()?;
+            let seg = Segment {
+                t0: self.t_prev,
+                y0: &self.buf.y0,
+                f0: &self.buf.f0,
+                t1: self.state.t,
+                y1: &self.buf.merson.y1,
+                f1: &self.buf.f_end,
+            };
+            let linear = matches!(
+                self.settings.kind,
+                IntegratorKind::ExplicitEuler | IntegratorKind::SemiExplicitEuler2
+            );
+            if linear {
+                let (y0, y1) = (&self.buf.y0, &self.buf.merson.y1);
+                explicit_euler::interpolate(seg.t0, y0, seg.t1, y1, t, &mut self.buf.y_interp);
+            } else {
+                interpolate(&seg, t, &mut self.buf.y_interp);
+            }
+            self.report_state.t = t;
+            self.report_state.set_y(&self.buf.y_interp);
+            let quats = &self.model.quaternion_starts;
+            let tol = self.settings.consistent_constraint_tolerance();
+            if self.model.has_constraints() {
+                let opts = ProjectionOptions {
+                    limit: f64::INFINITY,
+                    ..ProjectionOptions::during_step(tol)
+                };
+                let (model, rs, rd) = (self.model, &mut self.report_state, &mut self.report_data);
+                project_state(model, rs, rd, &mut self.projection, &opts)?;
+            } else if quaternion_norm_error(self.report_state.q.as_slice(), quats) > tol {
+                normalize_quaternions(self.report_state.q.as_mut_slice(), quats, None);
+            }
+        }
+        realize(
+            self.model,
+            &self.report_state,
+            &mut self.report_data,
+            Stage::Acceleration,
+        )
+        .map_err(|e| Error::Simulation {
+            t,
+            message: e.to_string(),
+        })
+    }
+}
+
+mod attempts;
+mod setup;
+
+use setup::{check_dimensions, implicit_workspace, project_state, rigid_stepper};
