@@ -15,6 +15,7 @@ pub mod scene;
 mod scene_build;
 mod scene_constraints;
 mod scene_contact_shape;
+mod scene_forces;
 mod scene_foundation;
 mod scene_robot;
 mod scene_types;

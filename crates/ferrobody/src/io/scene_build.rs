@@ -2,19 +2,14 @@
 
 use super::scene::Scene;
 use super::scene_contact_shape::surface_shape;
+use super::scene_forces::{add_exponential_spring, build_force};
 use super::scene_robot::{add_robots, check_contact_names, robot_surfaces, set_robot_states};
 use super::scene_types::{
-    BodySection, ContactModelKind, ContactSection, ExponentialSpringSection, ForceSection,
-    FrameSection, IntegratorSection, MaterialSection, SceneFile, SmoothSection,
+    BodySection, ContactModelKind, ContactSection, ForceSection, FrameSection, IntegratorSection,
+    MaterialSection, SceneFile,
 };
-use crate::contact::{
-    ContactMaterial, ExponentialSpringForce, ExponentialSpringParameters, FrictionModel,
-    HuntCrossleyForce, SmoothContactParameters, SmoothSphereHalfSpaceForce,
-};
-use crate::forces::{
-    ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper,
-    MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
-};
+use crate::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
+use crate::forces::Force;
 use crate::geometry::ContactSurface;
 use crate::ids::{BodyId, ForceId};
 use crate::integrators::IntegratorSettings;
@@ -40,7 +35,7 @@ pub fn check_report_rows(duration: f64, report_interval: f64) -> Res<()> {
 }
 
 /// The reason of a model error, without the `model: ` prefix.
-fn model_reason(e: &crate::error::Error) -> String {
+pub(super) fn model_reason(e: &crate::error::Error) -> String {
     let m = e.to_string();
     m.strip_prefix("model: ").unwrap_or(&m).to_string()
 }
@@ -347,149 +342,4 @@ pub(super) fn body_ref(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<Body
 
 pub(super) fn station(key: &str, v: Option<[f64; 3]>) -> Res<Vector3<f64>> {
     finite3(v.unwrap_or([0.0; 3])).map_err(|m| format!("{key}: {m}"))
-}
-
-fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
-    Ok(match f {
-        ForceSection::TwoPointLinearSpring {
-            body1,
-            station1,
-            body2,
-            station2,
-            stiffness,
-            rest_length,
-            ..
-        } => Force::TwoPointLinearSpring(TwoPointLinearSpring {
-            body1: body_ref(b, "body1", body1)?,
-            p1: station("station1", *station1)?,
-            body2: body_ref(b, "body2", body2)?,
-            p2: station("station2", *station2)?,
-            stiffness: *stiffness,
-            rest_length: *rest_length,
-        }),
-        ForceSection::TwoPointLinearDamper {
-            body1,
-            station1,
-            body2,
-            station2,
-            damping,
-            ..
-        } => Force::TwoPointLinearDamper(TwoPointLinearDamper {
-            body1: body_ref(b, "body1", body1)?,
-            p1: station("station1", *station1)?,
-            body2: body_ref(b, "body2", body2)?,
-            p2: station("station2", *station2)?,
-            damping: *damping,
-        }),
-        ForceSection::MobilityLinearSpring {
-            body,
-            coordinate,
-            stiffness,
-            q0,
-            ..
-        } => Force::MobilityLinearSpring(MobilityLinearSpring {
-            body: body_ref(b, "body", body)?,
-            coordinate: coordinate.unwrap_or(0),
-            stiffness: *stiffness,
-            q0: q0.unwrap_or(0.0),
-        }),
-        ForceSection::MobilityLinearDamper {
-            body,
-            speed,
-            damping,
-            ..
-        } => Force::MobilityLinearDamper(MobilityLinearDamper {
-            body: body_ref(b, "body", body)?,
-            speed: speed.unwrap_or(0),
-            damping: *damping,
-        }),
-        ForceSection::ConstantForce {
-            body,
-            station: s,
-            force,
-            ..
-        } => Force::ConstantForce(ConstantForce {
-            body: body_ref(b, "body", body)?,
-            station: station("station", *s)?,
-            force: finite3(*force).map_err(|m| format!("force: {m}"))?,
-        }),
-        ForceSection::ConstantTorque { body, torque, .. } => {
-            Force::ConstantTorque(ConstantTorque {
-                body: body_ref(b, "body", body)?,
-                torque: finite3(*torque).map_err(|m| format!("torque: {m}"))?,
-            })
-        }
-        ForceSection::MobilityConstantForce {
-            body, speed, force, ..
-        } => Force::MobilityConstantForce(MobilityConstantForce {
-            body: body_ref(b, "body", body)?,
-            speed: speed.unwrap_or(0),
-            force: *force,
-        }),
-        ForceSection::SmoothSphereHalfSpace(section) => build_smooth(b, section)?,
-        ForceSection::ExponentialSpring(_) => {
-            unreachable!("exponential springs are added with add_exponential_spring")
-        }
-    })
-}
-
-fn build_smooth(b: &ModelBuilder<f64>, s: &SmoothSection) -> Res<Force<f64>> {
-    let d = SmoothContactParameters::<f64>::default();
-    let parameters = SmoothContactParameters::new(
-        s.stiffness.unwrap_or(d.stiffness),
-        s.dissipation.unwrap_or(d.dissipation),
-        s.static_friction.unwrap_or(d.static_friction),
-        s.dynamic_friction.unwrap_or(d.dynamic_friction),
-        s.viscous_friction.unwrap_or(d.viscous_friction),
-        s.transition_velocity.unwrap_or(d.transition_velocity),
-        s.constant_contact_force.unwrap_or(d.constant_contact_force),
-        s.hertz_smoothing.unwrap_or(d.hertz_smoothing),
-        s.hunt_crossley_smoothing
-            .unwrap_or(d.hunt_crossley_smoothing),
-    );
-    let frame = frame(s.half_space_frame.as_ref(), "half_space_frame")
-        .map_err(|m| m.trim_start_matches('.').to_string())?;
-    let mut element = SmoothSphereHalfSpaceForce::new(
-        body_ref(b, "sphere_body", &s.sphere_body)?,
-        station("sphere_location", s.sphere_location)?,
-        s.sphere_radius,
-        body_ref(b, "half_space_body", &s.half_space_body)?,
-        frame,
-        parameters,
-    )?;
-    if let Some(n) = &s.name {
-        element.name = n.clone();
-    }
-    Ok(Force::SmoothSphereHalfSpace(element))
-}
-
-fn add_exponential_spring(b: &mut ModelBuilder<f64>, s: &ExponentialSpringSection) -> Res<ForceId> {
-    let mut p = ExponentialSpringParameters::<f64>::default();
-    let set = |field: &mut f64, v: Option<f64>| {
-        if let Some(v) = v {
-            *field = v;
-        }
-    };
-    set(&mut p.d0, s.d0);
-    set(&mut p.d1, s.d1);
-    set(&mut p.d2, s.d2);
-    set(&mut p.normal_viscosity, s.normal_viscosity);
-    set(&mut p.max_normal_force, s.max_normal_force);
-    set(&mut p.friction_elasticity, s.friction_elasticity);
-    set(&mut p.friction_viscosity, s.friction_viscosity);
-    set(&mut p.settle_velocity, s.settle_velocity);
-    let (mu_s, mu_k) = (
-        s.mu_static.unwrap_or(p.initial_mu_static),
-        s.mu_kinetic.unwrap_or(p.initial_mu_kinetic),
-    );
-    p.set_initial_friction(mu_s, mu_k);
-    let body = body_ref(b, "body", &s.body)?;
-    let station = finite3(s.station).map_err(|m| format!("station: {m}"))?;
-    let plane =
-        frame(s.plane.as_ref(), "plane").map_err(|m| m.trim_start_matches('.').to_string())?;
-    ExponentialSpringForce::add_to(b, s.name.as_deref(), plane, body, station, p).map_err(|e| {
-        model_reason(&e)
-            .trim_start_matches("exponential spring: ")
-            .to_string()
-    })
 }
