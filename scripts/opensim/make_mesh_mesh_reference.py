@@ -1,7 +1,11 @@
-"""Builds the mesh-against-mesh elastic-foundation reference with OpenSim's API: a ball mesh
-(an icosphere of 1280 faces) thrown with spin onto a slab mesh fixed to Ground (its top a grid
-of 24 x 24 squares), one ElasticFoundationForce over both meshes. Writes ball.obj, slab.obj,
-osim_ball_slab_ef.osim and its OpenSim run osim_ball_slab_ef.csv (the same run and columns as
+"""Builds the mesh-against-mesh elastic-foundation references with OpenSim's API:
+
+* osim_ball_slab_ef: a ball mesh (an icosphere of 1280 faces) thrown with spin onto a slab mesh
+  fixed to Ground (its top a grid of 24 x 24 squares), one ElasticFoundationForce over both;
+* osim_ball_box_ef: the same ball thrown, without gravity, at a free box mesh (box.obj, 12
+  faces) off its centre: both bodies carry meshes and both move.
+
+Writes ball.obj, slab.obj, the models and their OpenSim runs (the same run and columns as
 make_references.py: RK-Merson, accuracy 1e-6, rows every 0.01 s).
 
 Needs `pip install opensim` (4.6; CI reads the stored files).
@@ -114,17 +118,53 @@ def ball_slab_model():
     return m, 1.0
 
 
+def ball_box_model():
+    m = osim.Model()
+    m.setName("ball_box_ef")
+    m.setGravity(vec3(0, 0, 0))
+    g = m.getGround()
+    r, mass = 0.05, 0.5
+    i = 0.4 * mass * r * r
+    ball = osim.Body("ball", mass, vec3(0, 0, 0), osim.Inertia(i, i, i, 0, 0, 0))
+    box = osim.Body("box", 2.0, vec3(0, 0, 0), osim.Inertia(0.008, 0.013, 0.008, 0, 0, 0))
+    m.addBody(ball)
+    m.addBody(box)
+    fb = osim.FreeJoint("ball_free", g, vec3(0, 0, 0), vec3(0, 0, 0), ball, vec3(0, 0, 0), vec3(0, 0, 0))
+    fx = osim.FreeJoint("box_free", g, vec3(0, 0, 0), vec3(0, 0, 0), box, vec3(0, 0, 0), vec3(0, 0, 0))
+    m.addJoint(fb)
+    m.addJoint(fx)
+    # The ball 5 cm short of the box's -x face, 3 cm off its centre line, spinning; the box
+    # turned a little about y and drifting.
+    set_defaults(fb, (0.0, 0.0, 0.0, -0.2, 0.03, 0.02), (0.0, 5.0, 2.0, 1.0, 0.0, 0.0))
+    set_defaults(fx, (0.0, 0.2, 0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.5, 0.0, 0.05, 0.0))
+    m.addContactGeometry(osim.ContactMesh("ball.obj", vec3(0, 0, 0), vec3(0, 0, 0), ball, "ballmesh"))
+    m.addContactGeometry(osim.ContactMesh("box.obj", vec3(0, 0, 0), vec3(0, 0, 0), box, "boxmesh"))
+    ef = osim.ElasticFoundationForce()
+    ef.setName("ball_box")
+    ef.addGeometry("ballmesh")
+    ef.addGeometry("boxmesh")
+    ef.setStiffness(1e7)
+    ef.setDissipation(2.0)
+    ef.setStaticFriction(0.8)
+    ef.setDynamicFriction(0.6)
+    ef.setViscousFriction(0.0)
+    ef.setTransitionVelocity(0.05)
+    m.addForce(ef)
+    return m, 0.3
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "testdata/opensim"
     write_obj(os.path.join(out, "ball.obj"), *icosphere(0.05, 3))
     write_obj(os.path.join(out, "slab.obj"), *grid_box((0.3, 0.02, 0.3), (24, 1, 24)))
-    model, duration = ball_slab_model()
-    model.finalizeConnections()
-    path = os.path.join(out, "osim_ball_slab_ef.osim")
-    model.printToXML(path)
-    # Simulate the file as written (OpenSim finds the meshes next to it).
-    run(osim.Model(path), duration, os.path.join(out, "osim_ball_slab_ef.csv"))
-    print("wrote osim_ball_slab_ef")
+    for name, make in [("osim_ball_slab_ef", ball_slab_model), ("osim_ball_box_ef", ball_box_model)]:
+        model, duration = make()
+        model.finalizeConnections()
+        path = os.path.join(out, name + ".osim")
+        model.printToXML(path)
+        # Simulate the file as written (OpenSim finds the meshes next to it).
+        run(osim.Model(path), duration, os.path.join(out, name + ".csv"))
+        print("wrote", name)
 
 
 if __name__ == "__main__":
