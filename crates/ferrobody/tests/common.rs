@@ -175,3 +175,25 @@ pub fn add_ball_on_sphere(
         .unwrap();
     (ball, id)
 }
+
+/// The repository root (test data and example scenes are read from there).
+pub fn repo_root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A reference CSV (header, then numbers) under the repository root, as rows of named columns.
+pub fn csv_rows(relative: &str) -> Vec<std::collections::HashMap<String, f64>> {
+    let text = std::fs::read_to_string(repo_root().join(relative)).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(|v| v.parse().unwrap()))
+                .collect()
+        })
+        .collect()
+}

@@ -9,12 +9,9 @@ use ferrobody::geometry::{springs_between_meshes, TriangleMesh};
 use ferrobody::math::Transform;
 use ferrobody::nalgebra::Vector3;
 use ferrobody::prelude::*;
-use std::collections::HashMap;
-use std::path::PathBuf;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::{csv_rows, repo_root as root};
 
 fn ball_slab() -> ferrobody::io::osim::OsimModel {
     ferrobody::io::osim::load(&root().join("testdata/opensim/osim_ball_slab_ef.osim")).unwrap()
@@ -62,19 +59,7 @@ fn forces_match_opensim_at_three_states() {
         ),
     ];
     let osim = ball_slab();
-    let text =
-        std::fs::read_to_string(root().join("testdata/opensim/osim_ball_slab_ef.csv")).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let rows: Vec<HashMap<&str, f64>> = lines
-        .map(|l| {
-            header
-                .iter()
-                .copied()
-                .zip(l.split(',').map(|v| v.parse().unwrap()))
-                .collect()
-        })
-        .collect();
+    let rows = csv_rows("testdata/opensim/osim_ball_slab_ef.csv");
     let model = &osim.model;
     let id = ForceId(
         model
@@ -87,8 +72,8 @@ fn forces_match_opensim_at_three_states() {
         let row = rows.iter().find(|r| (r["t"] - t).abs() < 1e-9).unwrap();
         let mut s = osim.default_state.clone();
         for c in &osim.coordinates {
-            s.q[c.q_index] = row[c.name.as_str()];
-            s.u[c.u_index] = row[format!("{}.u", c.name).as_str()];
+            s.q[c.q_index] = row[&c.name];
+            s.u[c.u_index] = row[&format!("{}.u", c.name)];
         }
         let mut d = Data::new(model);
         ferrobody::pipeline::realize(model, &s, &mut d, Stage::Dynamics).unwrap();
@@ -282,24 +267,14 @@ fn dual_numbers_differentiate_through_mesh_against_mesh() {
     // the force is smooth there.
     let osim = ball_slab();
     let model = &osim.model;
-    let text =
-        std::fs::read_to_string(root().join("testdata/opensim/osim_ball_slab_ef.csv")).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let row: HashMap<&str, f64> = lines
-        .map(|l| {
-            header
-                .iter()
-                .copied()
-                .zip(l.split(',').map(|v| v.parse().unwrap()))
-                .collect::<HashMap<&str, f64>>()
-        })
-        .find(|r: &HashMap<&str, f64>| (r["t"] - 0.3).abs() < 1e-9)
+    let row = csv_rows("testdata/opensim/osim_ball_slab_ef.csv")
+        .into_iter()
+        .find(|r| (r["t"] - 0.3).abs() < 1e-9)
         .unwrap();
     let mut s = osim.default_state.clone();
     for c in &osim.coordinates {
-        s.q[c.q_index] = row[c.name.as_str()];
-        s.u[c.u_index] = row[format!("{}.u", c.name).as_str()];
+        s.q[c.q_index] = row[&c.name];
+        s.u[c.u_index] = row[&format!("{}.u", c.name)];
     }
     let tau = vec![0.0; model.nu()];
     let mut jacobian = ferrobody::derivatives::ForwardDynamicsJacobian::new(model).unwrap();

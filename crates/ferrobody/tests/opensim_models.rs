@@ -8,31 +8,15 @@ use ferrobody::io::osim::{self, OsimModel};
 use ferrobody::prelude::*;
 use ferrobody::{pipeline, Stage};
 use std::collections::HashMap;
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
 
 fn load(name: &str) -> OsimModel {
-    osim::load(&root().join("testdata/opensim").join(name)).unwrap()
+    osim::load(&common::repo_root().join("testdata/opensim").join(name)).unwrap()
 }
 
 /// The reference CSV as rows of named columns.
 fn reference(name: &str) -> Vec<HashMap<String, f64>> {
-    let text = std::fs::read_to_string(root().join("testdata/opensim").join(name)).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
-    lines
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(|v| v.parse().unwrap()))
-                .collect()
-        })
-        .collect()
+    common::csv_rows(&format!("testdata/opensim/{name}"))
 }
 
 /// Our rows in the reference's columns: coordinates, speeds (`NAME.u`) and body origins.
