@@ -23,6 +23,7 @@
 //! scalar type. Reference: Simbody `SimTKmath/Geometry/src/CollisionDetectionAlgorithm.cpp`.
 
 use super::contact_halfspace_mesh::FoundationSpring;
+use super::pass_cache::PassCache;
 use super::triangle_mesh::TriangleMesh;
 use super::triangle_overlap::triangles_overlap;
 use crate::math::small::mul3v;
@@ -42,6 +43,9 @@ const OUTSIDE: u8 = 3;
 struct Scratch {
     classes: [Vec<u8>; 2],
     stack: Vec<u32>,
+    /// Mesh 2's tree boxes and vertices in mesh 1's frame, carried once per evaluation.
+    boxes: PassCache<[Vector3<f64>; 2]>,
+    vertices: PassCache<Vector3<f64>>,
 }
 
 thread_local! {
@@ -65,7 +69,8 @@ pub fn springs_between_meshes<T: Real>(
     SCRATCH.with(|cell| {
         let scratch = &mut *cell.borrow_mut();
         let [classes1, classes2] = &mut scratch.classes;
-        if !mark_boundaries(mesh1, mesh2, (x_12, x_21), classes1, classes2) {
+        let carried = (&mut scratch.boxes, &mut scratch.vertices);
+        if !mark_boundaries(mesh1, mesh2, (x_12, x_21), (classes1, classes2), carried) {
             return;
         }
         classify(mesh1, mesh2, x_21, classes1, &mut scratch.stack);
@@ -86,8 +91,11 @@ fn mark_boundaries(
         (&Matrix3<f64>, &Vector3<f64>),
         (&Matrix3<f64>, &Vector3<f64>),
     ),
-    classes1: &mut Vec<u8>,
-    classes2: &mut Vec<u8>,
+    (classes1, classes2): (&mut Vec<u8>, &mut Vec<u8>),
+    (boxes, vertices): (
+        &mut PassCache<[Vector3<f64>; 2]>,
+        &mut PassCache<Vector3<f64>>,
+    ),
 ) -> bool {
     // Only faces in leaves that reach into the other mesh's box can be inside it: the rest
     // are outside from the start, and the flood stops at them (step 2).
@@ -105,12 +113,15 @@ fn mark_boundaries(
         mesh.faces()[face as usize].map(|v| mesh.vertices()[v as usize])
     };
     let mut any = false;
+    vertices.start(mesh2.vertices().len());
     mesh1
         .bvh()
-        .for_each_leaf_pair(mesh2.bvh(), r_12, p_12, |leaf1, leaf2| {
+        .for_each_leaf_pair(mesh2.bvh(), (r_12, p_12), boxes, |leaf1, leaf2| {
             for &face2 in leaf2 {
                 // Simbody tests mesh 2's triangle, carried into mesh 1's frame, first.
-                let a = corners(mesh2, face2).map(|v| r_12 * v + p_12);
+                let a = mesh2.faces()[face2 as usize].map(|v| {
+                    vertices.get_or(v as usize, || r_12 * mesh2.vertices()[v as usize] + p_12)
+                });
                 for &face1 in leaf1 {
                     if triangles_overlap(a, corners(mesh1, face1)) {
                         classes1[face1 as usize] = BOUNDARY;

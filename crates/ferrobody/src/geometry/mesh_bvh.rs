@@ -7,6 +7,7 @@
 //! and out of it when `a·c + b + Σ|a_i| e_i ≤ 0`; it is within reach r of a point q when the
 //! box's nearest point to q is.
 
+use super::pass_cache::PassCache;
 use nalgebra::{Matrix3, Vector3};
 
 /// Whether box `a` (axes of frame 1) and box `b` (its centre and axes carried by `r`, `p` from
@@ -19,11 +20,22 @@ fn boxes_overlap(
     b: &Node,
     (r, abs_r, p): (&Matrix3<f64>, &Matrix3<f64>, &Vector3<f64>),
 ) -> bool {
-    let t = r * b.centre + p - a.centre;
+    let b_here = [r * b.centre + p, abs_r * b.half];
+    carried_boxes_overlap(a, b, &b_here, (r, abs_r))
+}
+
+/// [`boxes_overlap`] with `b`'s centre and extents already carried into frame 1.
+#[inline]
+fn carried_boxes_overlap(
+    a: &Node,
+    b: &Node,
+    [b_centre, b_extent]: &[Vector3<f64>; 2],
+    (r, abs_r): (&Matrix3<f64>, &Matrix3<f64>),
+) -> bool {
+    let t = b_centre - a.centre;
     let (ha, hb) = (&a.half, &b.half);
     for i in 0..3 {
-        let rb = hb[0] * abs_r[(i, 0)] + hb[1] * abs_r[(i, 1)] + hb[2] * abs_r[(i, 2)];
-        if t[i].abs() > ha[i] + rb {
+        if t[i].abs() > ha[i] + b_extent[i] {
             return false;
         }
     }
@@ -170,12 +182,19 @@ impl MeshBvh {
     pub fn for_each_leaf_pair(
         &self,
         other: &MeshBvh,
-        r_12: &Matrix3<f64>,
-        p_12: &Vector3<f64>,
+        (r_12, p_12): (&Matrix3<f64>, &Vector3<f64>),
+        carried: &mut PassCache<[Vector3<f64>; 2]>,
         mut f: impl FnMut(&[u32], &[u32]),
     ) {
         let abs_r = r_12.abs().add_scalar(1e-12);
-        let overlaps = |a: &Node, b: &Node| boxes_overlap(a, b, (r_12, &abs_r, p_12));
+        // `other`'s boxes in this frame (centre, extents along this frame's axes), each
+        // carried once.
+        carried.start(other.nodes.len());
+        let mut overlaps = |a: &Node, j: u32| {
+            let b = &other.nodes[j as usize];
+            let b_here = carried.get_or(j as usize, || [r_12 * b.centre + p_12, abs_r * b.half]);
+            carried_boxes_overlap(a, b, &b_here, (r_12, &abs_r))
+        };
         // Each step pops one pair and pushes at most two, one level deeper in one tree: the
         // stack never holds more than the two depths together (median splits: ≤ 2·32).
         let mut stack = [(0u32, 0u32); 128];
@@ -184,7 +203,7 @@ impl MeshBvh {
             top -= 1;
             let (i, j) = stack[top];
             let (a, b) = (&self.nodes[i as usize], &other.nodes[j as usize]);
-            if !overlaps(a, b) {
+            if !overlaps(a, j) {
                 continue;
             }
             let split_a = match (a.count > 0, b.count > 0) {
