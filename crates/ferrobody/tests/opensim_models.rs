@@ -256,3 +256,93 @@ fn mesh_against_mesh_matches_opensim() {
 fn two_moving_meshes_match_opensim() {
     check_against_opensim("osim_ball_box_ef.osim", "osim_ball_box_ef.csv", 0.3);
 }
+
+/// Accepted and attempted steps of OpenSim's `Manager` for the public references (its log's
+/// "number of steps taken / attempted" after the last row, RK-Merson and Simbody's other
+/// methods, accuracy 1e-6, one `integrate(t)` per 0.01 s row; OpenSim 4.6, 2026-11-25).
+const OPENSIM_STEPS: [(&str, IntegratorKind, [u64; 2], [u64; 2]); 7] = [
+    // (method, kind, ball_smooth (taken, attempted), leg_hc (taken, attempted))
+    (
+        "RungeKuttaMerson",
+        IntegratorKind::RungeKuttaMerson,
+        [305, 343],
+        [1733, 2187],
+    ),
+    (
+        "RungeKutta2",
+        IntegratorKind::RungeKutta2,
+        [5681, 5793],
+        [14400, 14541],
+    ),
+    (
+        "RungeKutta3",
+        IntegratorKind::RungeKutta3,
+        [788, 853],
+        [2912, 3440],
+    ),
+    (
+        "RungeKuttaFeldberg",
+        IntegratorKind::RungeKuttaFeldberg,
+        [276, 308],
+        [1917, 2387],
+    ),
+    (
+        "SemiExplicitEuler2",
+        IntegratorKind::SemiExplicitEuler2,
+        [4019, 4125],
+        [10119, 10208],
+    ),
+    ("Verlet", IntegratorKind::Verlet, [509, 655], [9652, 16286]),
+    (
+        "ExplicitEuler",
+        IntegratorKind::ExplicitEuler,
+        [5755, 5881],
+        [14378, 14494],
+    ),
+];
+
+/// (taken, attempted) of a run stepping onto every 0.01 s row, as the references were made.
+fn step_counts(m: &OsimModel, kind: IntegratorKind, duration: f64) -> [u64; 2] {
+    let settings = IntegratorSettings {
+        kind,
+        ..IntegratorSettings::rk_merson(1e-6)
+    };
+    let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
+    sim.run_stepping_to_reports(duration, 0.01, |_, _, _| Ok(()))
+        .unwrap();
+    let stats = sim.stats();
+    [stats.steps_taken, stats.steps_attempted]
+}
+
+/// Issue 19: the same accepted and rejected steps as OpenSim. The ball's runs agree to
+/// round-off, and every method takes and rejects exactly OpenSim's steps. The leg's runs part
+/// at round-off level from 0.07 s (1e-16 m, 9.6e-10 m at 1 s for RK-Merson): four methods
+/// still take exactly OpenSim's steps; RK-Merson, RK3 and RK-Feldberg, whose larger steps sit
+/// closer to the error test's threshold through the contact bounces, differ by a few accepted
+/// and rejected steps (measured ≤ 0.4 % accepted, ≤ 1.5 % attempted; held to 2 %).
+#[test]
+fn step_counts_match_opensims_manager() {
+    let ball = load("osim_ball_smooth.osim");
+    let leg = load("osim_leg_hc.osim");
+    for (method, kind, ball_steps, leg_steps) in OPENSIM_STEPS {
+        assert_eq!(step_counts(&ball, kind, 2.0), ball_steps, "ball, {method}");
+        let ours = step_counts(&leg, kind, 1.0);
+        let exact = !matches!(
+            kind,
+            IntegratorKind::RungeKuttaMerson
+                | IntegratorKind::RungeKutta3
+                | IntegratorKind::RungeKuttaFeldberg
+        );
+        if exact {
+            assert_eq!(ours, leg_steps, "leg, {method}");
+        } else {
+            for k in 0..2 {
+                let (a, b) = (ours[k] as f64, leg_steps[k] as f64);
+                assert!(
+                    (a - b).abs() <= 0.02 * b,
+                    "leg, {method}: {ours:?} vs {leg_steps:?}"
+                );
+            }
+        }
+    }
+}
