@@ -97,6 +97,8 @@ struct BodyPose<T: Real> {
     p_gm: Vector3<T>,
     inertia: RigidInertia<T>,
     h_first: SpatialVec<T>,
+    /// (sine, cosine) of a FreeEuler body's first two angles, from its pose, for its q̇.
+    euler_sin_cos: Option<[(T, T); 2]>,
 }
 
 /// Pose, mobilizer frames, inertia and hinge columns of body `i`, given its parent's pose.
@@ -173,6 +175,7 @@ fn store_pose<T: Real>(
         p_gm,
         inertia,
         h_first,
+        euler_sin_cos: None,
     }
 }
 
@@ -246,6 +249,7 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
             p_gm: data.pos.p_gm[i],
             inertia: data.pos.inertia[i],
             h_first: first_hinge_column(&data.pos, body),
+            euler_sin_cos: None,
         };
         let p_gp = data.pos.x_gb[p].p;
         v_prev = body_velocity(
@@ -289,7 +293,7 @@ fn body_velocity<T: Real>(
     qdot_is_u: bool,
 ) -> SpatialVec<T> {
     if body.hinge_is_identity {
-        return free_body_on_ground_velocity(body, i, (q, u), &pose.inertia, vel);
+        return free_body_on_ground_velocity(body, i, (q, u), pose, vel);
     }
     if body.planar_xy_pin {
         let v_gb = planar_xy_pin_velocity(body, i, u, (p_gp, pose), v_gp, vel);

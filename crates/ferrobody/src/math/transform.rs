@@ -111,9 +111,13 @@ impl<T: Real> Mul for &Transform<T> {
 /// `Rx(a0) Ry(a1) Rz(a2)` written out from the sines and cosines, as Simbody's
 /// `Rotation::setRotationToBodyFixedXYZ` forms it.
 pub fn rotation_body_xyz<T: Real>(a0: T, a1: T, a2: T) -> Matrix3<T> {
-    let (sx, cx) = a0.sin_cos();
-    let (sy, cy) = a1.sin_cos();
-    let (sz, cz) = a2.sin_cos();
+    rotation_body_xyz_sin_cos([a0.sin_cos(), a1.sin_cos(), a2.sin_cos()])
+}
+
+/// [`rotation_body_xyz`] from the angles' (sine, cosine) pairs, for callers that reuse them.
+#[inline]
+pub fn rotation_body_xyz_sin_cos<T: Real>(sin_cos: [(T, T); 3]) -> Matrix3<T> {
+    let [(sx, cx), (sy, cy), (sz, cz)] = sin_cos;
     Matrix3::new(
         cy * cz,
         -(cy * sz),

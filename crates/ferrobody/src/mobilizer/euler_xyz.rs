@@ -56,8 +56,13 @@ pub(super) fn qdotdot<T: Real>(q: &[T], u: &[T], qd: &[T], ud: &[T], out: &mut [
 }
 
 pub(super) fn qdot<T: Real>(q: &[T], u: &[T], qdot: &mut [T]) {
-    let (s0, c0) = q[0].sin_cos();
-    let (s1, c1) = q[1].sin_cos();
+    qdot_sin_cos([q[0].sin_cos(), q[1].sin_cos()], u, qdot);
+}
+
+/// [`qdot`] from the first two angles' (sine, cosine) pairs, for callers that have them.
+#[inline]
+pub(crate) fn qdot_sin_cos<T: Real>(sin_cos: [(T, T); 2], u: &[T], qdot: &mut [T]) {
+    let [(s0, c0), (s1, c1)] = sin_cos;
     let t = (s0 * u[1] - c0 * u[2]) * (T::one() / c1);
     qdot[0] = u[0] + t * s1;
     qdot[1] = c0 * u[1] + s0 * u[2];

@@ -44,6 +44,7 @@ use crate::scalar::Real;
 use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
+pub(crate) use euler_xyz::qdot_sin_cos as euler_xyz_qdot_sin_cos;
 pub(crate) use free::x_fm as free_x_fm;
 pub use function_based::{AxisFunction, SpatialTransform};
 

@@ -6,7 +6,9 @@
 use super::{inertia_in_ground, store_pose, BodyPose};
 use crate::data::{PositionCache, VelocityCache};
 use crate::math::inertia::RigidInertia;
+use crate::math::transform::rotation_body_xyz_sin_cos;
 use crate::math::{angular, SpatialVec, Transform};
+use crate::mobilizer::Mobilizer;
 use crate::model::Body;
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Vector3};
@@ -23,10 +25,20 @@ pub(super) fn free_body_on_ground_pose<T: Real>(
     pos: &mut PositionCache<T>,
 ) -> BodyPose<T> {
     let qb = &q[body.q_range()];
-    let x_gb = if body.mobilizer == crate::mobilizer::Mobilizer::Free {
-        crate::mobilizer::free_x_fm(qb)
-    } else {
-        body.mobilizer.x_fm(qb)
+    // A FreeEuler body's angles' sines and cosines serve its rotation here and its q̇ in the
+    // velocity stage (the same values as computing them twice).
+    let mut euler_sin_cos = None;
+    let x_gb = match body.mobilizer {
+        Mobilizer::Free => crate::mobilizer::free_x_fm(qb),
+        Mobilizer::FreeEuler => {
+            let sc = [qb[0].sin_cos(), qb[1].sin_cos(), qb[2].sin_cos()];
+            euler_sin_cos = Some([sc[0], sc[1]]);
+            Transform {
+                r: rotation_body_xyz_sin_cos(sc),
+                p: Vector3::new(qb[3], qb[4], qb[5]),
+            }
+        }
+        _ => body.mobilizer.x_fm(qb),
     };
     let inertia = inertia_in_ground(body, &x_gb.r);
     for (k, h) in pos.h_g[body.u_range()].iter_mut().enumerate() {
@@ -41,7 +53,7 @@ pub(super) fn free_body_on_ground_pose<T: Real>(
         T::zero(),
         T::zero(),
     );
-    store_pose(
+    let pose = store_pose(
         pos,
         i,
         Transform::identity(),
@@ -49,7 +61,11 @@ pub(super) fn free_body_on_ground_pose<T: Real>(
         x_gb,
         inertia,
         h_first,
-    )
+    );
+    BodyPose {
+        euler_sin_cos,
+        ..pose
+    }
 }
 
 /// Velocity stage of a Free body on Ground with identity frames: `V_GB = u` (unit hinge
@@ -59,19 +75,19 @@ pub(super) fn free_body_on_ground_velocity<T: Real>(
     body: &Body<T>,
     i: usize,
     (q, u): (&[T], &[T]),
-    inertia: &RigidInertia<T>,
+    pose: &BodyPose<T>,
     vel: &mut VelocityCache<T>,
 ) -> SpatialVec<T> {
     let us = &u[body.u_range()];
     let v_gb = SpatialVec::new(us[0], us[1], us[2], us[3], us[4], us[5]);
     vel.coriolis[i] = SpatialVec::zeros();
-    vel.gyroscopic[i] = inertia.gyroscopic_force(&angular(&v_gb));
+    vel.gyroscopic[i] = pose.inertia.gyroscopic_force(&angular(&v_gb));
     vel.v_gb[i] = v_gb;
-    body.mobilizer.qdot(
-        &q[body.q_range()],
-        us,
-        &mut vel.qdot.as_mut_slice()[body.q_range()],
-    );
+    let qdot = &mut vel.qdot.as_mut_slice()[body.q_range()];
+    match pose.euler_sin_cos {
+        Some(sc) => crate::mobilizer::euler_xyz_qdot_sin_cos(sc, us, qdot),
+        None => body.mobilizer.qdot(&q[body.q_range()], us, qdot),
+    }
     v_gb
 }
 
