@@ -185,7 +185,12 @@ pub fn repo_root() -> std::path::PathBuf {
 pub fn csv_rows(relative: &str) -> Vec<std::collections::HashMap<String, f64>> {
     let text = std::fs::read_to_string(repo_root().join(relative)).unwrap();
     let mut lines = text.lines();
-    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let header: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|h| h.trim().to_string())
+        .collect();
     lines
         .filter(|l| !l.is_empty())
         .map(|l| {
@@ -196,4 +201,19 @@ pub fn csv_rows(relative: &str) -> Vec<std::collections::HashMap<String, f64>> {
                 .collect()
         })
         .collect()
+}
+
+/// Body 1's origin at every 0.01 s row of an RK-Merson (1e-6) run stepping onto the rows, as
+/// OpenSim's references were made.
+pub fn body_origins(model: &Model<f64>, start: State<f64>, duration: f64) -> Vec<Vector3<f64>> {
+    let mut sim = Simulation::new(model, start, IntegratorSettings::rk_merson(1e-6)).unwrap();
+    let mut data = Data::new(model);
+    let mut out = Vec::new();
+    sim.run_stepping_to_reports(duration, 0.01, |m, s, _| {
+        ferrobody::pipeline::realize(m, s, &mut data, Stage::Position)?;
+        out.push(data.pos.x_gb[1].p);
+        Ok(())
+    })
+    .unwrap();
+    out
 }

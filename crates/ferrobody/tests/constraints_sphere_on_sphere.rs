@@ -14,27 +14,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 fn reference(name: &str) -> Vec<HashMap<String, f64>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/simbody37")
-        .join(name);
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<String> = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    lines
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(|v| v.parse().unwrap()))
-                .collect()
-        })
-        .collect()
+    common::csv_rows(&format!("testdata/simbody37/{name}"))
 }
 
 /// The s5 model and initial state, from its scene file; the programmatic build must agree.

@@ -13,6 +13,7 @@ use ferrobody::prelude::*;
 use nalgebra::{Matrix3, Vector3};
 use std::path::PathBuf;
 use std::sync::Arc;
+mod common;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -314,19 +315,6 @@ fn bad_mesh_files_are_one_line_errors_naming_the_file() {
 }
 
 /// Body origins every 0.01 s, each report a step boundary (OpenSim's `Manager`).
-fn origins(model: &Model<f64>, start: State<f64>) -> Vec<Vector3<f64>> {
-    let mut sim = Simulation::new(model, start, IntegratorSettings::rk_merson(1e-6)).unwrap();
-    let mut data = Data::new(model);
-    let mut out = Vec::new();
-    sim.run_stepping_to_reports(1.0, 0.01, |m, s, _| {
-        ferrobody::pipeline::realize(m, s, &mut data, Stage::Position)?;
-        out.push(data.pos.x_gb[1].p);
-        Ok(())
-    })
-    .unwrap();
-    out
-}
-
 #[test]
 fn the_box_scene_is_the_opensim_box_model() {
     // examples/scenes/box_mesh_floor.toml writes osim_box_mesh_ef.osim in scene keys
@@ -335,8 +323,8 @@ fn the_box_scene_is_the_opensim_box_model() {
         ferrobody::io::load_scene(&root().join("examples/scenes/box_mesh_floor.toml")).unwrap();
     let osim =
         ferrobody::io::osim::load(&root().join("testdata/opensim/osim_box_mesh_ef.osim")).unwrap();
-    let a = origins(&scene.model, scene.initial_state.clone());
-    let b = origins(&osim.model, osim.default_state.clone());
+    let a = common::body_origins(&scene.model, scene.initial_state.clone(), 1.0);
+    let b = common::body_origins(&osim.model, osim.default_state.clone(), 1.0);
     assert_eq!(a.len(), 101);
     assert_eq!(a, b);
 }

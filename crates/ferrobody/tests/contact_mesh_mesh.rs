@@ -90,19 +90,6 @@ fn forces_match_opensim_at_three_states() {
     }
 }
 
-fn origins(model: &Model<f64>, start: State<f64>) -> Vec<Vector3<f64>> {
-    let mut sim = Simulation::new(model, start, IntegratorSettings::rk_merson(1e-6)).unwrap();
-    let mut data = Data::new(model);
-    let mut out = Vec::new();
-    sim.run_stepping_to_reports(0.3, 0.01, |m, s, _| {
-        ferrobody::pipeline::realize(m, s, &mut data, Stage::Position)?;
-        out.push(data.pos.x_gb[1].p);
-        Ok(())
-    })
-    .unwrap();
-    out
-}
-
 #[test]
 fn the_ball_scene_is_the_opensim_ball_model() {
     // examples/scenes/ball_on_slab_meshes.toml writes osim_ball_slab_ef.osim in scene keys:
@@ -110,8 +97,8 @@ fn the_ball_scene_is_the_opensim_ball_model() {
     let path = root().join("examples/scenes/ball_on_slab_meshes.toml");
     let scene = ferrobody::io::load_scene(&path).unwrap();
     let osim = ball_slab();
-    let a = origins(&scene.model, scene.initial_state.clone());
-    let b = origins(&osim.model, osim.default_state.clone());
+    let a = common::body_origins(&scene.model, scene.initial_state.clone(), 0.3);
+    let b = common::body_origins(&osim.model, osim.default_state.clone(), 0.3);
     assert_eq!(a.len(), 31);
     assert_eq!(a, b);
 }

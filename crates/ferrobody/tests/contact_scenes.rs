@@ -9,6 +9,7 @@ use ferrobody::algorithms::{kinetic_energy, potential_energy};
 use ferrobody::io::{load_scene, parse_scene, Scene};
 use ferrobody::prelude::*;
 use std::collections::HashMap;
+mod common;
 use std::path::PathBuf;
 
 fn root() -> PathBuf {
@@ -21,24 +22,7 @@ fn scene(name: &str) -> Scene {
 
 /// The reference CSV as rows of named columns.
 fn reference(name: &str) -> Vec<HashMap<String, f64>> {
-    let text = std::fs::read_to_string(root().join("testdata/simbody37").join(name)).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<String> = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(|h| h.trim().to_string())
-        .collect();
-    lines
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(|v| v.parse().unwrap()))
-                .collect()
-        })
-        .collect()
+    common::csv_rows(&format!("testdata/simbody37/{name}"))
 }
 
 /// Simulates a scene and returns, per report, the time and a lookup of named quantities.
