@@ -105,14 +105,11 @@ fn the_ball_scene_is_the_opensim_ball_model() {
 
 const K: f64 = 1e7;
 
-#[test]
-fn a_box_pressed_into_a_slab_carries_k_times_area_times_depth() {
-    // The 0.2 x 0.1 x 0.2 box (testdata/meshes/box.obj, two triangles a side) sunk δ into the
-    // slab (testdata/opensim/slab.obj, top y = 0, a grid of 0.025 m squares that the box's
-    // footprint lines up with). Inside each other: the box's two bottom springs (0.04 m²) and
-    // the slab's 128 top springs under the footprint (0.04 m²), all δ deep, each mesh's areas
-    // halved: F = k (0.04/2 + 0.04/2) δ upward on the box, no moment about its centre.
-    let delta = 1e-3;
+/// The elastic foundation's force on the 0.2 x 0.1 x 0.2 box (testdata/meshes/box.obj, two
+/// triangles a side) with its centre at height `y` over the slab (testdata/opensim/slab.obj,
+/// top y = 0, a grid of 0.025 m squares that the box's footprint lines up with): the box's
+/// spatial force (moment about its centre, force) and the potential energy.
+fn box_on_slab(y: f64) -> (Vec<f64>, f64) {
     let text = format!(
         r#"
 [simulation]
@@ -139,8 +136,7 @@ shape = "mesh"
 file = "../../testdata/opensim/slab.obj"
 frame = {{ translation = [0.0, -0.02, 0.0] }}
 material = "m"
-"#,
-        y = 0.05 - delta
+"#
     );
     let file = root().join("examples/scenes/inline.toml");
     let scene = ferrobody::io::parse_scene(&text, &file.display().to_string(), "inline").unwrap();
@@ -156,6 +152,16 @@ material = "m"
     );
     let contribution = element_contribution(model, s, &d, id);
     let f = contribution.body_forces[1];
+    (f.as_slice().to_vec(), contribution.potential_energy)
+}
+
+#[test]
+fn a_box_pressed_into_a_slab_carries_k_times_area_times_depth() {
+    // Sunk δ: inside each other are the box's two bottom springs (0.04 m²) and the slab's 128
+    // top springs under the footprint (0.04 m²), all δ deep, each mesh's areas halved:
+    // F = k (0.04/2 + 0.04/2) δ upward on the box, no moment about its centre.
+    let delta = 1e-3;
+    let (f, pe) = box_on_slab(0.05 - delta);
     let expected = K * 0.04 * delta;
     // Round-off of 130 spring forces of ≤ 1e2 N.
     assert!((f[4] - expected).abs() < 1e-9 * expected, "{f:?}");
@@ -164,8 +170,20 @@ material = "m"
         assert!(f[k].abs() < 1e-9 * expected, "{f:?}");
     }
     // Energy: each spring k (A/2) δ²/2.
-    let pe = contribution.potential_energy;
     assert!((pe - 0.5 * expected * delta).abs() < 1e-9 * pe, "{pe}");
+}
+
+#[test]
+fn a_box_resting_exactly_on_the_slab_or_above_it_feels_nothing() {
+    // Resting on the top (the bottom faces coplanar with the slab's: Guigue–Devillers' coplanar
+    // branch finds them touching, and every spring lies on the other surface to round-off:
+    // 0.05 m of the box and of the file's vertices meet within 1e-17 m, k A x ≈ 1e-12 N), and
+    // 1 mm above it (nothing touches): no force beyond round-off, no energy to speak of.
+    for (y, tolerance) in [(0.05, 1e-9), (0.051, 0.0)] {
+        let (f, pe) = box_on_slab(y);
+        assert!(f.iter().all(|v| v.abs() <= tolerance), "y = {y}: {f:?}");
+        assert!(pe.abs() <= tolerance * 1e-6, "y = {y}: {pe}");
+    }
 }
 
 /// Every face whose vertex average lies inside the other mesh (by the other mesh's nearest
