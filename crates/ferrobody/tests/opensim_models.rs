@@ -322,6 +322,15 @@ fn step_counts(m: &OsimModel, kind: IntegratorKind, duration: f64) -> [u64; 2] {
 /// and rejected steps (measured ≤ 0.4 % accepted, ≤ 1.5 % attempted; held to 2 %).
 #[test]
 fn step_counts_match_opensims_manager() {
+    // The ellipsoid egg (RK-Merson, 1.5 s): OpenSim takes 516 of 588 attempts, as we do.
+    assert_eq!(
+        step_counts(
+            &load("osim_egg_hc.osim"),
+            IntegratorKind::RungeKuttaMerson,
+            1.5
+        ),
+        [516, 588]
+    );
     let ball = load("osim_ball_smooth.osim");
     let leg = load("osim_leg_hc.osim");
     for (method, kind, ball_steps, leg_steps) in OPENSIM_STEPS {
