@@ -2,40 +2,18 @@
 //! forward dynamics (whole pipeline, and ABA alone), mass matrix (CRBA), inverse dynamics
 //! (RNEA). Run: `cargo bench -p ferrobody --bench algorithms`.
 
+#[path = "../examples/support/pin_chain.rs"]
+mod shared_chain;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrobody::algorithms::{aba, crba, rnea_into};
 use ferrobody::prelude::*;
 use nalgebra::{DMatrix, DVector};
 use std::hint::black_box;
 
+/// The planar chain of the profiling examples.
 fn pin_chain(n: usize) -> (Model<f64>, State<f64>) {
-    let mut b = ModelBuilder::<f64>::new();
-    let rod = MassProperties::new(
-        1.0,
-        Vector3::new(0.25, 0.0, 0.0),
-        Matrix3::from_diagonal(&Vector3::new(1e-4, 1.0 / 48.0, 1.0 / 48.0)),
-    );
-    let mut parent = BodyId::GROUND;
-    for i in 0..n {
-        let x_pf = if i == 0 {
-            Transform::identity()
-        } else {
-            Transform::from_translation(Vector3::new(0.5, 0.0, 0.0))
-        };
-        parent = b
-            .add_body(
-                BodyDef::new(&format!("link{i}"), parent, Mobilizer::Pin, rod).with_x_pf(x_pf),
-            )
-            .unwrap();
-    }
-    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
-    let model = b.build().unwrap();
-    let mut s = model.default_state();
-    for i in 0..n {
-        s.q[i] = 0.1 * (i as f64).sin();
-        s.u[i] = 0.2 * (i as f64).cos();
-    }
-    (model, s)
+    shared_chain::pin_chain(n, false)
 }
 
 const SIZES: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];

@@ -8,40 +8,13 @@
 //! Medians of 15 batches. With `spatial`, every other link is turned 90° about the rod, so the
 //! chain is three-dimensional (6×6 inertias) instead of planar (3×3).
 
+#[path = "support/pin_chain.rs"]
+mod pin_chain;
+
 use ferrobody::derivatives::ForwardDynamicsJacobianLanes;
 use ferrobody::prelude::*;
 use std::hint::black_box;
 use std::time::Instant;
-
-fn chain(n: usize, spatial: bool) -> (Model<f64>, State<f64>) {
-    let mut b = ModelBuilder::<f64>::new();
-    let rod = MassProperties::new(
-        1.0,
-        Vector3::new(0.25, 0.0, 0.0),
-        Matrix3::from_diagonal(&Vector3::new(1e-4, 1.0 / 48.0, 1.0 / 48.0)),
-    );
-    let mut parent = BodyId::GROUND;
-    for i in 0..n {
-        let mut x_pf = if spatial && i % 2 == 1 {
-            Transform::from_axis_angle(Vector3::x(), std::f64::consts::FRAC_PI_2)
-        } else {
-            Transform::identity()
-        };
-        if i > 0 {
-            x_pf.p = Vector3::new(0.5, 0.0, 0.0);
-        }
-        let def = BodyDef::new(&format!("link{i}"), parent, Mobilizer::Pin, rod).with_x_pf(x_pf);
-        parent = b.add_body(def).expect("valid body");
-    }
-    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
-    let model = b.build().expect("valid model");
-    let mut s = model.default_state();
-    for i in 0..n {
-        s.q[i] = 0.1 * (i as f64).sin();
-        s.u[i] = 0.2 * (i as f64).cos();
-    }
-    (model, s)
-}
 
 /// Median over 15 batches of the time per call (s).
 fn median_time(calls: usize, mut f: impl FnMut()) -> f64 {
@@ -69,7 +42,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(32);
     let spatial = args.next().is_some_and(|a| a == "spatial");
-    let (model, state) = chain(n, spatial);
+    let (model, state) = pin_chain::pin_chain(n, spatial);
     let tau = vec![0.0; model.nu()];
     let mut data = Data::new(&model);
     let evaluation = median_time(2000, || {

@@ -8,6 +8,9 @@
 //! on the reduced 3×3 inertias of planar subtrees; with `spatial`, every other link's frame is
 //! turned 90° about the rod, so the chain is three-dimensional and runs on 6×6 inertias.
 
+#[path = "support/pin_chain.rs"]
+mod pin_chain;
+
 use ferrobody::prelude::*;
 use std::hint::black_box;
 
@@ -16,34 +19,9 @@ fn main() {
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(32);
     let iterations: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let spatial = args.next().is_some_and(|a| a == "spatial");
-    let mut b = ModelBuilder::<f64>::new();
-    let rod = MassProperties::new(
-        1.0,
-        Vector3::new(0.25, 0.0, 0.0),
-        Matrix3::from_diagonal(&Vector3::new(1e-4, 1.0 / 48.0, 1.0 / 48.0)),
-    );
-    let mut parent = BodyId::GROUND;
-    for i in 0..n {
-        let mut x_pf = if spatial && i % 2 == 1 {
-            Transform::from_axis_angle(Vector3::x(), std::f64::consts::FRAC_PI_2)
-        } else {
-            Transform::identity()
-        };
-        if i > 0 {
-            x_pf.p = Vector3::new(0.5, 0.0, 0.0);
-        }
-        let def = BodyDef::new(&format!("link{i}"), parent, Mobilizer::Pin, rod).with_x_pf(x_pf);
-        parent = b.add_body(def).expect("valid body");
-    }
-    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
-    let model = b.build().expect("valid model");
+    let (model, state) = pin_chain::pin_chain(n, spatial);
     let planar = model.bodies()[1..].iter().all(|body| body.plane.is_some());
     assert_eq!(planar, !spatial, "the chain's planarity");
-    let mut state = model.default_state();
-    for i in 0..n {
-        state.q[i] = 0.1 * (i as f64).sin();
-        state.u[i] = 0.2 * (i as f64).cos();
-    }
     let mut data = Data::new(&model);
     // Batches of 1000 calls: the mean over all of them, and the fastest batch, which is the
     // figure least disturbed by other work on a shared machine.
