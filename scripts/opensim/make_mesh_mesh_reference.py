@@ -88,26 +88,21 @@ def write_obj(path, verts, faces):
             f.write("f " + " ".join(str(i + 1) for i in face) + "\n")
 
 
-def ball_slab_model():
-    m = osim.Model()
-    m.setName("ball_slab_ef")
-    m.setGravity(vec3(0, -9.81, 0))
-    g = m.getGround()
+def add_ball(m):
+    """The ball body: 0.5 kg, radius 0.05 m, a solid sphere's inertia (0.4 m r^2)."""
     r, mass = 0.05, 0.5
     i = 0.4 * mass * r * r
     ball = osim.Body("ball", mass, vec3(0, 0, 0), osim.Inertia(i, i, i, 0, 0, 0))
     m.addBody(ball)
-    free = osim.FreeJoint("free", g, vec3(0, 0, 0), vec3(0, 0, 0), ball, vec3(0, 0, 0), vec3(0, 0, 0))
-    m.addJoint(free)
-    # Tilted a little, 1 cm above the slab, thrown along x with backspin about z and a
-    # sideways spin about x.
-    set_defaults(free, (0.1, 0.2, 0.3, -0.1, 0.06, 0.0), (1.0, 0.0, -4.0, 0.3, 0.0, 0.05))
-    m.addContactGeometry(osim.ContactMesh("ball.obj", vec3(0, 0, 0), vec3(0, 0, 0), ball, "ballmesh"))
-    m.addContactGeometry(osim.ContactMesh("slab.obj", vec3(0, -0.02, 0), vec3(0, 0, 0), g, "slabmesh"))
+    return ball
+
+
+def add_foundation(m, name, geometries):
+    """One ElasticFoundationForce over `geometries`, with the parameters of both references."""
     ef = osim.ElasticFoundationForce()
-    ef.setName("ball_slab")
-    ef.addGeometry("ballmesh")
-    ef.addGeometry("slabmesh")
+    ef.setName(name)
+    for g in geometries:
+        ef.addGeometry(g)
     ef.setStiffness(1e7)
     ef.setDissipation(2.0)
     ef.setStaticFriction(0.8)
@@ -115,6 +110,22 @@ def ball_slab_model():
     ef.setViscousFriction(0.0)
     ef.setTransitionVelocity(0.05)
     m.addForce(ef)
+
+
+def ball_slab_model():
+    m = osim.Model()
+    m.setName("ball_slab_ef")
+    m.setGravity(vec3(0, -9.81, 0))
+    g = m.getGround()
+    ball = add_ball(m)
+    free = osim.FreeJoint("free", g, vec3(0, 0, 0), vec3(0, 0, 0), ball, vec3(0, 0, 0), vec3(0, 0, 0))
+    m.addJoint(free)
+    # Tilted a little, 1 cm above the slab, thrown along x with backspin about z and a
+    # sideways spin about x.
+    set_defaults(free, (0.1, 0.2, 0.3, -0.1, 0.06, 0.0), (1.0, 0.0, -4.0, 0.3, 0.0, 0.05))
+    m.addContactGeometry(osim.ContactMesh("ball.obj", vec3(0, 0, 0), vec3(0, 0, 0), ball, "ballmesh"))
+    m.addContactGeometry(osim.ContactMesh("slab.obj", vec3(0, -0.02, 0), vec3(0, 0, 0), g, "slabmesh"))
+    add_foundation(m, "ball_slab", ["ballmesh", "slabmesh"])
     return m, 1.0
 
 
@@ -123,11 +134,8 @@ def ball_box_model():
     m.setName("ball_box_ef")
     m.setGravity(vec3(0, 0, 0))
     g = m.getGround()
-    r, mass = 0.05, 0.5
-    i = 0.4 * mass * r * r
-    ball = osim.Body("ball", mass, vec3(0, 0, 0), osim.Inertia(i, i, i, 0, 0, 0))
+    ball = add_ball(m)
     box = osim.Body("box", 2.0, vec3(0, 0, 0), osim.Inertia(0.008, 0.013, 0.008, 0, 0, 0))
-    m.addBody(ball)
     m.addBody(box)
     fb = osim.FreeJoint("ball_free", g, vec3(0, 0, 0), vec3(0, 0, 0), ball, vec3(0, 0, 0), vec3(0, 0, 0))
     fx = osim.FreeJoint("box_free", g, vec3(0, 0, 0), vec3(0, 0, 0), box, vec3(0, 0, 0), vec3(0, 0, 0))
@@ -139,17 +147,7 @@ def ball_box_model():
     set_defaults(fx, (0.0, 0.2, 0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.5, 0.0, 0.05, 0.0))
     m.addContactGeometry(osim.ContactMesh("ball.obj", vec3(0, 0, 0), vec3(0, 0, 0), ball, "ballmesh"))
     m.addContactGeometry(osim.ContactMesh("box.obj", vec3(0, 0, 0), vec3(0, 0, 0), box, "boxmesh"))
-    ef = osim.ElasticFoundationForce()
-    ef.setName("ball_box")
-    ef.addGeometry("ballmesh")
-    ef.addGeometry("boxmesh")
-    ef.setStiffness(1e7)
-    ef.setDissipation(2.0)
-    ef.setStaticFriction(0.8)
-    ef.setDynamicFriction(0.6)
-    ef.setViscousFriction(0.0)
-    ef.setTransitionVelocity(0.05)
-    m.addForce(ef)
+    add_foundation(m, "ball_box", ["ballmesh", "boxmesh"])
     return m, 0.3
 
 

@@ -221,13 +221,8 @@ fn the_springs_are_the_faces_centred_inside_the_other_mesh() {
     // and flood classification finds exactly the springs that testing every face finds.
     let a = TriangleMesh::icosphere(0.1, 2);
     let b = TriangleMesh::icosphere(0.07, 3);
-    let mut seed = 7_u64;
-    let mut rand = move || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    };
+    let mut rng = common::Rng::new(7);
+    let mut rand = move || rng.uniform(-0.5, 0.5);
     for pose in 0..30 {
         let axis = Vector3::new(rand(), rand(), rand()).normalize();
         let x_g1 = Transform::from_axis_angle(axis, 3.0 * rand());

@@ -32,6 +32,9 @@ use crate::scalar::Real;
 use nalgebra::{Matrix3, Vector3};
 use std::cell::RefCell;
 
+/// A frame change of mesh-frame points (`x' = R x + p`), on real parts.
+type Carry<'a> = (&'a Matrix3<f64>, &'a Vector3<f64>);
+
 const UNKNOWN: u8 = 0;
 const BOUNDARY: u8 = 1;
 const INSIDE: u8 = 2;
@@ -83,14 +86,10 @@ pub fn springs_between_meshes<T: Real>(
 /// Sets both class arrays (outside, or unknown near the other mesh) and marks the faces that
 /// overlap a face of the other mesh; whether any does. `x_12` carries mesh 2's frame into
 /// mesh 1's, `x_21` the reverse.
-#[allow(clippy::type_complexity)]
 fn mark_boundaries(
     mesh1: &TriangleMesh,
     mesh2: &TriangleMesh,
-    (x_12, x_21): (
-        (&Matrix3<f64>, &Vector3<f64>),
-        (&Matrix3<f64>, &Vector3<f64>),
-    ),
+    (x_12, x_21): (Carry<'_>, Carry<'_>),
     (classes1, classes2): (&mut Vec<u8>, &mut Vec<u8>),
     (boxes, vertices): (
         &mut PassCache<[Vector3<f64>; 2]>,
@@ -139,7 +138,7 @@ fn mark_boundaries(
 fn classify(
     mesh: &TriangleMesh,
     other: &TriangleMesh,
-    (r_om, p_om): (&Matrix3<f64>, &Vector3<f64>),
+    (r_om, p_om): Carry<'_>,
     classes: &mut [u8],
     stack: &mut Vec<u32>,
 ) {

@@ -10,21 +10,11 @@
 use super::pass_cache::PassCache;
 use nalgebra::{Matrix3, Vector3};
 
-/// Whether box `a` (axes of frame 1) and box `b` (its centre and axes carried by `r`, `p` from
-/// frame 2) may overlap: no separating axis among the 3 + 3 face normals. The 9 edge–edge
-/// axes of the full oriented-box test would reject a few more pairs but cost more than the
-/// pairs they save (conservative: a pair kept in error only costs triangle tests).
-#[inline]
-fn boxes_overlap(
-    a: &Node,
-    b: &Node,
-    (r, abs_r, p): (&Matrix3<f64>, &Matrix3<f64>, &Vector3<f64>),
-) -> bool {
-    let b_here = [r * b.centre + p, abs_r * b.half];
-    carried_boxes_overlap(a, b, &b_here, (r, abs_r))
-}
-
-/// [`boxes_overlap`] with `b`'s centre and extents already carried into frame 1.
+/// Whether box `a` (axes of frame 1) and box `b` of frame 2 may overlap, given `b`'s centre and
+/// extents along frame 1's axes already carried by `r` (`c' = R c + p`, `h' = |R| h`): no
+/// separating axis among the 3 + 3 face normals. The 9 edge–edge axes of the full oriented-box
+/// test would reject a few more pairs but cost more than the pairs they save (conservative: a
+/// pair kept in error only costs triangle tests).
 #[inline]
 fn carried_boxes_overlap(
     a: &Node,
@@ -237,8 +227,14 @@ impl MeshBvh {
     ) {
         let abs_r = r_12.abs().add_scalar(1e-12);
         let root = &other.nodes[0];
+        let root_here = [r_12 * root.centre + p_12, abs_r * root.half];
         self.visit(
-            |n| (boxes_overlap(n, root, (r_12, &abs_r, p_12)), false),
+            |n| {
+                (
+                    carried_boxes_overlap(n, root, &root_here, (r_12, &abs_r)),
+                    false,
+                )
+            },
             &mut f,
         );
     }

@@ -87,28 +87,24 @@ impl TriangleMesh {
         }
     }
 
-    /// Simbody's choice between two candidate nearest points `(d², face, x)`.
+    /// Simbody's choice between two candidate nearest points `(d², face, x)`: the nearer, or
+    /// on a tie (relative `TIE`) the one `p` lies more straight above.
     fn nearer(
         &self,
         p: &Vector3<f64>,
         best: (f64, usize, Vector3<f64>),
         candidate: (f64, usize, Vector3<f64>),
     ) -> (f64, usize, Vector3<f64>) {
-        let (d2, face, x) = candidate;
-        if best.0 == f64::INFINITY {
-            return candidate;
-        }
-        let tie = d2 <= best.0 * (1.0 + TIE) && best.0 <= d2 * (1.0 + TIE);
-        if tie {
+        let (d2, b2) = (candidate.0, best.0);
+        let better = if d2 <= b2 * (1.0 + TIE) && b2 <= d2 * (1.0 + TIE) {
             let straight =
                 |(_, f, y): (f64, usize, Vector3<f64>)| (y - p).dot(&self.normals()[f]).abs();
-            if straight(candidate) > straight(best) {
-                return candidate;
-            }
-            return best;
-        }
-        if d2 < best.0 {
-            (d2, face, x)
+            straight(candidate) > straight(best)
+        } else {
+            d2 < b2
+        };
+        if better {
+            candidate
         } else {
             best
         }
