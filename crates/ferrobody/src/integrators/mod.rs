@@ -24,6 +24,7 @@ pub mod error_norm;
 pub mod explicit_euler;
 pub mod hermite;
 pub mod kinematic_map;
+pub mod newton_matrix;
 pub mod projection;
 pub mod rk2;
 pub mod rk3;

@@ -12,8 +12,9 @@
 //!
 //! Both stages solve `G(x) = x − c − d h f(x) = 0` by Newton's method with the same matrix
 //! `I − d h J`, `J = ∂f/∂y` exact (dual numbers, `derivatives::StateDerivativeJacobian`). J is
-//! kept across steps and recomputed only when Newton converges slowly or fails; the LU factors
-//! are kept while h and J are unchanged. At convergence a stage's derivative is taken from its
+//! kept across steps and recomputed only when Newton converges slowly or fails; the inverse
+//! `(I − d h J)⁻¹` (`newton_matrix`) is kept while J is unchanged and h stays within 0.8–1.2 of
+//! the h it was formed for. At convergence a stage's derivative is taken from its
 //! equation, `f = (x − c)/(d h)`, not re-evaluated (Shampine's advice for stiff problems). The
 //! step size follows Simbody's rule (`step_control`) with error order 3, the error norm and the
 //! quaternion projection are the Runge–Kutta methods' (`error_norm`, `projection`). The
@@ -24,13 +25,14 @@
 //! M. E. Hosea, L. F. Shampine, "Analysis and implementation of TR-BDF2", Appl. Numer. Math. 20
 //! (1996); E. Hairer, G. Wanner, *Solving ODEs II*, §IV.8 (Newton iteration and its control).
 
+use super::newton_matrix::NewtonMatrix;
 use super::rk_merson::MersonWorkspace;
 use crate::derivatives::StateDerivativeJacobian;
 use crate::error::Result;
 use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::State;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 /// The exponent of the step-size rule (the local error is O(h³)).
 pub const ERROR_ORDER: i32 = 3;
@@ -47,28 +49,33 @@ const MAX_NEWTON: usize = 7;
 /// correction (θ the observed contraction rate; the first correction alone), is this fraction
 /// of the accuracy (Hairer & Wanner's κ).
 const NEWTON_TOLERANCE: f64 = 0.1;
+/// The Newton matrix `I − d h' J` of an earlier step size h' is kept while h/h' lies in this
+/// band (Hairer & Wanner's RADAU5 keeps it for 1 ≤ h/h' ≤ 1.2; with Simbody's step rule, which
+/// grows h by at least 1.2 or not at all, the band must reach below 1 to matter). The residual
+/// always uses the current h, so only the convergence rate is affected.
+const REUSE_BAND: (f64, f64) = (0.8, 1.2);
 /// A contraction rate above this is divergence.
 const MAX_RATE: f64 = 0.9;
 
-/// The workspace of the implicit integrator: the Jacobian, its LU factors and stage buffers.
+/// The workspace of the implicit integrator: the Jacobian, the Newton matrix's inverse and
+/// stage buffers.
 pub struct TrBdf2<T: Real> {
     jacobian: StateDerivativeJacobian,
     /// Whether `jacobian` holds J at some earlier point (false: compute before the next stage).
     have_jacobian: bool,
     /// Whether J was computed at this attempt's start (a Newton failure then shrinks h).
     fresh: bool,
-    /// LU factors of `I − dh J` in place (row pivots in `pivots`), valid for `lu_dh`.
-    lu: DMatrix<f64>,
-    pivots: Vec<usize>,
-    lu_valid: bool,
-    lu_dh: f64,
+    /// `(I − dh J)⁻¹`, valid for `matrix_dh`.
+    newton_matrix: NewtonMatrix,
+    matrix_valid: bool,
+    matrix_dh: f64,
     c: Vec<T>,
     /// The step's start state, for the Jacobian's discrete variables.
     rest: State<T>,
     residual: DVector<f64>,
     /// Jacobian evaluations so far.
     pub jacobian_evaluations: u64,
-    /// LU factorizations so far.
+    /// Newton matrices formed (inverted) so far.
     pub factorizations: u64,
 }
 
@@ -88,10 +95,9 @@ impl<T: Real> TrBdf2<T> {
             jacobian: StateDerivativeJacobian::new(model)?,
             have_jacobian: false,
             fresh: false,
-            lu: DMatrix::zeros(ny, ny),
-            pivots: vec![0; ny],
-            lu_valid: false,
-            lu_dh: f64::NAN,
+            newton_matrix: NewtonMatrix::new(ny),
+            matrix_valid: false,
+            matrix_dh: f64::NAN,
             c: vec![T::zero(); ny],
             rest: model.default_state(),
             residual: DVector::zeros(ny),
@@ -106,38 +112,34 @@ impl<T: Real> TrBdf2<T> {
         self.rest.assign_from(state);
     }
 
-    /// Computes J at the step start and drops the factors.
+    /// Computes J at the step start and drops the Newton matrix.
     fn refresh_jacobian(&mut self, t0: f64, y0: &[T]) -> Result<()> {
         self.jacobian.compute_at(t0, y0, &self.rest)?;
         self.jacobian_evaluations += 1;
         self.have_jacobian = true;
         self.fresh = true;
-        self.lu_valid = false;
+        self.matrix_valid = false;
         Ok(())
     }
 
-    /// Factors `I − dh J` unless the factors for this `dh` and J are at hand.
+    /// Forms `(I − dh J)⁻¹` unless one for this J and a step size near `dh` is at hand.
     fn factor(&mut self, dh: f64) {
-        if self.lu_valid && self.lu_dh == dh {
+        if self.matrix_valid && (REUSE_BAND.0..=REUSE_BAND.1).contains(&(dh / self.matrix_dh)) {
             return;
         }
-        let ny = self.residual.len();
-        self.lu.copy_from(&self.jacobian.jacobian);
-        self.lu.scale_mut(-dh);
-        for i in 0..ny {
-            self.lu[(i, i)] += 1.0;
-        }
-        self.lu_valid = lu_factor(&mut self.lu, &mut self.pivots);
-        self.lu_dh = dh;
+        self.matrix_valid = self
+            .newton_matrix
+            .invert_shifted(&self.jacobian.jacobian, dh);
+        self.matrix_dh = dh;
         self.factorizations += 1;
     }
 
     /// Solves `(I − dh J) x = residual` in place; false if the matrix is singular.
     fn solve(&mut self) -> bool {
-        if self.lu_valid {
-            lu_solve(&self.lu, &self.pivots, self.residual.as_mut_slice());
+        if self.matrix_valid {
+            self.newton_matrix.solve(self.residual.as_mut_slice());
         }
-        self.lu_valid
+        self.matrix_valid
     }
 
     /// One attempt from `(t0, y0, f0)` to `t1`: fills `ws.y1` and `ws.y_err` (after
@@ -302,84 +304,9 @@ fn residual_as<'a, T: Real>(correction: &DVector<f64>, buf: &'a mut [T]) -> &'a 
     buf
 }
 
-/// LU factorization with partial pivoting in place (Doolittle; L unit lower, U upper, row
-/// swaps in `pivots`); false if a pivot is zero. nalgebra's `LU` allocates on every
-/// factorization and clones in every solve; these matrices are small (ny ≤ a few dozen) and
-/// factored thousands of times.
-fn lu_factor(a: &mut DMatrix<f64>, pivots: &mut [usize]) -> bool {
-    let n = a.nrows();
-    for k in 0..n {
-        let p = (k..n)
-            .max_by(|&i, &j| a[(i, k)].abs().total_cmp(&a[(j, k)].abs()))
-            .unwrap_or(k);
-        pivots[k] = p;
-        if a[(p, k)] == 0.0 || !a[(p, k)].is_finite() {
-            return false;
-        }
-        if p != k {
-            a.swap_rows(p, k);
-        }
-        let inv = 1.0 / a[(k, k)];
-        for i in k + 1..n {
-            a[(i, k)] *= inv;
-        }
-        for j in k + 1..n {
-            let akj = a[(k, j)];
-            if akj != 0.0 {
-                for i in k + 1..n {
-                    a[(i, j)] -= a[(i, k)] * akj;
-                }
-            }
-        }
-    }
-    true
-}
-
-/// Solves with the factors of [`lu_factor`], in place (column by column over the
-/// column-major storage, without index checks in the inner loops).
-fn lu_solve(a: &DMatrix<f64>, pivots: &[usize], b: &mut [f64]) {
-    let n = a.nrows();
-    let data = a.as_slice();
-    for (k, &p) in pivots.iter().enumerate().take(n) {
-        b.swap(k, p);
-    }
-    for (j, column) in data.chunks_exact(n).enumerate() {
-        let bj = b[j];
-        if bj != 0.0 {
-            for (bi, l) in b[j + 1..].iter_mut().zip(&column[j + 1..]) {
-                *bi -= l * bj;
-            }
-        }
-    }
-    for (j, column) in data.chunks_exact(n).enumerate().rev() {
-        b[j] /= column[j];
-        let bj = b[j];
-        for (bi, u) in b[..j].iter_mut().zip(&column[..j]) {
-            *bi -= u * bj;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lu_solves_a_pivoting_system() {
-        let a0 = DMatrix::from_row_slice(3, 3, &[0.0, 2.0, 1.0, 1.0, 1.0, 0.0, 3.0, 0.0, 1.0]);
-        let x = [1.0, -2.0, 0.5];
-        let mut b: Vec<f64> = (0..3)
-            .map(|i| (0..3).map(|j| a0[(i, j)] * x[j]).sum())
-            .collect();
-        let (mut a, mut p) = (a0.clone(), vec![0; 3]);
-        assert!(lu_factor(&mut a, &mut p));
-        lu_solve(&a, &p, &mut b);
-        for k in 0..3 {
-            assert!((b[k] - x[k]).abs() < 1e-15, "{b:?}");
-        }
-        let mut singular = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 4.0]);
-        assert!(!lu_factor(&mut singular, &mut [0; 2]));
-    }
 
     #[test]
     fn the_error_constant_is_the_methods() {
