@@ -331,7 +331,7 @@ impl ShapeSet {
                     }
                 }
                 Force::SmoothSphereHalfSpace(sm) => {
-                    self.add_sphere(sm.sphere_body.0, sm.sphere_location, sm.sphere_radius);
+                    self.add_sphere(sm.sphere_body.0, sm.sphere_location, sm.sphere_radius());
                     self.add_slab(sm.half_space_body.0, &sm.half_space_frame, false);
                 }
                 Force::ExponentialSpring(es) => {

@@ -60,6 +60,16 @@ fn a_changed_parameter_runs_like_the_edited_scene() {
             "stiffness = 2e6",
             2e6,
         ),
+        (
+            // The radius enters the Hertz factor the element computes once: the setter must
+            // recompute it.
+            "s3_smooth_ball.toml",
+            "smooth_contact",
+            "sphere_radius",
+            "sphere_radius = 0.1",
+            "sphere_radius = 0.12",
+            0.12,
+        ),
     ] {
         let original = text(file);
         let edited = original.replacen(from, to, 1);

@@ -208,6 +208,9 @@ impl<T: Real> Model<T> {
         if let Some(field) = slot(&mut changed, parameter) {
             *field = value;
         }
+        if let Force::SmoothSphereHalfSpace(s) = &mut changed {
+            s.refresh();
+        }
         changed.validate(&self.bodies).map_err(err)?;
         self.forces[index] = changed;
         Ok(())
