@@ -47,8 +47,11 @@ pub fn contact_halfspace_ellipsoid<T: Real>(
     }
     let u = x_ge.r.tr_mul(&x_gh.r.column(1).into_owned());
     let v = x_ge.r.tr_mul(&x_gh.r.column(2).into_owned());
-    let form =
-        |x: &Vector3<T>, y: &Vector3<T>| x.x * y.x / a2[0] + x.y * y.y / a2[1] + x.z * y.z / a2[2];
+    // Simbody multiplies by the reciprocals `ri2 = 1/a²` (three divisions, not nine).
+    let ri2 = radii.map(|a| T::c(1.0 / (a * a)));
+    let form = |x: &Vector3<T>, y: &Vector3<T>| {
+        x.x * y.x * ri2[0] + x.y * y.y * ri2[1] + x.z * y.z * ri2[2]
+    };
     let (dxx, dyy, dxy) = (form(&u, &u), form(&v, &v), form(&u, &v));
     // Roots of λ² − (d_xx + d_yy) λ + (d_xx d_yy − d_xy²), as Simbody's root finder gives them.
     let half = T::c(0.5);
