@@ -21,6 +21,7 @@ pub mod hunt_crossley;
 pub mod material;
 mod report;
 pub mod smooth_curves;
+mod smooth_law;
 pub mod smooth_sphere_halfspace;
 mod surface_pose;
 
