@@ -16,6 +16,9 @@ struct BenchResult {
     steps_taken: u64,
     steps_failed: u64,
     realizations: u64,
+    /// Jacobians and Newton matrices of the implicit method (0 for the others).
+    jacobians: u64,
+    newton_matrices: u64,
 }
 
 pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Result<()> {
@@ -55,6 +58,8 @@ pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Res
         steps_taken: stats.steps_taken,
         steps_failed: stats.error_test_failures,
         realizations: stats.realizations,
+        jacobians: stats.jacobians,
+        newton_matrices: stats.newton_matrices,
     };
     out!("{}", serde_json::to_string(&result)?);
     Ok(())

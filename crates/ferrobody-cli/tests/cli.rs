@@ -169,6 +169,8 @@ fn run_writes_trajectory_and_summary() {
         "steps_taken",
         "steps_failed",
         "realizations",
+        "jacobians",
+        "newton_matrices",
         "wall_time_s",
         "final_energy",
         "warnings",
@@ -284,6 +286,8 @@ fn bench_prints_one_json_line() {
         "steps_taken",
         "steps_failed",
         "realizations",
+        "jacobians",
+        "newton_matrices",
     ] {
         assert!(v.get(key).is_some(), "bench output lacks {key}");
     }

@@ -109,7 +109,8 @@ impl PySimulation {
             .with_dependent(|_, sim| PyState::from_state(py, sim.state()))
     }
 
-    /// Integrator statistics: steps taken, attempted, failed, and force evaluations.
+    /// Integrator statistics: steps taken, attempted, failed, force evaluations, and the implicit
+    /// method's Jacobians and Newton matrices.
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = self.cell.with_dependent(|_, sim| sim.stats());
@@ -118,6 +119,8 @@ impl PySimulation {
         d.set_item("steps_attempted", s.steps_attempted)?;
         d.set_item("steps_failed", s.error_test_failures)?;
         d.set_item("realizations", s.realizations)?;
+        d.set_item("jacobians", s.jacobians)?;
+        d.set_item("newton_matrices", s.newton_matrices)?;
         Ok(d)
     }
 

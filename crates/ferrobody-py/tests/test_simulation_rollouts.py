@@ -22,6 +22,15 @@ def test_advance_in_pieces_follows_one_long_run(s1):
     assert abs(sim.state.q[5] - whole["ball.py"][-1]) < 1e-5
     stats = sim.stats
     assert stats["steps_taken"] > 0 and stats["realizations"] > stats["steps_taken"]
+    assert stats["jacobians"] == 0 and stats["newton_matrices"] == 0
+
+
+def test_the_implicit_method_counts_its_jacobians(s1):
+    sim = ferrobody.Simulation(s1, integrator="implicit")
+    sim.advance_to(0.2)
+    stats = sim.stats
+    assert stats["jacobians"] >= 1
+    assert stats["newton_matrices"] >= stats["jacobians"]
 
 
 def test_simulation_options_and_errors(s1):

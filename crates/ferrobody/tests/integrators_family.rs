@@ -164,10 +164,19 @@ fn the_implicit_method_crosses_a_stiff_problem_in_few_steps() {
         };
         let mut sim = Simulation::new(&model, start.clone(), settings).unwrap();
         sim.advance_to(1.0).unwrap();
-        (sim.state().q[0], sim.stats().steps_taken)
+        (sim.state().q[0], sim.stats())
     };
-    let (q_implicit, steps_implicit) = run(IntegratorKind::Implicit);
-    let (q_merson, steps_merson) = run(IntegratorKind::RungeKuttaMerson);
+    let (q_implicit, implicit) = run(IntegratorKind::Implicit);
+    let (q_merson, merson) = run(IntegratorKind::RungeKuttaMerson);
+    let (steps_implicit, steps_merson) = (implicit.steps_taken, merson.steps_taken);
+    // The statistics count the implicit method's Jacobians and Newton matrices: at least one
+    // of each, a matrix for every Jacobian, and none for an explicit method.
+    assert!(implicit.jacobians >= 1, "{implicit:?}");
+    assert!(
+        implicit.newton_matrices >= implicit.jacobians,
+        "{implicit:?}"
+    );
+    assert_eq!((merson.jacobians, merson.newton_matrices), (0, 0));
     // The rest position F/k = 1e-5 m, reached long before t = 1 s (time constants ≤ 4e-3 s).
     for q in [q_implicit, q_merson] {
         assert!((q - 1e-5).abs() < 1e-10, "q(1) = {q}");

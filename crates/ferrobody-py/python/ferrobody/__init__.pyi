@@ -96,7 +96,8 @@ class Simulation:
         """A copy of the current state."""
     @property
     def stats(self) -> dict[str, int]:
-        """steps_taken, steps_attempted, steps_failed, realizations."""
+        """steps_taken, steps_attempted, steps_failed, realizations, jacobians and newton_matrices
+        (the implicit method's; 0 for the others)."""
 
 class Dynamics:
     """The rigid-body algorithms one call at a time on a model (Pinocchio's aba, rnea, crba and

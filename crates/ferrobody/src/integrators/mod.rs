@@ -284,4 +284,9 @@ pub struct Stats {
     pub error_test_failures: u64,
     /// Evaluations of the state derivative (force realizations).
     pub realizations: u64,
+    /// Jacobians `∂ẏ/∂y` the implicit method computed (each ⌈ny / 8⌉ dual-number passes of
+    /// the state derivative); 0 for the other methods.
+    pub jacobians: u64,
+    /// Newton matrices `(I − d h J)⁻¹` the implicit method formed; 0 for the other methods.
+    pub newton_matrices: u64,
 }

@@ -165,8 +165,14 @@ impl<'m, T: Real> Simulation<'m, T> {
 
     /// Integrator statistics so far.
     pub fn stats(&self) -> Stats {
+        let (jacobians, newton_matrices) = self
+            .implicit
+            .as_ref()
+            .map_or((0, 0), |i| (i.jacobian_evaluations, i.factorizations));
         Stats {
             realizations: self.data.realizations + self.report_data.realizations,
+            jacobians,
+            newton_matrices,
             ..self.stats
         }
     }
