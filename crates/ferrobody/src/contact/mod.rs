@@ -12,6 +12,7 @@
 
 mod brick_penalty;
 mod checks;
+mod contact_evaluation;
 pub mod elastic_foundation;
 mod elastic_foundation_patch;
 pub mod exponential_spring;
