@@ -30,6 +30,7 @@ mod model_file;
 mod plots;
 mod recorder;
 mod replay;
+mod replay_primitive;
 mod replay_shapes;
 mod run;
 mod run_outputs;
