@@ -192,15 +192,16 @@ impl<T: Real> SmoothSphereHalfSpaceForce<T> {
 
     /// Converts to another scalar type through `f64`.
     pub fn cast<U: Real>(&self) -> SmoothSphereHalfSpaceForce<U> {
+        let (parameters, radius) = (self.parameters.cast(), U::c(self.sphere_radius.re()));
         SmoothSphereHalfSpaceForce {
             name: self.name.clone(),
             sphere_body: self.sphere_body,
             sphere_location: self.sphere_location.map(|x| U::c(x.re())),
-            sphere_radius: U::c(self.sphere_radius.re()),
+            sphere_radius: radius,
             half_space_body: self.half_space_body,
             half_space_frame: self.half_space_frame.cast(),
-            parameters: self.parameters.cast(),
-            hertz_factor: hertz_factor(&self.parameters.cast(), U::c(self.sphere_radius.re())),
+            hertz_factor: hertz_factor(&parameters, radius),
+            parameters,
         }
     }
 

@@ -113,9 +113,8 @@ impl<T: Real> Simulation<'_, T> {
         };
         let (y0, f0, ws) = (&buf.y0, &buf.f0, &mut buf.merson);
         if let Some(implicit) = self.implicit.as_mut() {
-            let q = (model.nq(), self.error_q_count);
-            let (quats, us, zs) = (&model.quaternion_starts, &buf.u_scale, &buf.z_scale);
-            let norm = |y: &[T], e: &[T]| error_norm(y, e, q, model.nu(), quats, us, zs);
+            let weights = StepNorm::new(model, self.error_q_count, &buf.u_scale, &buf.z_scale);
+            let norm = |y: &[T], e: &[T]| weights.of(y, e);
             return match implicit.attempt((t0, y0, f0), t1, acc, ws, &mut eval, &norm) {
                 Ok(Outcome::Done) => None,
                 // Newton failed even with a fresh Jacobian: an error that shrinks h to about
@@ -140,11 +139,10 @@ impl<T: Real> Simulation<'_, T> {
     fn finish_attempt(&mut self, t1: f64, acc: f64, tol: f64, error_order: i32) -> f64 {
         let (model, state, data, buf) =
             (self.model, &mut self.state, &mut self.data, &mut self.buf);
-        let (nq, nu) = (model.nq(), model.nu());
-        let quats = &model.quaternion_starts;
+        let (nq, quats) = (model.nq(), &model.quaternion_starts);
         let ws = &mut buf.merson;
-        let q = (nq, self.error_q_count);
-        let norm = |y: &[T], e: &[T]| error_norm(y, e, q, nu, quats, &buf.u_scale, &buf.z_scale);
+        let weights = StepNorm::new(model, self.error_q_count, &buf.u_scale, &buf.z_scale);
+        let norm = |y: &[T], e: &[T]| weights.of(y, e);
         let err0 = norm(&ws.y1, &ws.y_err);
         // Simbody's attemptDAEStep: not worth projecting unless a half step would have passed.
         let worth_projecting = 2f64.powi(error_order) * acc;
@@ -207,16 +205,7 @@ impl<T: Real> Simulation<'_, T> {
             return f64::INFINITY;
         }
         explicit_euler::error_estimate(t1 - t0, &buf.y0, &buf.f0, f1, &mut ws.y_err);
-        let q = (nq, self.error_q_count);
-        error_norm(
-            &ws.y1,
-            &ws.y_err,
-            q,
-            model.nu(),
-            quats,
-            &buf.u_scale,
-            &buf.z_scale,
-        )
+        StepNorm::new(model, self.error_q_count, &buf.u_scale, &buf.z_scale).of(&ws.y1, &ws.y_err)
     }
 
     /// One attempt of Simbody's semi-explicit Euler 2 or Verlet, which project their own end
@@ -240,17 +229,7 @@ impl<T: Real> Simulation<'_, T> {
         if !matches!(ok, Ok(true)) {
             return f64::INFINITY;
         }
-        let q = (model.nq(), self.error_q_count);
-        let quats = &model.quaternion_starts;
-        error_norm(
-            &ws.y1,
-            &ws.y_err,
-            q,
-            model.nu(),
-            quats,
-            &buf.u_scale,
-            &buf.z_scale,
-        )
+        StepNorm::new(model, self.error_q_count, &buf.u_scale, &buf.z_scale).of(&ws.y1, &ws.y_err)
     }
 
     /// One step of the rigid-contact stepper.
@@ -312,5 +291,40 @@ impl<T: Real> Simulation<'_, T> {
             state.copy_y_to(&mut buf.merson.y1);
         }
         Ok(t1)
+    }
+}
+
+/// Simbody's error norm with one step's weights: the model's q layout (and Simbody's count of
+/// q for the RMS) and the relative scales of u and z taken at the step's start.
+struct StepNorm<'a, T: Real> {
+    model: &'a Model<T>,
+    q_count: usize,
+    u_scale: &'a [f64],
+    z_scale: &'a [f64],
+}
+
+impl<'a, T: Real> StepNorm<'a, T> {
+    fn new(model: &'a Model<T>, q_count: usize, u_scale: &'a [f64], z_scale: &'a [f64]) -> Self {
+        Self {
+            model,
+            q_count,
+            u_scale,
+            z_scale,
+        }
+    }
+
+    /// The norm of the estimate `e` at the trial state `y`.
+    fn of(&self, y: &[T], e: &[T]) -> f64 {
+        let m = self.model;
+        let q = (m.nq(), self.q_count);
+        error_norm(
+            y,
+            e,
+            q,
+            m.nu(),
+            &m.quaternion_starts,
+            self.u_scale,
+            self.z_scale,
+        )
     }
 }
