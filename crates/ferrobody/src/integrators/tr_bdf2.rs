@@ -125,7 +125,7 @@ impl<T: Real> TrBdf2<T> {
     }
 
     /// Forms `(I − dh J)⁻¹` unless one for this J and a step size near `dh` is at hand.
-    fn factor(&mut self, dh: f64) {
+    fn form_matrix(&mut self, dh: f64) {
         if self.matrix_valid && (REUSE_BAND.0..=REUSE_BAND.1).contains(&(dh / self.matrix_dh)) {
             return;
         }
@@ -186,7 +186,7 @@ impl<T: Real> TrBdf2<T> {
     ) -> Result<Option<bool>> {
         let h = t1 - t0;
         let dh = D * h;
-        self.factor(dh);
+        self.form_matrix(dh);
         let ny = y0.len();
         let (tdh, th) = (T::c(dh), T::c(h));
         // Trapezoidal stage: z in y_stage, f_z in f[1].
