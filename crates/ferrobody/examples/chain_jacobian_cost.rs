@@ -11,7 +11,7 @@
 #[path = "support/pin_chain.rs"]
 mod pin_chain;
 
-use ferrobody::derivatives::ForwardDynamicsJacobianLanes;
+use ferrobody::derivatives::{ForwardDynamicsJacobian, ForwardDynamicsJacobianLanes};
 use ferrobody::prelude::*;
 use std::hint::black_box;
 use std::time::Instant;
@@ -34,7 +34,16 @@ fn median_time(calls: usize, mut f: impl FnMut()) -> f64 {
 fn jacobian_time<const N: usize>(model: &Model<f64>, state: &State<f64>, tau: &[f64]) -> f64 {
     let mut jacobian = ForwardDynamicsJacobianLanes::<N>::new(model).expect("model casts");
     median_time(20, || {
-        jacobian.compute(black_box(state), tau).expect("runs")
+        jacobian.compute_dual(black_box(state), tau).expect("runs")
+    })
+}
+
+fn analytical_time(model: &Model<f64>, state: &State<f64>, tau: &[f64]) -> f64 {
+    let mut jacobian = ForwardDynamicsJacobian::new(model).expect("model casts");
+    median_time(200, || {
+        jacobian
+            .compute_analytical(black_box(state), tau)
+            .expect("runs")
     })
 }
 
@@ -53,12 +62,17 @@ fn main() {
         println!(
             "{{\"bodies\":{n},\"spatial\":{spatial},\"lanes\":{lanes},\"passes\":{},\
              \"evaluation_us\":{:.3},\"jacobian_us\":{:.2},\"evaluations\":{:.1}}}",
-            (2 * n).div_ceil(lanes),
+            if lanes == 0 {
+                0
+            } else {
+                (2 * n).div_ceil(lanes)
+            },
             evaluation * 1e6,
             t * 1e6,
             t / evaluation
         )
     };
+    report(0, analytical_time(&model, &state, &tau));
     report(8, jacobian_time::<8>(&model, &state, &tau));
     report(16, jacobian_time::<16>(&model, &state, &tau));
     report(32, jacobian_time::<32>(&model, &state, &tau));

@@ -26,6 +26,7 @@
 //! (forward mode, vector mode); num-dual: G. Rehner, G. Bauer, "Application of generalized
 //! (hyper-) dual numbers in equation of state modeling", Front. Chem. Eng. 3 (2021).
 
+use super::rnea_derivatives::RneaDerivatives;
 use crate::algorithms::crba;
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
@@ -54,6 +55,8 @@ pub struct ForwardDynamicsJacobianLanes<const N: usize> {
     model_f64: Model<f64>,
     data_f64: Data<f64>,
     mass: DMatrix<f64>,
+    /// The analytical derivatives, for models [`RneaDerivatives::supports`].
+    analytical: RneaDerivatives,
     /// u̇ at the last state (m/s² or rad/s²).
     pub udot: DVector<f64>,
     /// ∂u̇/∂q (nu × nq).
@@ -75,6 +78,7 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
             tau: vec![DualSVec64::from_re(0.0); nu],
             model: dual,
             data_f64: Data::new(model),
+            analytical: RneaDerivatives::new(model),
             model_f64: model.clone(),
             mass: DMatrix::zeros(nu, nu),
             udot: DVector::zeros(nu),
@@ -85,8 +89,51 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
     }
 
     /// Computes u̇ and its three Jacobians at `state` with applied generalized forces `tau`
-    /// (nu entries).
+    /// (nu entries): analytically where [`RneaDerivatives::supports`] the model (joints whose
+    /// columns are fixed in the body, gravity and constant generalized forces), with dual
+    /// numbers otherwise.
     pub fn compute(&mut self, state: &State<f64>, tau: &[f64]) -> Result<()> {
+        if RneaDerivatives::supports(&self.model_f64, state) {
+            self.compute_analytical(state, tau)
+        } else {
+            self.compute_dual(state, tau)
+        }
+    }
+
+    /// [`Self::compute`] by Carpentier and Mansard's derivatives of inverse dynamics at the
+    /// forward-dynamics accelerations: `∂u̇/∂x = −M⁻¹ ∂τ/∂x` for x = q, u, and M⁻¹ for τ.
+    /// An error for a model (or a state's enabled forces) that [`RneaDerivatives::supports`]
+    /// does not cover.
+    pub fn compute_analytical(&mut self, state: &State<f64>, tau: &[f64]) -> Result<()> {
+        assert_eq!(
+            tau.len(),
+            self.model_f64.nu(),
+            "tau has one entry per generalized speed"
+        );
+        if !RneaDerivatives::supports(&self.model_f64, state) {
+            return Err(Error::Model(
+                "analytical derivatives cover Weld, Pin, Slider, Cylinder and Translation \
+                 joints with gravity and constant generalized forces only; use compute_dual"
+                    .into(),
+            ));
+        }
+        forward_dynamics(&self.model_f64, state, &mut self.data_f64, tau)?;
+        self.udot.copy_from(&self.data_f64.acc.udot);
+        self.analytical
+            .compute(&self.model_f64, state, &self.data_f64, self.udot.as_slice());
+        self.mass.copy_from(&self.analytical.mass);
+        self.invert_mass_matrix()?;
+        let rnea = &self.analytical;
+        self.dudot_dq
+            .gemm(-1.0, &self.dudot_dtau, &rnea.dtau_dq, 0.0);
+        self.dudot_du
+            .gemm(-1.0, &self.dudot_dtau, &rnea.dtau_du, 0.0);
+        Ok(())
+    }
+
+    /// [`Self::compute`] with dual numbers whatever the model: ⌈(nq + nu) / N⌉ passes of the
+    /// whole pipeline (⌈(nq + 2 nu) / N⌉ with constraints).
+    pub fn compute_dual(&mut self, state: &State<f64>, tau: &[f64]) -> Result<()> {
         let (nq, nu) = (self.model.nq(), self.model.nu());
         assert_eq!(tau.len(), nu, "tau has one entry per generalized speed");
         self.state.assign_from(state);
@@ -112,6 +159,11 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         let model = &self.model_f64;
         realize(model, state, &mut self.data_f64, Stage::Position)?;
         crba(model, &mut self.data_f64, &mut self.mass);
+        self.invert_mass_matrix()
+    }
+
+    /// `dudot_dtau = M⁻¹` of the mass matrix in `self.mass` (Cholesky, in place).
+    fn invert_mass_matrix(&mut self) -> Result<()> {
         let m = std::mem::replace(&mut self.mass, DMatrix::zeros(0, 0));
         let cholesky = nalgebra::Cholesky::new(m).ok_or_else(|| {
             Error::Model("the mass matrix is not positive definite at this state".into())

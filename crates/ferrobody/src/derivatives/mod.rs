@@ -7,9 +7,11 @@
 //!   parameters by name.
 
 pub mod forward_dynamics;
+pub mod rnea_derivatives;
 pub mod state_derivative;
 pub mod step;
 
 pub use forward_dynamics::{ForwardDynamicsJacobian, ForwardDynamicsJacobianLanes, LANES};
+pub use rnea_derivatives::RneaDerivatives;
 pub use state_derivative::StateDerivativeJacobian;
 pub use step::StepJacobian;
