@@ -12,11 +12,15 @@ use ferrobody::pipeline::{forward_dynamics, realize};
 use ferrobody::prelude::*;
 use nalgebra::DMatrix;
 
-const KINDS: [Mobilizer; 5] = [
+const KINDS: [Mobilizer; 9] = [
     Mobilizer::Pin,
+    Mobilizer::Free,
     Mobilizer::Slider,
+    Mobilizer::Ball,
     Mobilizer::Cylinder,
+    Mobilizer::FreeEuler,
     Mobilizer::Translation,
+    Mobilizer::BallEuler,
     Mobilizer::Weld,
 ];
 
@@ -136,4 +140,28 @@ fn the_analytical_path_refuses_a_model_it_does_not_cover() {
         .compute_analytical(&state, &vec![0.0; model.nu()])
         .unwrap_err();
     assert!(err.to_string().contains("compute_dual"), "{err}");
+}
+
+#[test]
+fn quaternions_off_unit_length_get_the_derivative_of_the_normalized_rotation() {
+    // The rotation is that of q/|q|, so u̇ does not change along q: ∂u̇/∂q · q = 0 for each
+    // quaternion, and the analytical columns (2 G(q̂)/|q|) match the dual ones.
+    for seed in 0..10 {
+        let (model, mut state) = covered_tree(seed, 9);
+        for &s in model.quaternion_starts() {
+            for k in 0..4 {
+                state.q[s + k] *= 1.3;
+            }
+        }
+        let tau = vec![0.5; model.nu()];
+        let mut analytical = ForwardDynamicsJacobian::new(&model).unwrap();
+        analytical.compute_analytical(&state, &tau).unwrap();
+        let mut dual = ForwardDynamicsJacobian::new(&model).unwrap();
+        dual.compute_dual(&state, &tau).unwrap();
+        assert!(relative_gap(&analytical.dudot_dq, &dual.dudot_dq) < 1e-11);
+        for &s in model.quaternion_starts() {
+            let along_q = analytical.dudot_dq.columns(s, 4) * state.q.rows(s, 4);
+            assert!(along_q.amax() < 1e-12, "seed {seed}: {:e}", along_q.amax());
+        }
+    }
 }

@@ -112,8 +112,9 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         );
         if !RneaDerivatives::supports(&self.model_f64, state) {
             return Err(Error::Model(
-                "analytical derivatives cover Weld, Pin, Slider, Cylinder and Translation \
-                 joints with gravity and constant generalized forces only; use compute_dual"
+                "analytical derivatives cover Weld, Pin, Slider, Cylinder, Translation, Ball \
+                 and Free joints with gravity and constant generalized forces only; use \
+                 compute_dual"
                     .into(),
             ));
         }

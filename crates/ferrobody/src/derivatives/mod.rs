@@ -6,7 +6,9 @@
 //! * [`StepJacobian`]: ∂x₊/∂x and ∂x₊/∂p of one fixed-size integrator step, p force
 //!   parameters by name.
 
+mod floating_joints;
 pub mod forward_dynamics;
+mod origin_frame;
 pub mod rnea_derivatives;
 pub mod state_derivative;
 pub mod step;

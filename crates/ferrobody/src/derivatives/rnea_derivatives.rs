@@ -7,7 +7,8 @@
 //! from the body origin p to the origin: `[ω_k; v_k + p × ω_k]`) change with an ancestor's
 //! coordinate q_j only by the motion cross product, `∂J_k/∂q_j = J_j × J_k`. That holds for
 //! joints whose columns are fixed in the body (Pin, Slider, Cylinder, Translation; with
-//! q̇ = u). Base to tip, with `a` the spatial acceleration less gravity's:
+//! q̇ = u); Ball and Free joints, whose columns are fixed in the parent, run in body-frame
+//! speeds and are changed back afterwards ([`super::floating_joints`]). Base to tip, with `a` the spatial acceleration less gravity's:
 //!
 //! ```text
 //!   v_i = v_λ + J_i u_i,   a_i = a_λ + J_i u̇_i + v_i × J_i u_i,   a_0 = −g
@@ -32,10 +33,13 @@
 //! algorithms", Robotics: Science and Systems (2018); Pinocchio's
 //! `algorithm/rnea-derivatives.hxx` (the same passes, vectors ordered linear first).
 
+use super::floating_joints::{is_floating, FloatingJoint};
+use super::origin_frame::{
+    add_cross_with_force, cross_force, cross_motion, force_cross_matrix, inertia_at_origin,
+    motion_cross_matrix, spatial,
+};
 use crate::data::Data;
 use crate::forces::Force;
-use crate::math::inertia::RigidInertia;
-use crate::math::spatial::cross_matrix;
 use crate::mobilizer::Mobilizer;
 use crate::model::Model;
 use crate::state::State;
@@ -62,9 +66,15 @@ pub struct RneaDerivatives {
     df_du: Vec<V6>,
     df_da: Vec<V6>,
     bt_j: Vec<V6>,
+    floating: Vec<FloatingJoint>,
+    /// Speeds and their rates in body-frame form for floating joints (nu).
+    u_body: Vec<f64>,
+    udot_body: Vec<f64>,
+    /// ∂τ/∂δ along each speed's tangent direction (nu × nu).
+    dtau_dtangent: DMatrix<f64>,
     /// τ = M u̇ + C − τ_g (nu; without the model's other forces).
     pub tau: DVector<f64>,
-    /// ∂τ/∂q (nu × nu; q̇ = u for the supported joints).
+    /// ∂τ/∂q (nu × nq, with respect to q as stored: a quaternion's four entries).
     pub dtau_dq: DMatrix<f64>,
     /// ∂τ/∂u (nu × nu).
     pub dtau_du: DMatrix<f64>,
@@ -74,18 +84,20 @@ pub struct RneaDerivatives {
 
 impl RneaDerivatives {
     /// Whether `model` has only joints and forces these derivatives cover: Weld, Pin, Slider,
-    /// Cylinder and Translation joints, no constraints, and among the forces enabled in
-    /// `state` only gravity and constant generalized forces.
+    /// Cylinder, Translation, Ball and Free joints (quaternions or Euler angles), no
+    /// constraints, and among the forces enabled in `state` only gravity and constant
+    /// generalized forces.
     pub fn supports(model: &Model<f64>, state: &State<f64>) -> bool {
         let joints = model.bodies().iter().skip(1).all(|b| {
-            matches!(
-                b.mobilizer,
-                Mobilizer::Weld
-                    | Mobilizer::Pin
-                    | Mobilizer::Slider
-                    | Mobilizer::Cylinder
-                    | Mobilizer::Translation
-            )
+            is_floating(b.mobilizer)
+                || matches!(
+                    b.mobilizer,
+                    Mobilizer::Weld
+                        | Mobilizer::Pin
+                        | Mobilizer::Slider
+                        | Mobilizer::Cylinder
+                        | Mobilizer::Translation
+                )
         });
         let forces = model.forces().iter().enumerate().all(|(i, f)| {
             !model.is_force_enabled(state, crate::ids::ForceId(i))
@@ -123,8 +135,12 @@ impl RneaDerivatives {
             df_du: vec![V6::zeros(); nu],
             df_da: vec![V6::zeros(); nu],
             bt_j: vec![V6::zeros(); nu],
+            floating: FloatingJoint::of(model),
+            u_body: vec![0.0; nu],
+            udot_body: vec![0.0; nu],
+            dtau_dtangent: DMatrix::zeros(nu, nu),
             tau: DVector::zeros(nu),
-            dtau_dq: DMatrix::zeros(nu, nu),
+            dtau_dq: DMatrix::zeros(nu, model.nq()),
             dtau_du: DMatrix::zeros(nu, nu),
             mass: DMatrix::zeros(nu, nu),
         }
@@ -139,29 +155,109 @@ impl RneaDerivatives {
         data: &Data<f64>,
         udot: &[f64],
     ) {
-        self.forward(model, data, state.u.as_slice(), udot, gravity(model, state));
-        self.dtau_dq.fill(0.0);
+        self.u_body.copy_from_slice(state.u.as_slice());
+        self.udot_body.copy_from_slice(udot);
+        self.forward(
+            model,
+            data,
+            state.q.as_slice(),
+            state.u.as_slice(),
+            udot,
+            gravity(model, state),
+        );
+        self.dtau_dtangent.fill(0.0);
         self.dtau_du.fill(0.0);
         for i in (1..model.nbodies()).rev() {
             self.backward(model, i);
         }
+        self.undo_body_frame_speeds(state.u.as_slice());
+        self.tangent_to_q(model, state.q.as_slice());
+    }
+
+    /// Changes the results of the recursion (in body-frame speeds for floating joints) back to
+    /// the model's speeds (the steps of [`super::floating_joints`]).
+    fn undo_body_frame_speeds(&mut self, u: &[f64]) {
+        if self.floating.is_empty() {
+            return;
+        }
+        let primed_du = self.dtau_du.clone_owned();
+        for joint in &self.floating {
+            joint.add_speed_terms(
+                &mut self.dtau_dtangent,
+                &primed_du,
+                &self.mass,
+                &self.u_body,
+                &self.udot_body,
+            );
+        }
+        for joint in &self.floating {
+            joint.speed_columns(&mut self.dtau_du, &self.mass, u);
+        }
+        for joint in &self.floating {
+            joint.times_t(&mut self.mass);
+        }
+        for joint in &self.floating {
+            joint.t_transpose_times(&mut self.dtau_dtangent);
+            joint.t_transpose_times(&mut self.dtau_du);
+            joint.t_transpose_times(&mut self.mass);
+        }
+        for joint in &self.floating {
+            joint.turn_forces(&mut self.dtau_dtangent, &mut self.tau);
+        }
+    }
+
+    /// ∂τ/∂q from ∂τ/∂δ: the same columns where q̇ = u, through ∂δ/∂q for floating joints.
+    fn tangent_to_q(&mut self, model: &Model<f64>, q: &[f64]) {
+        for body in model.bodies().iter().skip(1) {
+            if is_floating(body.mobilizer) {
+                continue;
+            }
+            for (k, c) in body.u_range().enumerate() {
+                self.dtau_dq
+                    .set_column(body.q_range().start + k, &self.dtau_dtangent.column(c));
+            }
+        }
+        for joint in &self.floating {
+            joint.q_columns(q, &self.dtau_dtangent, &mut self.dtau_dq);
+        }
     }
 
     /// Base to tip: velocities, accelerations, forces, the columns and their derivatives.
-    fn forward(&mut self, model: &Model<f64>, data: &Data<f64>, u: &[f64], udot: &[f64], g: V3) {
+    fn forward(
+        &mut self,
+        model: &Model<f64>,
+        data: &Data<f64>,
+        q: &[f64],
+        u: &[f64],
+        udot: &[f64],
+        g: V3,
+    ) {
+        let mut floating = self.floating.iter_mut().peekable();
         self.velocity[0] = V6::zeros();
         self.acceleration[0] = spatial(Vector3::zeros(), -g);
         for (i, body) in model.bodies().iter().enumerate().skip(1) {
             let parent = body.parent.0;
             let p = data.pos.x_gb[i].p;
             let y = inertia_at_origin(&data.pos.inertia[i], &p);
-            let (mut v_joint, mut a_joint) = (V6::zeros(), V6::zeros());
             for k in body.u_range() {
                 let h = &data.pos.h_g[k];
                 let w = h.fixed_rows::<3>(0).into_owned();
                 self.j[k] = spatial(w, h.fixed_rows::<3>(3) + p.cross(&w));
-                v_joint += self.j[k] * u[k];
-                a_joint += self.j[k] * udot[k];
+            }
+            if let Some(joint) = floating.next_if(|j| j.body == i) {
+                joint.switch_to_body_frame(
+                    q,
+                    u,
+                    udot,
+                    &mut self.j,
+                    &mut self.u_body,
+                    &mut self.udot_body,
+                );
+            }
+            let (mut v_joint, mut a_joint) = (V6::zeros(), V6::zeros());
+            for k in body.u_range() {
+                v_joint += self.j[k] * self.u_body[k];
+                a_joint += self.j[k] * self.udot_body[k];
             }
             let (v_parent, a_parent) = (self.velocity[parent], self.acceleration[parent]);
             let v = v_parent + v_joint;
@@ -208,11 +304,11 @@ impl RneaDerivatives {
                 let m = j.dot(&self.df_da[c]);
                 self.mass[(k, c)] = m;
                 self.mass[(c, k)] = m;
-                self.dtau_dq[(k, c)] = j.dot(&self.df_dq[c]);
+                self.dtau_dtangent[(k, c)] = j.dot(&self.df_dq[c]);
                 self.dtau_du[(k, c)] = j.dot(&self.df_du[c]);
             }
             for &c in descendants {
-                self.dtau_dq[(c, k)] =
+                self.dtau_dtangent[(c, k)] =
                     self.df_da[c].dot(&self.da_dq[k]) + self.bt_j[c].dot(&self.dv_dq[k]);
                 self.dtau_du[(c, k)] = self.df_da[c].dot(&self.da_du[k]) + self.bt_j[c].dot(&j);
             }
@@ -242,79 +338,4 @@ fn gravity(model: &Model<f64>, state: &State<f64>) -> V3 {
         }
     }
     g
-}
-
-fn spatial(w: V3, v: V3) -> V6 {
-    V6::new(w.x, w.y, w.z, v.x, v.y, v.z)
-}
-
-fn parts(m: &V6) -> (V3, V3) {
-    (
-        m.fixed_rows::<3>(0).into_owned(),
-        m.fixed_rows::<3>(3).into_owned(),
-    )
-}
-
-/// `a × b` of two motions.
-fn cross_motion(a: &V6, b: &V6) -> V6 {
-    let ((wa, va), (wb, vb)) = (parts(a), parts(b));
-    spatial(wa.cross(&wb), wa.cross(&vb) + va.cross(&wb))
-}
-
-/// `m ×* f` of a motion and a force.
-fn cross_force(m: &V6, f: &V6) -> V6 {
-    let ((w, v), (n, force)) = (parts(m), parts(f));
-    spatial(w.cross(&n) + v.cross(&force), w.cross(&force))
-}
-
-/// The matrix of `x ↦ m × x`.
-fn motion_cross_matrix(m: &V6) -> M6 {
-    let (w, v) = parts(m);
-    let (wx, vx) = (cross_matrix(&w), cross_matrix(&v));
-    let mut out = M6::zeros();
-    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&wx);
-    out.fixed_view_mut::<3, 3>(3, 3).copy_from(&wx);
-    out.fixed_view_mut::<3, 3>(3, 0).copy_from(&vx);
-    out
-}
-
-/// The matrix of `x ↦ m ×* x`.
-fn force_cross_matrix(m: &V6) -> M6 {
-    let (w, v) = parts(m);
-    let (wx, vx) = (cross_matrix(&w), cross_matrix(&v));
-    let mut out = M6::zeros();
-    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&wx);
-    out.fixed_view_mut::<3, 3>(3, 3).copy_from(&wx);
-    out.fixed_view_mut::<3, 3>(0, 3).copy_from(&vx);
-    out
-}
-
-/// Adds the matrix of `x ↦ x ×* h` (x a motion) to `out`.
-fn add_cross_with_force(out: &mut M6, h: &V6) {
-    let (n, f) = parts(h);
-    let (nx, fx) = (cross_matrix(&n), cross_matrix(&f));
-    let mut block = |r: usize, c: usize, m: &nalgebra::Matrix3<f64>| {
-        let mut view = out.fixed_view_mut::<3, 3>(r, c);
-        view -= m;
-    };
-    block(0, 0, &nx);
-    block(0, 3, &fx);
-    block(3, 0, &fx);
-}
-
-/// A body's spatial inertia about Ground's origin, from its inertia about its origin `p`
-/// (`I_b`, COM offset c, both in Ground): `I_O = I_b + m [c]×² − m [p + c]×²`,
-/// `Y = [[I_O, m [p+c]×], [−m [p+c]×, m 1]]`.
-fn inertia_at_origin(inertia: &RigidInertia<f64>, p: &V3) -> M6 {
-    let m = inertia.mass;
-    let c_o = p + inertia.c;
-    let (cx, cox) = (cross_matrix(&inertia.c), cross_matrix(&c_o));
-    let i_o = inertia.i_b + (cx * cx - cox * cox) * m;
-    let mut y = M6::zeros();
-    y.fixed_view_mut::<3, 3>(0, 0).copy_from(&i_o);
-    y.fixed_view_mut::<3, 3>(0, 3).copy_from(&(cox * m));
-    y.fixed_view_mut::<3, 3>(3, 0).copy_from(&(-cox * m));
-    y.fixed_view_mut::<3, 3>(3, 3)
-        .copy_from(&(nalgebra::Matrix3::identity() * m));
-    y
 }
