@@ -165,3 +165,29 @@ fn quaternions_off_unit_length_get_the_derivative_of_the_normalized_rotation() {
         }
     }
 }
+
+#[test]
+fn tree_factors_of_the_mass_matrix_solve_like_dense_cholesky() {
+    for seed in 0..10 {
+        let (model, state) = covered_tree(seed, 11);
+        let mut data = Data::new(&model);
+        realize(&model, &state, &mut data, Stage::Position).unwrap();
+        let nu = model.nu();
+        let mut mass = DMatrix::zeros(nu, nu);
+        crba(&model, &mut data, &mut mass);
+        let mut ltdl = ferrobody::algorithms::MassLtdl::new(&model);
+        ltdl.factor(&mass).unwrap();
+        // Three right-hand sides as rows.
+        let b = DMatrix::from_fn(nu, 3, |r, c| ((r * 3 + c) as f64).cos());
+        let mut rows = b.transpose();
+        ltdl.solve_rows(&mut rows);
+        let dense = mass.clone().cholesky().unwrap().solve(&b);
+        assert!(
+            relative_gap(&rows.transpose(), &dense) < 1e-12,
+            "seed {seed}"
+        );
+        // A matrix that is not positive definite is refused.
+        mass[(nu - 1, nu - 1)] = -1.0;
+        assert!(ltdl.factor(&mass).is_err());
+    }
+}

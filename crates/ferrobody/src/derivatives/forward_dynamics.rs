@@ -27,7 +27,7 @@
 //! (hyper-) dual numbers in equation of state modeling", Front. Chem. Eng. 3 (2021).
 
 use super::rnea_derivatives::RneaDerivatives;
-use crate::algorithms::crba;
+use crate::algorithms::{crba, MassLtdl};
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
 use crate::model::Model;
@@ -57,6 +57,8 @@ pub struct ForwardDynamicsJacobianLanes<const N: usize> {
     mass: DMatrix<f64>,
     /// The analytical derivatives, for models [`RneaDerivatives::supports`].
     analytical: RneaDerivatives,
+    /// M = Lᵀ D L along the tree.
+    ltdl: MassLtdl,
     /// u̇ at the last state (m/s² or rad/s²).
     pub udot: DVector<f64>,
     /// ∂u̇/∂q (nu × nq).
@@ -79,6 +81,7 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
             model: dual,
             data_f64: Data::new(model),
             analytical: RneaDerivatives::new(model),
+            ltdl: MassLtdl::new(model),
             model_f64: model.clone(),
             mass: DMatrix::zeros(nu, nu),
             udot: DVector::zeros(nu),
@@ -122,9 +125,16 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         self.udot.copy_from(&self.data_f64.acc.udot);
         self.analytical
             .compute(&self.model_f64, state, &self.data_f64, self.udot.as_slice());
-        self.mass.copy_from(&self.analytical.mass);
-        self.invert_mass_matrix()?;
+        self.solve_with_tree_factors()
+    }
+
+    /// `M⁻¹` by solving with the tree factors of M against the identity (M⁻¹ is symmetric,
+    /// so its rows are its columns), then `−M⁻¹ ∂τ/∂q` and `−M⁻¹ ∂τ/∂u` as matrix products.
+    fn solve_with_tree_factors(&mut self) -> Result<()> {
         let rnea = &self.analytical;
+        self.ltdl.factor(&rnea.mass)?;
+        self.dudot_dtau.fill_with_identity();
+        self.ltdl.solve_rows(&mut self.dudot_dtau);
         self.dudot_dq
             .gemm(-1.0, &self.dudot_dtau, &rnea.dtau_dq, 0.0);
         self.dudot_du

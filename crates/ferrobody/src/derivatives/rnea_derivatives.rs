@@ -72,6 +72,8 @@ pub struct RneaDerivatives {
     udot_body: Vec<f64>,
     /// ∂τ/∂δ along each speed's tangent direction (nu × nu).
     dtau_dtangent: DMatrix<f64>,
+    /// ∂τ'/∂u' in body-frame speeds, kept while ∂τ/∂u is formed (nu × nu).
+    primed_du: DMatrix<f64>,
     /// τ = M u̇ + C − τ_g (nu; without the model's other forces).
     pub tau: DVector<f64>,
     /// ∂τ/∂q (nu × nq, with respect to q as stored: a quaternion's four entries).
@@ -139,6 +141,7 @@ impl RneaDerivatives {
             u_body: vec![0.0; nu],
             udot_body: vec![0.0; nu],
             dtau_dtangent: DMatrix::zeros(nu, nu),
+            primed_du: DMatrix::zeros(nu, nu),
             tau: DVector::zeros(nu),
             dtau_dq: DMatrix::zeros(nu, model.nq()),
             dtau_du: DMatrix::zeros(nu, nu),
@@ -180,11 +183,11 @@ impl RneaDerivatives {
         if self.floating.is_empty() {
             return;
         }
-        let primed_du = self.dtau_du.clone_owned();
+        self.primed_du.copy_from(&self.dtau_du);
         for joint in &self.floating {
             joint.add_speed_terms(
                 &mut self.dtau_dtangent,
-                &primed_du,
+                &self.primed_du,
                 &self.mass,
                 &self.u_body,
                 &self.udot_body,
