@@ -97,7 +97,7 @@ fn the_mass_matrix_and_tau_of_the_analytical_pass_are_crba_and_rnea() {
         let mut data = Data::new(&model);
         let udot: Vec<f64> = (0..model.nu()).map(|k| (k as f64).sin()).collect();
         realize(&model, &state, &mut data, Stage::Dynamics).unwrap();
-        let mut rnea = RneaDerivatives::new(&model);
+        let mut rnea = RneaDerivatives::new(&model).unwrap();
         rnea.compute(&model, &state, &data, &udot);
         let mut mass = DMatrix::zeros(model.nu(), model.nu());
         crba(&model, &mut data, &mut mass);
@@ -190,4 +190,142 @@ fn tree_factors_of_the_mass_matrix_solve_like_dense_cholesky() {
         mass[(nu - 1, nu - 1)] = -1.0;
         assert!(ltdl.factor(&mass).is_err());
     }
+}
+
+/// A covered tree whose every body carries a 0.4 m sphere against a ground half space (solid
+/// y < 0.2): Hunt–Crossley contact on the even bodies, smooth sphere/half-space on the odd
+/// ones; a two-point spring and damper between the first and the last body, a constant force
+/// and torque on the first.
+fn contact_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
+    use ferrobody::contact::{
+        ContactMaterial, FrictionModel, HuntCrossleyForce, SmoothContactParameters,
+        SmoothSphereHalfSpaceForce,
+    };
+    use ferrobody::forces::{
+        ConstantForce, ConstantTorque, TwoPointLinearDamper, TwoPointLinearSpring,
+    };
+    use ferrobody::geometry::{ContactSurface, Shape};
+    let (tree, _) = covered_tree(seed, n);
+    let mut rng = Rng::new(seed + 1000);
+    let mut b = ModelBuilder::<f64>::new();
+    for body in tree.bodies().iter().skip(1) {
+        let def = BodyDef::new(
+            &body.name,
+            body.parent,
+            body.mobilizer,
+            body.mass_properties,
+        )
+        .with_x_pf(body.x_pf)
+        .with_x_bm(body.x_bm);
+        b.add_body(def).unwrap();
+    }
+    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
+    let mut ground = Transform::from_axis_angle(Vector3::z(), -std::f64::consts::FRAC_PI_2);
+    ground.p = Vector3::new(0.0, 0.2, 0.0);
+    let material = ContactMaterial {
+        stiffness: 1e6,
+        dissipation: 0.5,
+        static_friction: 0.8,
+        dynamic_friction: 0.5,
+        viscous_friction: 0.1,
+    };
+    let mut surfaces = vec![ContactSurface {
+        body: BodyId::GROUND,
+        x_bs: ground,
+        shape: Shape::HalfSpace,
+    }];
+    let parameters = SmoothContactParameters::new(1e4, 1.0, 0.8, 0.5, 0.1, 0.2, 1e-5, 300.0, 50.0);
+    for k in 1..=n {
+        let station = Transform::from_translation(rng.vec3(0.2));
+        if k % 2 == 0 {
+            surfaces.push(ContactSurface {
+                body: BodyId(k),
+                x_bs: station,
+                shape: Shape::Sphere { radius: 0.4 },
+            });
+        } else {
+            let mut f = SmoothSphereHalfSpaceForce::new(
+                BodyId(k),
+                station.p,
+                0.4,
+                BodyId::GROUND,
+                ground,
+                parameters,
+            )
+            .unwrap();
+            f.name = format!("smooth{k}");
+            b.add_force(Force::SmoothSphereHalfSpace(f)).unwrap();
+        }
+    }
+    let materials = vec![material; surfaces.len()];
+    let hc =
+        HuntCrossleyForce::new("hc", surfaces, materials, 0.1, FrictionModel::Hollars).unwrap();
+    b.add_force(Force::HuntCrossley(hc)).unwrap();
+    let (first, last) = (BodyId(1), BodyId(n));
+    b.add_force(Force::TwoPointLinearSpring(TwoPointLinearSpring {
+        body1: first,
+        p1: rng.vec3(0.3),
+        body2: last,
+        p2: rng.vec3(0.3),
+        stiffness: 50.0,
+        rest_length: 0.3,
+    }))
+    .unwrap();
+    b.add_force(Force::TwoPointLinearDamper(TwoPointLinearDamper {
+        body1: BodyId::GROUND,
+        p1: rng.vec3(0.3),
+        body2: last,
+        p2: rng.vec3(0.3),
+        damping: 3.0,
+    }))
+    .unwrap();
+    b.add_force(Force::ConstantForce(ConstantForce {
+        body: first,
+        station: rng.vec3(0.3),
+        force: rng.vec3(2.0),
+    }))
+    .unwrap();
+    b.add_force(Force::ConstantTorque(ConstantTorque {
+        body: first,
+        torque: rng.vec3(1.0),
+    }))
+    .unwrap();
+    let model = b.build().unwrap();
+    let state = random_state(&model, &mut rng, 1.0);
+    (model, state)
+}
+
+#[test]
+fn with_contact_springs_and_constant_forces_the_analytical_jacobians_match_dual_numbers() {
+    let mut touching = 0;
+    for seed in 0..30 {
+        let n = 2 + (seed as usize * 5) % 11;
+        let (model, state) = contact_tree(seed, n);
+        assert!(RneaDerivatives::supports(&model, &state));
+        let tau: Vec<f64> = (0..model.nu()).map(|k| 0.2 * k as f64 - 0.5).collect();
+        let mut analytical = ForwardDynamicsJacobian::new(&model).unwrap();
+        let mut dual = ForwardDynamicsJacobian::new(&model).unwrap();
+        analytical.compute_analytical(&state, &tau).unwrap();
+        dual.compute_dual(&state, &tau).unwrap();
+        let mut data = Data::new(&model);
+        realize(&model, &state, &mut data, Stage::Dynamics).unwrap();
+        let contact = ferrobody::contact::contact_reports(&model, &state, &data);
+        touching += contact.iter().filter(|c| c.normal_force > 0.0).count();
+        // Stiff contact (1e6 Pa) makes entries up to 1e5; the two paths sum in different
+        // orders, so relative round-off of 1e-11 of the largest entry.
+        for (name, a, d) in [
+            ("du̇/dq", &analytical.dudot_dq, &dual.dudot_dq),
+            ("du̇/du", &analytical.dudot_du, &dual.dudot_du),
+        ] {
+            let gap = relative_gap(a, d);
+            assert!(
+                gap < 1e-11,
+                "seed {seed}, {n} bodies: {name} off by {gap:e}"
+            );
+        }
+    }
+    assert!(
+        touching > 20,
+        "only {touching} Hunt-Crossley contacts touched"
+    );
 }

@@ -80,7 +80,7 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
             tau: vec![DualSVec64::from_re(0.0); nu],
             model: dual,
             data_f64: Data::new(model),
-            analytical: RneaDerivatives::new(model),
+            analytical: RneaDerivatives::new(model)?,
             ltdl: MassLtdl::new(model),
             model_f64: model.clone(),
             mass: DMatrix::zeros(nu, nu),
@@ -116,8 +116,9 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         if !RneaDerivatives::supports(&self.model_f64, state) {
             return Err(Error::Model(
                 "analytical derivatives cover Weld, Pin, Slider, Cylinder, Translation, Ball \
-                 and Free joints with gravity and constant generalized forces only; use \
-                 compute_dual"
+                 and Free joints without constraints, with gravity, constant forces, two-point \
+                 springs and dampers, Hunt-Crossley and smooth sphere/half-space contact only; \
+                 use compute_dual"
                     .into(),
             ));
         }

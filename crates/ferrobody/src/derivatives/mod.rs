@@ -6,6 +6,7 @@
 //! * [`StepJacobian`]: ∂x₊/∂x and ∂x₊/∂p of one fixed-size integrator step, p force
 //!   parameters by name.
 
+mod body_forces;
 mod floating_joints;
 pub mod forward_dynamics;
 mod origin_frame;

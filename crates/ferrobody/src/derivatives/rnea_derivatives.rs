@@ -33,12 +33,14 @@
 //! algorithms", Robotics: Science and Systems (2018); Pinocchio's
 //! `algorithm/rnea-derivatives.hxx` (the same passes, vectors ordered linear first).
 
+use super::body_forces::BodyForceDerivatives;
 use super::floating_joints::{is_floating, FloatingJoint};
 use super::origin_frame::{
     add_cross_with_force, cross_force, cross_motion, force_cross_matrix, inertia_at_origin,
     motion_cross_matrix, spatial,
 };
 use crate::data::Data;
+use crate::error::Result;
 use crate::forces::Force;
 use crate::mobilizer::Mobilizer;
 use crate::model::Model;
@@ -74,6 +76,9 @@ pub struct RneaDerivatives {
     dtau_dtangent: DMatrix<f64>,
     /// ∂τ'/∂u' in body-frame speeds, kept while ∂τ/∂u is formed (nu × nu).
     primed_du: DMatrix<f64>,
+    /// The body forces of contact and other pose-and-velocity elements with their
+    /// derivatives, if the model has such elements.
+    body_forces: Option<BodyForceDerivatives>,
     /// τ = M u̇ + C − τ_g (nu; without the model's other forces).
     pub tau: DVector<f64>,
     /// ∂τ/∂q (nu × nq, with respect to q as stored: a quaternion's four entries).
@@ -104,12 +109,14 @@ impl RneaDerivatives {
         let forces = model.forces().iter().enumerate().all(|(i, f)| {
             !model.is_force_enabled(state, crate::ids::ForceId(i))
                 || matches!(f, Force::Gravity(_) | Force::MobilityConstantForce(_))
+                || BodyForceDerivatives::covers(f)
         });
         joints && forces && !model.has_constraints()
     }
 
-    /// The workspace for `model`.
-    pub fn new(model: &Model<f64>) -> Self {
+    /// The workspace for `model` (an error only if its elements do not convert to dual
+    /// numbers).
+    pub fn new(model: &Model<f64>) -> Result<Self> {
         let (nb, nu) = (model.nbodies(), model.nu());
         let mut descendant_columns = vec![Vec::new(); nb];
         for body in model.bodies().iter().skip(1) {
@@ -122,7 +129,13 @@ impl RneaDerivatives {
         for columns in &mut descendant_columns {
             columns.sort_unstable();
         }
-        Self {
+        let body_forces = if model.forces().iter().any(BodyForceDerivatives::covers) {
+            Some(BodyForceDerivatives::new(model)?)
+        } else {
+            None
+        };
+        Ok(Self {
+            body_forces,
             descendant_columns,
             velocity: vec![V6::zeros(); nb],
             acceleration: vec![V6::zeros(); nb],
@@ -146,7 +159,7 @@ impl RneaDerivatives {
             dtau_dq: DMatrix::zeros(nu, model.nq()),
             dtau_du: DMatrix::zeros(nu, nu),
             mass: DMatrix::zeros(nu, nu),
-        }
+        })
     }
 
     /// Computes τ, ∂τ/∂q, ∂τ/∂u and M at the state whose Position and Velocity stages `data`
@@ -160,6 +173,13 @@ impl RneaDerivatives {
     ) {
         self.u_body.copy_from_slice(state.u.as_slice());
         self.udot_body.copy_from_slice(udot);
+        let external = match &mut self.body_forces {
+            Some(forces) if BodyForceDerivatives::any_enabled(model, state) => {
+                forces.compute(model, state, data);
+                true
+            }
+            _ => false,
+        };
         self.forward(
             model,
             data,
@@ -168,13 +188,66 @@ impl RneaDerivatives {
             udot,
             gravity(model, state),
         );
+        if external {
+            let forces = self.body_forces.as_ref().expect("computed above");
+            for (f, applied) in self.force.iter_mut().zip(&forces.force) {
+                *f -= applied;
+            }
+        }
         self.dtau_dtangent.fill(0.0);
         self.dtau_du.fill(0.0);
         for i in (1..model.nbodies()).rev() {
             self.backward(model, i);
         }
+        if external {
+            self.add_force_derivative_terms(model);
+        }
         self.undo_body_frame_speeds(state.u.as_slice());
         self.tangent_to_q(model, state.q.as_slice());
+    }
+
+    /// The forces' own dependence on the state, `−J_kᵀ (G_bc ∂ε_c/∂x_j + H_bc ∂V_c/∂x_j)` for
+    /// k on b's path and j on c's path to Ground, in the recursion's (body-frame) variables:
+    /// `∂ε_c/∂q_j = J_j`, `∂V_c/∂q_j = J_j × (V_c − V_λ(j))`, `∂V_c/∂u_j = J_j`.
+    fn add_force_derivative_terms(&mut self, model: &Model<f64>) {
+        let forces = self.body_forces.as_ref().expect("computed before");
+        let nc = forces.bodies.len();
+        let bodies = model.bodies();
+        for (ci, &c) in forces.bodies.iter().enumerate() {
+            for b in 1..bodies.len() {
+                let (mut g, h) = (forces.g[b * nc + ci], &forces.h[b * nc + ci]);
+                if g.iter().chain(h.iter()).all(|&x| x == 0.0) {
+                    continue;
+                }
+                if b == c {
+                    // The recursion already moved F_b with its body (as Pinocchio moves
+                    // external forces given in the body frame): ε ×* F_b. Only the rest is
+                    // the force's own change.
+                    let mut co_moving = M6::zeros();
+                    add_cross_with_force(&mut co_moving, &forces.force[b]);
+                    g -= co_moving;
+                }
+                let v_c = self.velocity[c];
+                let mut a = c;
+                while a != 0 {
+                    let v_parent = self.velocity[bodies[a].parent.0];
+                    for j in bodies[a].u_range() {
+                        let jj = self.j[j];
+                        let col_q = g * jj + h * cross_motion(&jj, &(v_c - v_parent));
+                        let col_u = h * jj;
+                        let mut k_body = b;
+                        while k_body != 0 {
+                            for k in bodies[k_body].u_range() {
+                                self.dtau_dtangent[(k, j)] -= self.j[k].dot(&col_q);
+                                self.dtau_du[(k, j)] -= self.j[k].dot(&col_u);
+                            }
+                            k_body = bodies[k_body].parent.0;
+                        }
+                    }
+                    a = bodies[a].parent.0;
+                }
+            }
+        }
     }
 
     /// Changes the results of the recursion (in body-frame speeds for floating joints) back to

@@ -1,0 +1,213 @@
+//! Derivatives of the body forces of force elements (contact, two-point springs and dampers,
+//! constant forces) with respect to the poses and velocities of the bodies they act on, for
+//! the analytical Jacobians of [`super::rnea_derivatives`].
+//!
+//! These elements read only body poses `x_gb` and velocities `v_gb`, so their force on body b
+//! (at Ground's origin, `F_b = [n_O; f]`) is a function of the bodies' poses and spatial
+//! velocities. For each body c they act on, one pass of 12-lane dual numbers over those
+//! elements alone (no kinematics, no articulated-body algorithm) seeds a twist `ε` of c's pose
+//! (`R ← (1 + [ε_ω×]) R`, `p ← p + ε_v + ε_ω × p`) and a change `δV` of its spatial velocity
+//! at the origin, `[ω; v_O]`, and reads
+//!
+//! ```text
+//!   G_bc = ∂F_b/∂ε_c,   H_bc = ∂F_b/∂V_c        (6 × 6 each)
+//! ```
+//!
+//! The chain rule to q and u runs in `rnea_derivatives` (`∂ε_c/∂q_j = J_j`,
+//! `∂V_c/∂q_j = J_j × (V_c − V_λ(j))`, `∂V_c/∂u_j = J_j`, j on c's path to Ground). Its
+//! recursion, given `F_b` as an applied force, already moves it with body b (`ε ×* F_b`, as
+//! Pinocchio treats external forces given in the body frame), so `G_bb` less that is added.
+//! Reference: A. Griewank, A. Walther, *Evaluating Derivatives*, SIAM (2008), ch. 3.
+
+use crate::data::Data;
+use crate::error::Result;
+use crate::forces::{Force, ForceAccumulator, ForceContext};
+use crate::ids::ForceId;
+use crate::math::Transform;
+use crate::model::Model;
+use crate::state::State;
+use nalgebra::{Const, Matrix3, Matrix6, Vector3, Vector6, U1};
+use num_dual::{Derivative, DualSVec64};
+
+/// Directions per body: the pose twist (6), then the velocity (6).
+const LANES: usize = 12;
+type D = DualSVec64<LANES>;
+
+/// The forces of the pose-and-velocity elements and their derivatives, with the workspace.
+pub struct BodyForceDerivatives {
+    model: Model<D>,
+    data: Data<D>,
+    state: State<D>,
+    /// The bodies (not Ground) the covered elements act on, in increasing order.
+    pub(super) bodies: Vec<usize>,
+    /// `F_b` at Ground's origin for every body (f64).
+    pub(super) force: Vec<Vector6<f64>>,
+    /// `[G_bc | H_bc]` at `b * bodies.len() + c_index` (6 × 12 as two 6 × 6).
+    pub(super) g: Vec<Matrix6<f64>>,
+    pub(super) h: Vec<Matrix6<f64>>,
+}
+
+impl BodyForceDerivatives {
+    /// Whether `force` is an element these derivatives cover (reads only poses and velocities
+    /// of bodies, owns no state variables).
+    pub fn covers(force: &Force<f64>) -> bool {
+        matches!(
+            force,
+            Force::HuntCrossley(_)
+                | Force::SmoothSphereHalfSpace(_)
+                | Force::TwoPointLinearSpring(_)
+                | Force::TwoPointLinearDamper(_)
+                | Force::ConstantForce(_)
+                | Force::ConstantTorque(_)
+        )
+    }
+
+    /// The workspace for `model`.
+    pub fn new(model: &Model<f64>) -> Result<Self> {
+        let mut bodies: Vec<usize> = model
+            .forces()
+            .iter()
+            .flat_map(bodies_acted_on)
+            .filter(|&b| b != 0)
+            .collect();
+        bodies.sort_unstable();
+        bodies.dedup();
+        let dual = model.cast::<D>()?;
+        let nb = model.nbodies();
+        let pairs = nb * bodies.len();
+        Ok(Self {
+            data: Data::new(&dual),
+            state: dual.default_state(),
+            model: dual,
+            bodies,
+            force: vec![Vector6::zeros(); nb],
+            g: vec![Matrix6::zeros(); pairs],
+            h: vec![Matrix6::zeros(); pairs],
+        })
+    }
+
+    /// Whether `model` has covered elements enabled in `state`.
+    pub fn any_enabled(model: &Model<f64>, state: &State<f64>) -> bool {
+        model
+            .forces()
+            .iter()
+            .enumerate()
+            .any(|(i, f)| Self::covers(f) && model.is_force_enabled(state, ForceId(i)))
+    }
+
+    /// Computes the forces and their derivatives at the poses and velocities of `data`
+    /// (realized to Velocity), with the elements enabled in `state`.
+    pub fn compute(&mut self, model: &Model<f64>, state: &State<f64>, data: &Data<f64>) {
+        self.state.assign_from(state);
+        self.force.iter_mut().for_each(|f| *f = Vector6::zeros());
+        if self.bodies.is_empty() {
+            return;
+        }
+        for c_index in 0..self.bodies.len() {
+            self.seed(data, self.bodies[c_index]);
+            self.evaluate(model, state);
+            self.read(c_index);
+        }
+    }
+
+    /// Every body's pose and velocity from `data`, with body `c` seeded.
+    fn seed(&mut self, data: &Data<f64>, c: usize) {
+        for (i, (x, v)) in data.pos.x_gb.iter().zip(&data.vel.v_gb).enumerate() {
+            let r = x.r.map(D::from_re);
+            let p = x.p.map(D::from_re);
+            let (w, v_p) = (
+                v.fixed_rows::<3>(0).map(D::from_re),
+                v.fixed_rows::<3>(3).map(D::from_re),
+            );
+            if i != c {
+                self.data.pos.x_gb[i] = Transform { r, p };
+                self.data.vel.v_gb[i] = stack(&w, &v_p);
+                continue;
+            }
+            let lane =
+                |k: usize| D::new(0.0, Derivative::derivative_generic(Const::<LANES>, U1, k));
+            let eps_w = Vector3::new(lane(0), lane(1), lane(2));
+            let eps_v = Vector3::new(lane(3), lane(4), lane(5));
+            let dv_w = Vector3::new(lane(6), lane(7), lane(8));
+            let dv_o = Vector3::new(lane(9), lane(10), lane(11));
+            let turn =
+                Matrix3::identity().map(D::from_re) + crate::math::spatial::cross_matrix(&eps_w);
+            let p_new = p + eps_v + eps_w.cross(&p);
+            let v_origin = v_p - w.cross(&p);
+            let w_new = w + dv_w;
+            self.data.pos.x_gb[i] = Transform {
+                r: turn * r,
+                p: p_new,
+            };
+            self.data.vel.v_gb[i] = stack(&w_new, &(v_origin + dv_o + w_new.cross(&p_new)));
+        }
+    }
+
+    /// The covered, enabled elements' body forces into the dual data.
+    fn evaluate(&mut self, model: &Model<f64>, state: &State<f64>) {
+        let data = &mut self.data;
+        data.dynamics
+            .body_forces
+            .iter_mut()
+            .for_each(|f| *f = Vector6::zeros());
+        let ctx = ForceContext::from_caches(&self.model, &self.state, &data.pos, &data.vel);
+        let mut out = ForceAccumulator {
+            model: &self.model,
+            x_gb: &data.pos.x_gb,
+            body_forces: &mut data.dynamics.body_forces,
+            mobility_forces: data.dynamics.mobility_forces.as_mut_slice(),
+            auto_update_cache: &mut data.auto_update_cache,
+            auto_update_valid: &mut data.auto_update_valid,
+            zdot: data.dynamics.zdot.as_mut_slice(),
+            contact_scratch: &mut data.contact_scratch,
+        };
+        for (i, force) in self.model.forces().iter().enumerate() {
+            let f64_force = &model.forces()[i];
+            if Self::covers(f64_force) && model.is_force_enabled(state, ForceId(i)) {
+                force.calc_force(&ctx, &mut out);
+            }
+        }
+    }
+
+    /// Reads `F_b` at Ground's origin and its lanes for seeded body `bodies[c_index]`.
+    fn read(&mut self, c_index: usize) {
+        let nc = self.bodies.len();
+        for b in 0..self.data.dynamics.body_forces.len() {
+            let f_b = &self.data.dynamics.body_forces[b];
+            let p = &self.data.pos.x_gb[b].p;
+            let (n, f) = (
+                f_b.fixed_rows::<3>(0).into_owned(),
+                f_b.fixed_rows::<3>(3).into_owned(),
+            );
+            let at_origin = stack(&(n + p.cross(&f)), &f);
+            if c_index == 0 {
+                self.force[b] = at_origin.map(|x| x.re);
+            }
+            let (g, h) = (&mut self.g[b * nc + c_index], &mut self.h[b * nc + c_index]);
+            for (row, x) in at_origin.iter().enumerate() {
+                let lanes = x.eps.0.unwrap_or_else(nalgebra::SVector::zeros);
+                for k in 0..6 {
+                    g[(row, k)] = lanes[k];
+                    h[(row, k)] = lanes[6 + k];
+                }
+            }
+        }
+    }
+}
+
+fn stack<T: nalgebra::Scalar + Copy>(a: &Vector3<T>, b: &Vector3<T>) -> Vector6<T> {
+    Vector6::new(a[0], a[1], a[2], b[0], b[1], b[2])
+}
+
+/// The bodies a covered element acts on (none for other elements).
+fn bodies_acted_on(force: &Force<f64>) -> Vec<usize> {
+    match force {
+        Force::HuntCrossley(f) => f.surfaces().iter().map(|s| s.body.0).collect(),
+        Force::SmoothSphereHalfSpace(f) => vec![f.sphere_body.0, f.half_space_body.0],
+        Force::TwoPointLinearSpring(f) => vec![f.body1.0, f.body2.0],
+        Force::TwoPointLinearDamper(f) => vec![f.body1.0, f.body2.0],
+        Force::ConstantForce(f) => vec![f.body.0],
+        Force::ConstantTorque(f) => vec![f.body.0],
+        _ => Vec::new(),
+    }
+}
