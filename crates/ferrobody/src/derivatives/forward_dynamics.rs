@@ -92,11 +92,12 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
     }
 
     /// Computes u̇ and its three Jacobians at `state` with applied generalized forces `tau`
-    /// (nu entries): analytically where [`RneaDerivatives::supports`] the model (joints whose
-    /// columns are fixed in the body, gravity and constant generalized forces), with dual
-    /// numbers otherwise.
+    /// (nu entries): analytically where [`RneaDerivatives::supports`] the model and
+    /// [`RneaDerivatives::is_cheaper_than_dual`], with dual numbers otherwise.
     pub fn compute(&mut self, state: &State<f64>, tau: &[f64]) -> Result<()> {
-        if RneaDerivatives::supports(&self.model_f64, state) {
+        if RneaDerivatives::supports(&self.model_f64, state)
+            && self.analytical.is_cheaper_than_dual(&self.model_f64)
+        {
             self.compute_analytical(state, tau)
         } else {
             self.compute_dual(state, tau)
@@ -141,6 +142,11 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         self.dudot_du
             .gemm(-1.0, &self.dudot_dtau, &rnea.dtau_du, 0.0);
         Ok(())
+    }
+
+    /// The analytical derivatives' workspace.
+    pub fn analytical(&self) -> &RneaDerivatives {
+        &self.analytical
     }
 
     /// [`Self::compute`] with dual numbers whatever the model: ⌈(nq + nu) / N⌉ passes of the
