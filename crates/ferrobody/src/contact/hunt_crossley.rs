@@ -180,7 +180,7 @@ impl<T: Real> HuntCrossleyForce<T> {
     /// The combined material of surfaces `a` (surface 1) and `b` (surface 2): from the table
     /// of a small set, else combined now.
     #[inline]
-    fn pair_material(&self, a: usize, b: usize) -> CombinedMaterial<T> {
+    pub(crate) fn pair_material(&self, a: usize, b: usize) -> CombinedMaterial<T> {
         match self.pair_materials.get(a * self.materials.len() + b) {
             Some(m) => *m,
             None => self.combine_pair(a, b),

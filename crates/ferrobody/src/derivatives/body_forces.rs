@@ -19,6 +19,7 @@
 //! Pinocchio treats external forces given in the body frame), so `G_bb` less that is added.
 //! Reference: A. Griewank, A. Walther, *Evaluating Derivatives*, SIAM (2008), ch. 3.
 
+use super::hunt_crossley_ground::{add_contacts, ground_half_space_and_spheres};
 use crate::data::Data;
 use crate::error::Result;
 use crate::forces::{Force, ForceAccumulator, ForceContext};
@@ -40,6 +41,12 @@ pub struct BodyForceDerivatives {
     state: State<D>,
     /// The bodies (not Ground) the covered elements act on, in increasing order.
     pub(super) bodies: Vec<usize>,
+    /// Per entry of `bodies`: whether an element without a reduced path acts on it (it then
+    /// gets the 12-lane pass).
+    generic: Vec<bool>,
+    /// Per force element: the spheres' body if it is a Hunt–Crossley set of spheres on one
+    /// body against a half space in Ground (the reduced path of `hunt_crossley_ground`).
+    reduced: Vec<Option<usize>>,
     /// `F_b` at Ground's origin for every body (f64).
     pub(super) force: Vec<Vector6<f64>>,
     /// `[G_bc | H_bc]` at `b * bodies.len() + c_index` (6 × 12 as two 6 × 6).
@@ -64,14 +71,30 @@ impl BodyForceDerivatives {
 
     /// The workspace for `model`.
     pub fn new(model: &Model<f64>) -> Result<Self> {
-        let mut bodies: Vec<usize> = model
+        let reduced: Vec<Option<usize>> = model
             .forces()
             .iter()
-            .flat_map(bodies_acted_on)
-            .filter(|&b| b != 0)
+            .map(|f| match f {
+                Force::HuntCrossley(hc) => ground_half_space_and_spheres(hc),
+                _ => None,
+            })
             .collect();
-        bodies.sort_unstable();
-        bodies.dedup();
+        let acted_on = |generic_only: bool| {
+            let mut bodies: Vec<usize> = model
+                .forces()
+                .iter()
+                .zip(&reduced)
+                .filter(|(_, r)| !generic_only || r.is_none())
+                .flat_map(|(f, _)| bodies_acted_on(f))
+                .filter(|&b| b != 0)
+                .collect();
+            bodies.sort_unstable();
+            bodies.dedup();
+            bodies
+        };
+        let bodies = acted_on(false);
+        let generic_bodies = acted_on(true);
+        let generic = bodies.iter().map(|b| generic_bodies.contains(b)).collect();
         let dual = model.cast::<D>()?;
         let nb = model.nbodies();
         let pairs = nb * bodies.len();
@@ -80,6 +103,8 @@ impl BodyForceDerivatives {
             state: dual.default_state(),
             model: dual,
             bodies,
+            generic,
+            reduced,
             force: vec![Vector6::zeros(); nb],
             g: vec![Matrix6::zeros(); pairs],
             h: vec![Matrix6::zeros(); pairs],
@@ -100,14 +125,45 @@ impl BodyForceDerivatives {
     pub fn compute(&mut self, model: &Model<f64>, state: &State<f64>, data: &Data<f64>) {
         self.state.assign_from(state);
         self.force.iter_mut().for_each(|f| *f = Vector6::zeros());
-        if self.bodies.is_empty() {
-            return;
-        }
+        self.g.iter_mut().for_each(|m| *m = Matrix6::zeros());
+        self.h.iter_mut().for_each(|m| *m = Matrix6::zeros());
+        let mut first = true;
         for c_index in 0..self.bodies.len() {
-            self.seed(data, self.bodies[c_index]);
-            self.evaluate(model, state);
-            self.read(c_index);
+            if self.generic[c_index] {
+                self.seed(data, self.bodies[c_index]);
+                self.evaluate(model, state);
+                self.read(c_index, first);
+                first = false;
+            }
         }
+        let nc = self.bodies.len();
+        for (i, element) in model.forces().iter().enumerate() {
+            let (Force::HuntCrossley(hc), Some(b)) = (element, self.reduced[i]) else {
+                continue;
+            };
+            if !model.is_force_enabled(state, ForceId(i)) {
+                continue;
+            }
+            let c_index = self
+                .bodies
+                .binary_search(&b)
+                .expect("listed at construction");
+            let k = b * nc + c_index;
+            add_contacts(
+                hc,
+                &data.pos.x_gb[b],
+                &data.vel.v_gb[b],
+                &mut self.force[b],
+                &mut self.g[k],
+                &mut self.h[k],
+            );
+        }
+    }
+
+    /// Dual lanes one evaluation needs: 12 per body that an element without a reduced path
+    /// acts on.
+    pub(super) fn dual_lanes(&self) -> usize {
+        12 * self.generic.iter().filter(|&&g| g).count()
     }
 
     /// Every body's pose and velocity from `data`, with body `c` seeded.
@@ -163,14 +219,17 @@ impl BodyForceDerivatives {
         };
         for (i, force) in self.model.forces().iter().enumerate() {
             let f64_force = &model.forces()[i];
-            if Self::covers(f64_force) && model.is_force_enabled(state, ForceId(i)) {
+            if Self::covers(f64_force)
+                && self.reduced[i].is_none()
+                && model.is_force_enabled(state, ForceId(i))
+            {
                 force.calc_force(&ctx, &mut out);
             }
         }
     }
 
     /// Reads `F_b` at Ground's origin and its lanes for seeded body `bodies[c_index]`.
-    fn read(&mut self, c_index: usize) {
+    fn read(&mut self, c_index: usize, first: bool) {
         let nc = self.bodies.len();
         for b in 0..self.data.dynamics.body_forces.len() {
             let f_b = &self.data.dynamics.body_forces[b];
@@ -180,7 +239,7 @@ impl BodyForceDerivatives {
                 f_b.fixed_rows::<3>(3).into_owned(),
             );
             let at_origin = stack(&(n + p.cross(&f)), &f);
-            if c_index == 0 {
+            if first {
                 self.force[b] = at_origin.map(|x| x.re);
             }
             let (g, h) = (&mut self.g[b * nc + c_index], &mut self.h[b * nc + c_index]);
