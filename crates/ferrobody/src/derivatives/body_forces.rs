@@ -20,6 +20,7 @@
 //! Reference: A. Griewank, A. Walther, *Evaluating Derivatives*, SIAM (2008), ch. 3.
 
 use super::hunt_crossley_ground::{add_contacts, ground_half_space_and_spheres};
+use super::origin_frame::{add_cross_with_force, cross_motion};
 use crate::data::Data;
 use crate::error::Result;
 use crate::forces::{Force, ForceAccumulator, ForceContext};
@@ -27,7 +28,7 @@ use crate::ids::ForceId;
 use crate::math::Transform;
 use crate::model::Model;
 use crate::state::State;
-use nalgebra::{Const, Matrix3, Matrix6, Vector3, Vector6, U1};
+use nalgebra::{Const, DMatrix, Matrix3, Matrix6, Vector3, Vector6, U1};
 use num_dual::{Derivative, DualSVec64};
 
 /// Directions per body: the pose twist (6), then the velocity (6).
@@ -248,6 +249,56 @@ impl BodyForceDerivatives {
                 for k in 0..6 {
                     g[(row, k)] = lanes[k];
                     h[(row, k)] = lanes[6 + k];
+                }
+            }
+        }
+    }
+}
+
+impl BodyForceDerivatives {
+    /// The forces' own dependence on the state, `−J_kᵀ (G_bc ∂ε_c/∂x_j + H_bc ∂V_c/∂x_j)` for
+    /// k on b's path and j on c's path to Ground, added to `dtau_dq` and `dtau_du` in the
+    /// recursion's (body-frame) variables, given its columns `j` and body velocities at
+    /// Ground's origin: `∂ε_c/∂q_j = J_j`, `∂V_c/∂q_j = J_j × (V_c − V_λ(j))`,
+    /// `∂V_c/∂u_j = J_j`. The recursion already moved F_b with its body (`ε ×* F_b`), so
+    /// `G_bb` less that.
+    pub(super) fn add_terms(
+        &self,
+        model: &Model<f64>,
+        (j, velocity): (&[Vector6<f64>], &[Vector6<f64>]),
+        dtau_dq: &mut DMatrix<f64>,
+        dtau_du: &mut DMatrix<f64>,
+    ) {
+        let nc = self.bodies.len();
+        let bodies = model.bodies();
+        for (ci, &c) in self.bodies.iter().enumerate() {
+            for b in 1..bodies.len() {
+                let (mut g, h) = (self.g[b * nc + ci], &self.h[b * nc + ci]);
+                if g.iter().chain(h.iter()).all(|&x| x == 0.0) {
+                    continue;
+                }
+                if b == c {
+                    let mut co_moving = Matrix6::zeros();
+                    add_cross_with_force(&mut co_moving, &self.force[b]);
+                    g -= co_moving;
+                }
+                let mut a = c;
+                while a != 0 {
+                    let relative = velocity[c] - velocity[bodies[a].parent.0];
+                    for column in bodies[a].u_range() {
+                        let jj = j[column];
+                        let col_q = g * jj + h * cross_motion(&jj, &relative);
+                        let col_u = h * jj;
+                        let mut k_body = b;
+                        while k_body != 0 {
+                            for k in bodies[k_body].u_range() {
+                                dtau_dq[(k, column)] -= j[k].dot(&col_q);
+                                dtau_du[(k, column)] -= j[k].dot(&col_u);
+                            }
+                            k_body = bodies[k_body].parent.0;
+                        }
+                    }
+                    a = bodies[a].parent.0;
                 }
             }
         }

@@ -8,7 +8,9 @@
 //! coordinate q_j only by the motion cross product, `∂J_k/∂q_j = J_j × J_k`. That holds for
 //! joints whose columns are fixed in the body (Pin, Slider, Cylinder, Translation; with
 //! q̇ = u); Ball and Free joints, whose columns are fixed in the parent, run in body-frame
-//! speeds and are changed back afterwards ([`super::floating_joints`]). Base to tip, with `a` the spatial acceleration less gravity's:
+//! speeds and are changed back afterwards (`floating_joints.rs`). Contact and other body
+//! forces enter as applied forces with their own derivatives (`body_forces.rs`). Base to tip,
+//! with `a` the spatial acceleration less gravity's:
 //!
 //! ```text
 //!   v_i = v_λ + J_i u_i,   a_i = a_λ + J_i u̇_i + v_i × J_i u_i,   a_0 = −g
@@ -211,59 +213,20 @@ impl RneaDerivatives {
         for i in (1..model.nbodies()).rev() {
             self.backward(model, i);
         }
-        if external {
-            self.add_force_derivative_terms(model);
+        if let (true, Some(forces)) = (external, &self.body_forces) {
+            forces.add_terms(
+                model,
+                (&self.j, &self.velocity),
+                &mut self.dtau_dtangent,
+                &mut self.dtau_du,
+            );
         }
         self.undo_body_frame_speeds(state.u.as_slice());
         self.tangent_to_q(model, state.q.as_slice());
     }
 
-    /// The forces' own dependence on the state, `−J_kᵀ (G_bc ∂ε_c/∂x_j + H_bc ∂V_c/∂x_j)` for
-    /// k on b's path and j on c's path to Ground, in the recursion's (body-frame) variables:
-    /// `∂ε_c/∂q_j = J_j`, `∂V_c/∂q_j = J_j × (V_c − V_λ(j))`, `∂V_c/∂u_j = J_j`.
-    fn add_force_derivative_terms(&mut self, model: &Model<f64>) {
-        let forces = self.body_forces.as_ref().expect("computed before");
-        let nc = forces.bodies.len();
-        let bodies = model.bodies();
-        for (ci, &c) in forces.bodies.iter().enumerate() {
-            for b in 1..bodies.len() {
-                let (mut g, h) = (forces.g[b * nc + ci], &forces.h[b * nc + ci]);
-                if g.iter().chain(h.iter()).all(|&x| x == 0.0) {
-                    continue;
-                }
-                if b == c {
-                    // The recursion already moved F_b with its body (as Pinocchio moves
-                    // external forces given in the body frame): ε ×* F_b. Only the rest is
-                    // the force's own change.
-                    let mut co_moving = M6::zeros();
-                    add_cross_with_force(&mut co_moving, &forces.force[b]);
-                    g -= co_moving;
-                }
-                let v_c = self.velocity[c];
-                let mut a = c;
-                while a != 0 {
-                    let v_parent = self.velocity[bodies[a].parent.0];
-                    for j in bodies[a].u_range() {
-                        let jj = self.j[j];
-                        let col_q = g * jj + h * cross_motion(&jj, &(v_c - v_parent));
-                        let col_u = h * jj;
-                        let mut k_body = b;
-                        while k_body != 0 {
-                            for k in bodies[k_body].u_range() {
-                                self.dtau_dtangent[(k, j)] -= self.j[k].dot(&col_q);
-                                self.dtau_du[(k, j)] -= self.j[k].dot(&col_u);
-                            }
-                            k_body = bodies[k_body].parent.0;
-                        }
-                    }
-                    a = bodies[a].parent.0;
-                }
-            }
-        }
-    }
-
     /// Changes the results of the recursion (in body-frame speeds for floating joints) back to
-    /// the model's speeds (the steps of [`super::floating_joints`]).
+    /// the model's speeds (the steps of `floating_joints.rs`).
     fn undo_body_frame_speeds(&mut self, u: &[f64]) {
         if self.floating.is_empty() {
             return;
