@@ -1,6 +1,6 @@
 """ferrobody.Dynamics against Pinocchio's Python bindings, call for call, on the testdata robots.
 
-    PYTHONPATH=crates/ferrobody-py/python /tmp/pinenv/bin/python bench/pinocchio/python_compare.py [ROUNDS] [CALLS]
+    PYTHONPATH=crates/ferrobody-py/python /tmp/pinenv/bin/python bench/pinocchio/python_compare.py [ROUNDS] [CALLS] [ALGORITHMS...]
 
 (after `bash scripts/test-python.sh`, which builds the extension into crates/ferrobody-py/python,
 and `pip install pin` into /tmp/pinenv: see README.md). For each round, robot and algorithm the
@@ -72,10 +72,11 @@ def setup(robot):
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 5000
+    algorithms = sys.argv[3:] or ALGORITHMS
     robots = {r: setup(r) for r in ROBOTS}
-    results = {(a, r): ([], []) for a in ALGORITHMS for r in ROBOTS}
+    results = {(a, r): ([], []) for a in algorithms for r in ROBOTS}
     for _ in range(rounds):
-        for algorithm in ALGORITHMS:
+        for algorithm in algorithms:
             n = calls // 20 if algorithm == "aba-derivatives" else calls
             for robot in ROBOTS:
                 table, ours_in, theirs_in = robots[robot]
@@ -83,7 +84,7 @@ def main():
                 results[algorithm, robot][0].append(batches(ours, ours_in, n))
                 results[algorithm, robot][1].append(batches(theirs, theirs_in, n))
     print(f"pinocchio {pin.__version__}, ferrobody {ferrobody.__version__}")
-    for algorithm in ALGORITHMS:
+    for algorithm in algorithms:
         print(f"\n{algorithm}\n\n| robot | ferrobody (µs) | Pinocchio Python (µs) | Pinocchio / ferrobody |\n|---|---:|---:|---:|")
         for robot in ROBOTS:
             a, b = (statistics.median(x) * 1e6 for x in results[algorithm, robot])
