@@ -139,8 +139,8 @@ impl PyDynamics {
         Ok(matrix(py, &self.mass))
     }
 
-    /// (u̇, ∂u̇/∂q, ∂u̇/∂u, ∂u̇/∂τ): forward dynamics and its exact Jacobians (dual numbers;
-    /// nu × nq, nu × nu, nu × nu).
+    /// (u̇, ∂u̇/∂q, ∂u̇/∂u, ∂u̇/∂τ): forward dynamics and its exact Jacobians (analytical
+    /// where docs/derivatives.md says, dual numbers otherwise; nu × nq, nu × nu, nu × nu).
     #[pyo3(signature = (q, u, tau=None, t=0.0))]
     #[allow(clippy::type_complexity)]
     fn forward_dynamics_derivatives<'py>(

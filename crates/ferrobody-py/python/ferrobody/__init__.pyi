@@ -135,7 +135,7 @@ class Dynamics:
         npt.NDArray[np.float64],
         npt.NDArray[np.float64],
     ]:
-        """(u̇, ∂u̇/∂q (nu × nq), ∂u̇/∂u, ∂u̇/∂τ), exact (dual numbers)."""
+        """(u̇, ∂u̇/∂q (nu × nq), ∂u̇/∂u, ∂u̇/∂τ), exact (analytical or dual numbers)."""
 
 def load(path: Union[str, "PathLike[str]"], floating_base: bool = False) -> Model:
     """Loads a scene file (.toml), an OpenSim model (.osim) or a URDF robot (.urdf; with
