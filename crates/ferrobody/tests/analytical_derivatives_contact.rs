@@ -7,7 +7,7 @@ mod common;
 mod covered_trees;
 
 use common::{random_state, Rng};
-use covered_trees::{covered_tree, relative_gap};
+use covered_trees::{builder_with_bodies_of, covered_tree, relative_gap};
 use ferrobody::derivatives::{ForwardDynamicsJacobian, RneaDerivatives};
 use ferrobody::pipeline::realize;
 use ferrobody::prelude::*;
@@ -27,18 +27,7 @@ fn contact_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     use ferrobody::geometry::{ContactSurface, Shape};
     let (tree, _) = covered_tree(seed, n);
     let mut rng = Rng::new(seed + 1000);
-    let mut b = ModelBuilder::<f64>::new();
-    for body in tree.bodies().iter().skip(1) {
-        let def = BodyDef::new(
-            &body.name,
-            body.parent,
-            body.mobilizer,
-            body.mass_properties,
-        )
-        .with_x_pf(body.x_pf)
-        .with_x_bm(body.x_bm);
-        b.add_body(def).unwrap();
-    }
+    let mut b = builder_with_bodies_of(&tree);
     b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
     let mut ground = Transform::from_axis_angle(Vector3::z(), -std::f64::consts::FRAC_PI_2);
     ground.p = Vector3::new(0.0, 0.2, 0.0);
@@ -182,18 +171,7 @@ fn spheres_on_one_body(
     use ferrobody::geometry::{ContactSurface, Shape};
     let (tree, _) = covered_tree(seed, n);
     let mut rng = Rng::new(seed + 2000);
-    let mut b = ModelBuilder::<f64>::new();
-    for body in tree.bodies().iter().skip(1) {
-        let def = BodyDef::new(
-            &body.name,
-            body.parent,
-            body.mobilizer,
-            body.mass_properties,
-        )
-        .with_x_pf(body.x_pf)
-        .with_x_bm(body.x_bm);
-        b.add_body(def).unwrap();
-    }
+    let mut b = builder_with_bodies_of(&tree);
     b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
     let mut ground = Transform::from_axis_angle(Vector3::z(), -std::f64::consts::FRAC_PI_2);
     ground.p = Vector3::new(0.0, 0.3, 0.0);

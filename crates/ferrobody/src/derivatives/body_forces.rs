@@ -25,7 +25,7 @@ use crate::data::Data;
 use crate::error::Result;
 use crate::forces::{Force, ForceAccumulator, ForceContext};
 use crate::ids::ForceId;
-use crate::math::Transform;
+use crate::math::{spatial, Transform};
 use crate::model::Model;
 use crate::state::State;
 use nalgebra::{Const, DMatrix, Matrix3, Matrix6, Vector3, Vector6, U1};
@@ -178,7 +178,7 @@ impl BodyForceDerivatives {
             );
             if i != c {
                 self.data.pos.x_gb[i] = Transform { r, p };
-                self.data.vel.v_gb[i] = stack(&w, &v_p);
+                self.data.vel.v_gb[i] = spatial(w, v_p);
                 continue;
             }
             let lane =
@@ -196,7 +196,7 @@ impl BodyForceDerivatives {
                 r: turn * r,
                 p: p_new,
             };
-            self.data.vel.v_gb[i] = stack(&w_new, &(v_origin + dv_o + w_new.cross(&p_new)));
+            self.data.vel.v_gb[i] = spatial(w_new, v_origin + dv_o + w_new.cross(&p_new));
         }
     }
 
@@ -239,7 +239,7 @@ impl BodyForceDerivatives {
                 f_b.fixed_rows::<3>(0).into_owned(),
                 f_b.fixed_rows::<3>(3).into_owned(),
             );
-            let at_origin = stack(&(n + p.cross(&f)), &f);
+            let at_origin = spatial(n + p.cross(&f), f);
             if first {
                 self.force[b] = at_origin.map(|x| x.re);
             }
@@ -303,10 +303,6 @@ impl BodyForceDerivatives {
             }
         }
     }
-}
-
-fn stack<T: nalgebra::Scalar + Copy>(a: &Vector3<T>, b: &Vector3<T>) -> Vector6<T> {
-    Vector6::new(a[0], a[1], a[2], b[0], b[1], b[2])
 }
 
 /// The bodies a covered element acts on (none for other elements).

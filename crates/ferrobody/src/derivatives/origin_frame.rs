@@ -4,16 +4,12 @@
 //! §2.9 and §2.13).
 
 use crate::math::inertia::RigidInertia;
-use crate::math::spatial::cross_matrix;
+use crate::math::spatial::{cross_matrix, spatial};
 use nalgebra::{Matrix6, Vector3, Vector6};
 
 type V3 = Vector3<f64>;
 type V6 = Vector6<f64>;
 type M6 = Matrix6<f64>;
-
-pub(super) fn spatial(w: V3, v: V3) -> V6 {
-    V6::new(w.x, w.y, w.z, v.x, v.y, v.z)
-}
 
 fn parts(m: &V6) -> (V3, V3) {
     (

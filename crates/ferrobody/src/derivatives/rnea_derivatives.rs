@@ -39,11 +39,12 @@ use super::body_forces::BodyForceDerivatives;
 use super::floating_joints::{is_floating, FloatingJoint};
 use super::origin_frame::{
     add_cross_with_force, cross_force, cross_motion, force_cross_matrix, inertia_at_origin,
-    motion_cross_matrix, spatial,
+    motion_cross_matrix,
 };
 use crate::data::Data;
 use crate::error::Result;
 use crate::forces::Force;
+use crate::math::spatial;
 use crate::mobilizer::Mobilizer;
 use crate::model::Model;
 use crate::state::State;

@@ -55,3 +55,21 @@ pub fn covered_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
 pub fn relative_gap(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     (a - b).amax() / b.amax().max(1.0)
 }
+
+/// A builder holding the bodies of `tree` (same names, parents, joints, masses, frames) and
+/// nothing else, to add other forces to.
+pub fn builder_with_bodies_of(tree: &Model<f64>) -> ModelBuilder<f64> {
+    let mut b = ModelBuilder::<f64>::new();
+    for body in tree.bodies().iter().skip(1) {
+        let def = BodyDef::new(
+            &body.name,
+            body.parent,
+            body.mobilizer,
+            body.mass_properties,
+        )
+        .with_x_pf(body.x_pf)
+        .with_x_bm(body.x_bm);
+        b.add_body(def).unwrap();
+    }
+    b
+}
