@@ -19,37 +19,6 @@ impl<T: Real> Simulation<'_, T> {
             }
             self.stats.steps_attempted += 1;
             let err = (self.merson_attempt(t0, t1, acc, tol), self.error_order());
-            if self.settings.kind == IntegratorKind::Implicit && std::env::var("FB_CTRL").is_ok() {
-                let fac: f64 = std::env::var("FB_FAC")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(0.9);
-                let e = err.0;
-                let old = self.h;
-                let mut new = if !e.is_finite() {
-                    0.1 * old
-                } else if e == 0.0 {
-                    5.0 * old
-                } else {
-                    fac * old * (acc / e).powf(1.0 / 3.0)
-                };
-                new = new.clamp(0.2 * old, 5.0 * old);
-                if e > acc {
-                    new = new.min(0.9 * old);
-                }
-                if limited && new > old {
-                    new = old;
-                }
-                if let Some(hi) = self.settings.max_step {
-                    new = new.min(hi);
-                }
-                self.h = new;
-                if e <= acc {
-                    return Ok(t1);
-                }
-                self.stats.error_test_failures += 1;
-                continue;
-            }
             if adjust_step_size(
                 &mut self.h,
                 err,
