@@ -97,7 +97,16 @@ impl<T: Real> TrBdf2<T> {
             jacobian: StateDerivativeJacobian::new(model)?,
             have_jacobian: false,
             fresh: false,
-            newton_matrix: NewtonMatrix::new(ny),
+            newton_matrix: NewtonMatrix::with_coordinate_blocks(
+                ny,
+                model.nq(),
+                model
+                    .bodies()
+                    .iter()
+                    .map(|body| body.q_range())
+                    .filter(|range| !range.is_empty())
+                    .collect(),
+            ),
             matrix_valid: false,
             matrix_dh: f64::NAN,
             c: vec![T::zero(); ny],
@@ -195,6 +204,7 @@ impl<T: Real> TrBdf2<T> {
             ws.y_stage[i] = y0[i] + T::c(GAMMA * h) * f0[i];
         }
         let [scratch, f_z, f_1, ..] = &mut ws.f;
+        debug_assert_eq!(END_DERIVATIVE, 2);
         let Some(slow_z) = self.newton(
             t0 + GAMMA * h,
             dh,
@@ -289,6 +299,15 @@ impl<T: Real> TrBdf2<T> {
         Ok(None)
     }
 }
+
+/// The derivative at the end of the last completed attempt (`ws.y1`, before projection),
+/// from the BDF2 stage's equation.
+pub fn end_derivative<T: Real>(ws: &MersonWorkspace<T>) -> &[T] {
+    &ws.f[END_DERIVATIVE]
+}
+
+/// The slot of `MersonWorkspace::f` holding the BDF2 stage's derivative.
+const END_DERIVATIVE: usize = 2;
 
 /// A converged stage's derivative from its equation: `f = (x − c)/(d h)`.
 fn stage_derivative<T: Real>(f: &mut [T], x: &[T], c: &[T], dh: T) {
