@@ -21,7 +21,8 @@ def origins(path):
     return [tuple(float(r[f"block.p{a}"]) for a in "xyz") for r in csv.DictReader(open(path))]
 ref, run = origins(sys.argv[1]), origins(sys.argv[2])
 assert len(ref) == len(run), "different report rows"
-print(f"{sys.argv[3]}: {100 * max(math.dist(a, b) for a, b in zip(ref, run)):.2f} cm")
+gaps = [math.dist(a, b) for a, b in zip(ref, run)]
+print(f"{sys.argv[3]}: {100 * max(gaps):.2f} cm largest, {100 * sum(gaps) / len(gaps):.2f} cm mean")
 PY
   done
 done

@@ -206,3 +206,28 @@ fn the_implicit_method_refuses_dual_numbers() {
         "{e}"
     );
 }
+
+#[test]
+fn after_an_implicit_step_the_data_is_the_advanced_states() {
+    // The implicit method takes the next step's start derivative from its last stage's
+    // equation instead of realizing the end state; `Simulation::data` must still describe
+    // the advanced state, not the last Newton iterate.
+    let (model, start) = oscillator();
+    let settings = IntegratorSettings {
+        kind: IntegratorKind::Implicit,
+        ..IntegratorSettings::rk_merson(1e-6)
+    };
+    let mut sim = Simulation::new(&model, start, settings).unwrap();
+    for k in 1..=20 {
+        sim.step(0.05 * f64::from(k)).unwrap();
+        let q = sim.state().q[0];
+        let udot = sim.data().unwrap().acc.udot[0];
+        // u̇ = −k q / m with k = 4 N/m, m = 1 kg: exact up to round-off.
+        assert!(
+            (udot + 4.0 * q).abs() < 1e-14,
+            "t = {}: {udot} vs {}",
+            sim.state().t,
+            -4.0 * q
+        );
+    }
+}

@@ -63,6 +63,9 @@ pub struct Simulation<'m, T: Real = f64> {
     h: f64,
     budget: crate::run_budget::RunBudget,
     f_end_valid: bool,
+    /// Whether `data` is realized to Acceleration at the advanced state (it may lag behind a
+    /// valid `f_end` taken from the implicit method's last stage).
+    data_valid: bool,
     interpolation_valid: bool,
     /// Simbody's q count for the error norm's RMS (`Model::simbody_q_count`).
     error_q_count: usize,
@@ -132,6 +135,7 @@ impl<'m, T: Real> Simulation<'m, T> {
             h: h0,
             budget: Default::default(),
             f_end_valid: false,
+            data_valid: false,
             interpolation_valid: false,
             error_q_count: model.simbody_q_count(),
             stats: Stats::default(),
@@ -147,6 +151,7 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// Invalidates cached derivatives.
     pub fn state_mut(&mut self) -> &mut State<T> {
         self.f_end_valid = false;
+        self.data_valid = false;
         self.interpolation_valid = false;
         self.data.invalidate(Stage::Position);
         &mut self.state
@@ -160,6 +165,15 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// Data of the advanced state, realized to Acceleration.
     pub fn data(&mut self) -> Result<&Data<T>> {
         self.ensure_end_derivative()?;
+        if !self.data_valid {
+            realize(self.model, &self.state, &mut self.data, Stage::Acceleration).map_err(|e| {
+                Error::Simulation {
+                    t: self.state.t,
+                    message: e.to_string(),
+                }
+            })?;
+            self.data_valid = true;
+        }
         Ok(&self.data)
     }
 
@@ -296,6 +310,17 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.state.t = t1;
         self.state.set_y(&self.buf.merson.y1);
         self.f_end_valid = false;
+        self.data_valid = false;
+        if self.implicit.is_some() && self.model.auto_update_layout().is_empty() {
+            // The implicit method's end derivative from its last stage's equation (Shampine:
+            // better than re-evaluating f for stiff problems, whose evaluation amplifies the
+            // Newton error by J); kept unless auto-update variables need the end realized.
+            crate::state::copy_small(
+                &mut self.buf.f_end,
+                tr_bdf2::end_derivative(&self.buf.merson),
+            );
+            self.f_end_valid = true;
+        }
         self.interpolation_valid = !rigid;
         self.stats.steps_taken += 1;
         if !self.state.is_finite() {
@@ -316,6 +341,7 @@ impl<'m, T: Real> Simulation<'m, T> {
                     message: e.to_string(),
                 })?;
             self.f_end_valid = true;
+            self.data_valid = true;
         }
         Ok(())
     }
