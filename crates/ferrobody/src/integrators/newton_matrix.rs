@@ -176,7 +176,7 @@ mod tests {
         // One free body (quaternion and translation), a chain of pins and a ball, and a model
         // without speeds' partners (nw = 0 does not occur; nq = 0 does for z-only systems).
         let cases: [(usize, usize, Vec<std::ops::Range<usize>>); 4] = [
-            (7, 6, [0..7].to_vec()),
+            (7, 6, vec![0..7]),
             (7, 6, vec![0..4, 4..7]),
             (9, 8, vec![0..1, 1..2, 2..6, 6..9]),
             (0, 3, vec![]),
