@@ -22,11 +22,9 @@
 
 pub mod error_norm;
 pub mod explicit_euler;
-mod gauss_jordan;
 pub mod hermite;
 pub mod kinematic_map;
 pub mod newton_matrix;
-mod newton_schur;
 pub mod projection;
 pub mod rk2;
 pub mod rk3;

@@ -1,66 +1,41 @@
 //! The inverse of the implicit integrator's Newton matrix `I − d h J`, formed once per
-//! factorization and applied as matrix–vector products in every Newton iteration.
+//! factorization and applied as a matrix–vector product in every Newton iteration.
 //!
 //! The matrices are small (the state size: 13 for one free body, a few dozen for a leg) and
 //! are applied tens of thousands of times per run but formed only when h or J changes (about
 //! one attempt in three on the stiff block). Triangular solves of that size are chains of
-//! dependent multiply–adds; products with explicit inverses are independent dot products,
-//! about four times faster on the block (`docs/integrators.md`). Where `∂q̇/∂q` is block
-//! diagonal by joints (always, since `q̇ = N(q) u` joint by joint; checked each time), the
-//! inverse is kept in Schur-complement form on the speeds (`newton_schur`: about a third of the
-//! work to form for one free body); otherwise it is the dense inverse (`gauss_jordan`).
+//! dependent multiply–adds; the product with the explicit inverse is n independent dot
+//! products, about four times faster on the block (`docs/integrators.md`). The inverse comes
+//! from in-place Gauss–Jordan elimination with partial pivoting (Press et al., *Numerical
+//! Recipes*, 3rd ed., §2.1; Golub & Van Loan, *Matrix Computations*, 4th ed., §3.4): n³
+//! multiply–adds over contiguous rows, against n³/3 for LU, paid back after three solves.
 
-use super::gauss_jordan::{invert_in_place, multiply};
-use super::newton_schur::SchurNewtonMatrix;
 use nalgebra::DMatrix;
-use std::ops::Range;
 
-/// `(I − dh J)⁻¹` of one `n × n` Jacobian.
+/// `(I − dh J)⁻¹` of one `n × n` Jacobian, row-major.
 pub struct NewtonMatrix {
     n: usize,
-    /// The dense inverse, row-major (when the Schur form does not apply).
     inverse: Vec<f64>,
+    /// The row swapped into place at elimination step `k`.
     swaps: Vec<usize>,
     /// The product's result before it is copied back.
     product: Vec<f64>,
-    /// The Schur-complement form, where the coordinates' blocks are known.
-    schur: Option<SchurNewtonMatrix>,
-    /// Whether the last inverse is the Schur form.
-    using_schur: bool,
 }
 
 impl NewtonMatrix {
-    /// Space for an `n × n` matrix, always inverted densely.
+    /// Space for an `n × n` matrix.
     pub fn new(n: usize) -> Self {
         Self {
             n,
             inverse: vec![0.0; n * n],
             swaps: vec![0; n],
             product: vec![0.0; n],
-            schur: None,
-            using_schur: false,
-        }
-    }
-
-    /// Space for an `n × n` matrix whose first `nq` variables are coordinates grouped in
-    /// `blocks` (each joint's q): the Schur form is used wherever `∂q̇/∂q` is block diagonal.
-    pub fn with_coordinate_blocks(n: usize, nq: usize, blocks: Vec<Range<usize>>) -> Self {
-        Self {
-            schur: Some(SchurNewtonMatrix::new(n, nq, blocks)),
-            ..Self::new(n)
         }
     }
 
     /// Forms `(I − dh J)⁻¹`; false if the matrix is singular to working precision (a zero or
     /// non-finite pivot; the inverse is then unusable).
     pub fn invert_shifted(&mut self, jacobian: &DMatrix<f64>, dh: f64) -> bool {
-        if let Some(schur) = self.schur.as_mut() {
-            if schur.fits(jacobian) && schur.invert_shifted(jacobian, dh) {
-                self.using_schur = true;
-                return true;
-            }
-        }
-        self.using_schur = false;
         let n = self.n;
         for i in 0..n {
             for j in 0..n {
@@ -68,20 +43,69 @@ impl NewtonMatrix {
             }
             self.inverse[i * n + i] += 1.0;
         }
-        invert_in_place(&mut self.inverse, n, &mut self.swaps)
+        self.invert_in_place()
+    }
+
+    /// Gauss–Jordan: eliminate column k from every other row after scaling the pivot row;
+    /// the identity's columns are built in the eliminated columns' places, and the row swaps
+    /// are undone as column swaps at the end, in reverse.
+    fn invert_in_place(&mut self) -> bool {
+        let n = self.n;
+        let a = &mut self.inverse;
+        for k in 0..n {
+            let p = (k..n)
+                .max_by(|&i, &j| a[i * n + k].abs().total_cmp(&a[j * n + k].abs()))
+                .unwrap_or(k);
+            self.swaps[k] = p;
+            let pivot = a[p * n + k];
+            if pivot == 0.0 || !pivot.is_finite() {
+                return false;
+            }
+            if p != k {
+                for j in 0..n {
+                    a.swap(k * n + j, p * n + j);
+                }
+            }
+            let pivot_inverse = 1.0 / pivot;
+            a[k * n + k] = 1.0;
+            for x in &mut a[k * n..(k + 1) * n] {
+                *x *= pivot_inverse;
+            }
+            let (before, rest) = a.split_at_mut(k * n);
+            let (pivot_row, after) = rest.split_at_mut(n);
+            for row in before.chunks_exact_mut(n).chain(after.chunks_exact_mut(n)) {
+                let factor = row[k];
+                if factor != 0.0 {
+                    row[k] = 0.0;
+                    for (x, r) in row.iter_mut().zip(pivot_row.iter()) {
+                        *x -= factor * r;
+                    }
+                }
+            }
+        }
+        for k in (0..n).rev() {
+            let p = self.swaps[k];
+            if p != k {
+                for row in a.chunks_exact_mut(n) {
+                    row.swap(k, p);
+                }
+            }
+        }
+        a.iter().all(|x| x.is_finite())
     }
 
     /// `b ← (I − dh J)⁻¹ b` with the inverse of the last successful
     /// [`NewtonMatrix::invert_shifted`].
     pub fn solve(&mut self, b: &mut [f64]) {
-        if self.using_schur {
-            if let Some(schur) = self.schur.as_mut() {
-                schur.solve(b);
-                return;
+        let n = self.n;
+        let b = &mut b[..n];
+        for (y, row) in self.product.iter_mut().zip(self.inverse.chunks_exact(n)) {
+            let mut sum = 0.0;
+            for j in 0..n {
+                sum += row[j] * b[j];
             }
+            *y = sum;
         }
-        let b = &mut b[..self.n];
-        multiply(&self.inverse, b, &mut self.product);
         b.copy_from_slice(&self.product);
     }
 }
@@ -142,83 +166,6 @@ mod tests {
                     );
                 }
             }
-        }
-    }
-
-    /// A random Jacobian of `nq` coordinates in `blocks` and `nw` further variables, with
-    /// `∂q̇/∂q` block diagonal.
-    fn structured_jacobian(
-        nq: usize,
-        nw: usize,
-        blocks: &[std::ops::Range<usize>],
-        next: &mut impl FnMut() -> f64,
-    ) -> DMatrix<f64> {
-        let n = nq + nw;
-        DMatrix::from_fn(n, n, |r, c| {
-            let in_block = blocks.iter().any(|b| b.contains(&r) && b.contains(&c));
-            if r < nq && c < nq && !in_block {
-                0.0
-            } else {
-                50.0 * next()
-            }
-        })
-    }
-
-    #[test]
-    fn the_schur_form_solves_as_the_dense_inverse_does() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
-        // One free body (quaternion and translation), a chain of pins and a ball, and a model
-        // without speeds' partners (nw = 0 does not occur; nq = 0 does for z-only systems).
-        let cases: [(usize, usize, Vec<std::ops::Range<usize>>); 4] = [
-            (7, 6, vec![0..7]),
-            (7, 6, vec![0..4, 4..7]),
-            (9, 8, vec![0..1, 1..2, 2..6, 6..9]),
-            (0, 3, vec![]),
-        ];
-        for (nq, nw, blocks) in cases {
-            for dh in [1e-4, 0.01, 0.3] {
-                let j = structured_jacobian(nq, nw, &blocks, &mut next);
-                let x: Vec<f64> = (0..nq + nw).map(|_| next()).collect();
-                let mut b = shifted_times(&j, dh, &x);
-                let mut m = NewtonMatrix::with_coordinate_blocks(nq + nw, nq, blocks.clone());
-                assert!(m.invert_shifted(&j, dh));
-                assert!(m.using_schur);
-                m.solve(&mut b);
-                // As for the dense inverse above: round-off of well-conditioned draws.
-                let scale = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                for k in 0..nq + nw {
-                    assert!((b[k] - x[k]).abs() < 1e-10 * scale, "{nq}+{nw}, dh {dh}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_jacobian_that_couples_joints_coordinates_takes_the_dense_inverse() {
-        let mut next = {
-            let mut k = 0.0;
-            move || {
-                k += 0.37;
-                f64::sin(k)
-            }
-        };
-        let blocks = vec![0..2, 2..4];
-        let mut j = structured_jacobian(4, 3, &blocks, &mut next);
-        j[(0, 3)] = 0.7;
-        let x = [0.3, -0.2, 0.9, 0.1, -0.5, 0.25, 0.6];
-        let mut b = shifted_times(&j, 0.05, &x);
-        let mut m = NewtonMatrix::with_coordinate_blocks(7, 4, blocks);
-        assert!(m.invert_shifted(&j, 0.05));
-        assert!(!m.using_schur);
-        m.solve(&mut b);
-        for k in 0..7 {
-            assert!((b[k] - x[k]).abs() < 1e-12, "{b:?}");
         }
     }
 

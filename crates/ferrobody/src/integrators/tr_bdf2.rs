@@ -97,16 +97,7 @@ impl<T: Real> TrBdf2<T> {
             jacobian: StateDerivativeJacobian::new(model)?,
             have_jacobian: false,
             fresh: false,
-            newton_matrix: NewtonMatrix::with_coordinate_blocks(
-                ny,
-                model.nq(),
-                model
-                    .bodies()
-                    .iter()
-                    .map(|body| body.q_range())
-                    .filter(|range| !range.is_empty())
-                    .collect(),
-            ),
+            newton_matrix: NewtonMatrix::new(ny),
             matrix_valid: false,
             matrix_dh: f64::NAN,
             c: vec![T::zero(); ny],
