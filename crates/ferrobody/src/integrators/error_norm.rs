@@ -62,6 +62,25 @@ pub fn error_norm<T: Real>(
     q_norm.max(u_norm).max(z_norm)
 }
 
+/// The size of a Newton correction `e = [q, u, z]` (f64) for the implicit method's convergence
+/// test: [`error_norm`]'s weights and RMS divisors, but a quaternion's correction counts
+/// whole (a change of its length is a change of the iterate too). Returns the *square* of the
+/// norm, so that the test needs no square roots.
+pub fn correction_norm_squared(
+    e: &[f64],
+    (nq, q_count): (usize, usize),
+    u_scale: &[f64],
+    z_scale: &[f64],
+) -> f64 {
+    let nu = u_scale.len();
+    let mean = |sum: f64, n: usize| if n == 0 { 0.0 } else { sum / n as f64 };
+    let q: f64 = e[..nq].iter().map(|x| x * x).sum();
+    let weighted = |e: &[f64], w: &[f64]| e.iter().zip(w).map(|(e, w)| (e * w) * (e * w)).sum();
+    let u: f64 = weighted(&e[nq..nq + nu], u_scale);
+    let z: f64 = weighted(&e[nq + nu..], z_scale);
+    mean(q, q_count).max(mean(u, nu)).max(mean(z, z_scale.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +92,16 @@ mod tests {
         assert_eq!(error_norm(&y, &along, (4, 4), 1, &[0], &[1.0], &[]), 0.0);
         let across = [0.0, 1e-3, 0.0, 0.0, 0.0];
         assert!((error_norm(&y, &across, (4, 4), 1, &[0], &[1.0], &[]) - 5e-4).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_correction_counts_whole_and_squared() {
+        let e = [3e-3, 0.0, 0.0, 4e-3, 1e-3, 2e-3];
+        // q: (9 + 16)e-6 / 4; u: (1e-6 · 0.25 + 4e-6) / 2.
+        let n2 = correction_norm_squared(&e, (4, 4), &[0.5, 1.0], &[]);
+        assert!((n2 - 25e-6 / 4.0).abs() < 1e-20, "{n2}");
+        let n2 = correction_norm_squared(&e, (4, 4), &[0.5, 10.0], &[]);
+        assert!((n2 - 400e-6 / 2.0 - 0.25e-6 / 2.0).abs() < 1e-18, "{n2}");
     }
 
     #[test]

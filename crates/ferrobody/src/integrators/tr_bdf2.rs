@@ -145,7 +145,8 @@ impl<T: Real> TrBdf2<T> {
     }
 
     /// One attempt from `(t0, y0, f0)` to `t1`: fills `ws.y1` and `ws.y_err` (after
-    /// [`TrBdf2::prepare`]); `norm(y, e)` is the step's error norm.
+    /// [`TrBdf2::prepare`]); `norm2(e)` is the square of a Newton correction's weighted norm
+    /// (`error_norm::correction_norm_squared`).
     pub fn attempt(
         &mut self,
         (t0, y0, f0): (f64, &[T], &[T]),
@@ -153,14 +154,14 @@ impl<T: Real> TrBdf2<T> {
         accuracy: f64,
         ws: &mut MersonWorkspace<T>,
         eval: &mut impl FnMut(f64, &[T], &mut [T]) -> Result<()>,
-        norm: &impl Fn(&[T], &[T]) -> f64,
+        norm2: &impl Fn(&[f64]) -> f64,
     ) -> Result<Outcome> {
         self.fresh = false;
         if !self.have_jacobian {
             self.refresh_jacobian(t0, y0)?;
         }
         loop {
-            match self.stages((t0, y0, f0), t1, accuracy, ws, eval, norm)? {
+            match self.stages((t0, y0, f0), t1, accuracy, ws, eval, norm2)? {
                 Some(slow) => {
                     // Slow convergence: a new J before the next step.
                     if slow {
@@ -182,7 +183,7 @@ impl<T: Real> TrBdf2<T> {
         accuracy: f64,
         ws: &mut MersonWorkspace<T>,
         eval: &mut impl FnMut(f64, &[T], &mut [T]) -> Result<()>,
-        norm: &impl Fn(&[T], &[T]) -> f64,
+        norm2: &impl Fn(&[f64]) -> f64,
     ) -> Result<Option<bool>> {
         let h = t1 - t0;
         let dh = D * h;
@@ -203,7 +204,7 @@ impl<T: Real> TrBdf2<T> {
             scratch,
             accuracy,
             eval,
-            norm,
+            norm2,
         )?
         else {
             return Ok(None);
@@ -217,7 +218,7 @@ impl<T: Real> TrBdf2<T> {
             self.c[i] = a * ws.y_stage[i] + b * y0[i];
             ws.y1[i] = y0[i] + th * f0[i] + (ws.y_stage[i] - y0[i] - gh * f0[i]) * inv_g2;
         }
-        let Some(slow_1) = self.newton(t1, dh, &mut ws.y1, scratch, accuracy, eval, norm)? else {
+        let Some(slow_1) = self.newton(t1, dh, &mut ws.y1, scratch, accuracy, eval, norm2)? else {
             return Ok(None);
         };
         stage_derivative(f_1, &ws.y1, &self.c, tdh);
@@ -252,7 +253,7 @@ impl<T: Real> TrBdf2<T> {
         fx: &mut [T],
         accuracy: f64,
         eval: &mut impl FnMut(f64, &[T], &mut [T]) -> Result<()>,
-        norm: &impl Fn(&[T], &[T]) -> f64,
+        norm2: &impl Fn(&[f64]) -> f64,
     ) -> Result<Option<bool>> {
         let tdh = T::c(dh);
         let mut previous = f64::INFINITY;
@@ -269,7 +270,7 @@ impl<T: Real> TrBdf2<T> {
             for (xi, d) in x.iter_mut().zip(self.residual.iter()) {
                 *xi += T::c(*d);
             }
-            let size = norm(x, residual_as::<T>(&self.residual, fx));
+            let size = norm2(self.residual.as_slice()).sqrt();
             if !size.is_finite() {
                 return Ok(None);
             }
@@ -305,15 +306,6 @@ fn stage_derivative<T: Real>(f: &mut [T], x: &[T], c: &[T], dh: T) {
     for ((f, x), c) in f.iter_mut().zip(x).zip(c) {
         *f = (*x - *c) / dh;
     }
-}
-
-/// The correction as the scalar type, written into `buf` (reused: the stage derivative is
-/// taken from the stage equation afterwards, so `fx` may be overwritten).
-fn residual_as<'a, T: Real>(correction: &DVector<f64>, buf: &'a mut [T]) -> &'a [T] {
-    for (b, d) in buf.iter_mut().zip(correction.iter()) {
-        *b = T::c(*d);
-    }
-    buf
 }
 
 #[cfg(test)]

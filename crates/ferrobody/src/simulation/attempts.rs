@@ -82,9 +82,10 @@ impl<T: Real> Simulation<'_, T> {
         };
         let (y0, f0, ws) = (&buf.y0, &buf.f0, &mut buf.merson);
         if let Some(implicit) = self.implicit.as_mut() {
-            let weights = StepNorm::new(model, self.error_q_count, &buf.u_scale, &buf.z_scale);
-            let norm = |y: &[T], e: &[T]| weights.of(y, e);
-            return match implicit.attempt((t0, y0, f0), t1, acc, ws, &mut eval, &norm) {
+            let q = (model.nq(), self.error_q_count);
+            let (u_scale, z_scale) = (&buf.u_scale, &buf.z_scale);
+            let norm2 = |e: &[f64]| correction_norm_squared(e, q, u_scale, z_scale);
+            return match implicit.attempt((t0, y0, f0), t1, acc, ws, &mut eval, &norm2) {
                 Ok(Outcome::Done) => None,
                 // Newton failed even with a fresh Jacobian: an error that shrinks h to about
                 // a quarter (Simbody's rule with error order 3).

@@ -17,7 +17,7 @@ use crate::constraints::projection::{
 };
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
-use crate::integrators::error_norm::{error_norm, relative_scaling};
+use crate::integrators::error_norm::{correction_norm_squared, error_norm, relative_scaling};
 use crate::integrators::hermite::{interpolate, Segment};
 use crate::integrators::projection::{
     normalize_quaternions, project_q, quaternion_norm_error, Projection,
