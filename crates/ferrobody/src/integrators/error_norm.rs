@@ -78,7 +78,9 @@ pub fn correction_norm_squared(
     let weighted = |e: &[f64], w: &[f64]| e.iter().zip(w).map(|(e, w)| (e * w) * (e * w)).sum();
     let u: f64 = weighted(&e[nq..nq + nu], u_scale);
     let z: f64 = weighted(&e[nq + nu..], z_scale);
-    mean(q, q_count).max(mean(u, nu)).max(mean(z, z_scale.len()))
+    mean(q, q_count)
+        .max(mean(u, nu))
+        .max(mean(z, z_scale.len()))
 }
 
 #[cfg(test)]

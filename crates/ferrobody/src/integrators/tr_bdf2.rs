@@ -11,12 +11,17 @@
 //! ```
 //!
 //! Both stages solve `G(x) = x − c − d h f(x) = 0` by Newton's method with the same matrix
-//! `I − d h J`, `J = ∂f/∂y` exact (dual numbers, `derivatives::StateDerivativeJacobian`). J is
-//! kept across steps and recomputed only when Newton converges slowly or fails; the inverse
-//! `(I − d h J)⁻¹` (`newton_matrix`) is kept while J is unchanged and h stays within 0.5–2 of
-//! the h it was formed for. At convergence a stage's derivative is taken from its
-//! equation, `f = (x − c)/(d h)`, not re-evaluated (Shampine's advice for stiff problems). The
-//! step size follows Simbody's rule (`step_control`) with error order 3, the error norm and the
+//! `I − d h J`, `J = ∂f/∂y` exact (analytical or dual numbers,
+//! `derivatives::StateDerivativeJacobian`). J is kept across steps and recomputed only when
+//! Newton converges slowly or fails; the inverse `(I − d h J)⁻¹` (`newton_matrix`) is kept
+//! while J is unchanged and h stays within 0.5–2 of the h it was formed for. Newton stops when
+//! the estimated remaining error of the correction (error-norm weights,
+//! `error_norm::correction_norm_squared`) is a tenth of the accuracy, and gives up as soon as
+//! its observed rate cannot get there in the iterations left (RADAU5's test). At convergence a
+//! stage's derivative is taken from its equation, `f = (x − c)/(d h)`, not re-evaluated
+//! (Shampine's advice for stiff problems), and the BDF2 stage's is the next step's f0 (the
+//! step loop re-evaluates it only for models with auto-update variables). The step size
+//! follows Simbody's rule (`step_control`) with error order 3, the error norm and the
 //! quaternion projection are the Runge–Kutta methods' (`error_norm`, `projection`). The
 //! estimate is filtered through `(I − d h J)⁻¹` so that stiff components do not inflate it.
 //!
@@ -281,7 +286,14 @@ impl<T: Real> TrBdf2<T> {
                 if rate >= MAX_RATE {
                     return Ok(None);
                 }
-                rate / (1.0 - rate) * size
+                let remaining = rate / (1.0 - rate) * size;
+                // Hairer & Wanner's RADAU5: give up as soon as the iterations left cannot
+                // bring the error within the tolerance at this rate.
+                let left = (MAX_NEWTON - 1 - iteration) as i32;
+                if remaining * rate.powi(left) > NEWTON_TOLERANCE * accuracy {
+                    return Ok(None);
+                }
+                remaining
             };
             if remaining <= NEWTON_TOLERANCE * accuracy {
                 return Ok(Some(iteration > 2));
@@ -320,5 +332,37 @@ mod tests {
         let y = (A * z + (1.0 - A)) / (1.0 - D * h);
         let local = (y - h.exp()).abs() / (h * h * h);
         assert!((local - K_ERR).abs() < 1e-3 * K_ERR, "{local} vs {K_ERR}");
+    }
+
+    /// Newton on `x − c − dh f(x) = 0`, `f(x) = −2.2 x`, with the matrix of `J = −I`: it
+    /// contracts by |1 − 3.2/2| = 0.6 per iteration, which cannot reach 1e-13 from 1 in the
+    /// seven iterations allowed; Newton must say so after its second evaluation.
+    #[test]
+    fn newton_gives_up_once_its_rate_cannot_reach_the_tolerance() {
+        use crate::prelude::*;
+        let mut b = ModelBuilder::<f64>::new();
+        let mp = MassProperties::new(1.0, Vector3::zeros(), Matrix3::identity());
+        b.add_body(BodyDef::new("mass", BodyId::GROUND, Mobilizer::Slider, mp))
+            .unwrap();
+        let model = b.build().unwrap();
+        let mut implicit = TrBdf2::new(&model).unwrap();
+        implicit.jacobian.jacobian = -nalgebra::DMatrix::identity(2, 2);
+        implicit.form_matrix(1.0);
+        implicit.c.copy_from_slice(&[1.0, -1.0]);
+        let mut evaluations = 0;
+        let mut eval = |_t: f64, y: &[f64], f: &mut [f64]| {
+            evaluations += 1;
+            for (f, y) in f.iter_mut().zip(y) {
+                *f = -2.2 * y;
+            }
+            Ok(())
+        };
+        let norm2 = |e: &[f64]| e.iter().map(|x| x * x).sum::<f64>() / 2.0;
+        let (mut x, mut fx) = ([0.0; 2], [0.0; 2]);
+        let outcome = implicit
+            .newton(0.0, 1.0, &mut x, &mut fx, 1e-12, &mut eval, &norm2)
+            .unwrap();
+        assert!(outcome.is_none());
+        assert_eq!(evaluations, 2);
     }
 }
