@@ -272,11 +272,8 @@ impl<T: Real> HuntCrossleyForce<T> {
         let f_hertz = hertz_force(m.k, pc.radius, x);
         let potential_energy = T::c(0.4) * f_hertz * x;
         let v = point_velocity(ctx, body1, &point) - point_velocity(ctx, body2, &point);
-        let v_n = v.dot(&n);
-        let v_t = v - n * v_n;
-        let f = f_hertz * (T::one() + T::c(1.5) * m.c * v_n);
-        let slip2 = v_t.norm_squared();
-        let slip_speed = slip2.sqrt();
+        let law = (self.transition_velocity, self.friction);
+        let (f, friction_force, slip_speed) = contact_forces(f_hertz, &m, law, &n, &v);
         let mut eval = ContactEvaluation {
             surfaces: (a, b),
             bodies: (body1, body2),
@@ -293,20 +290,48 @@ impl<T: Real> HuntCrossleyForce<T> {
             return Some(eval);
         }
         eval.normal_force = f;
-        let vt = self.transition_velocity;
-        let has_slip = match self.friction {
-            FrictionModel::Hollars => slip2.re() != 0.0,
-            FrictionModel::Stribeck => slip2.re() > SIGNIFICANT_REAL_SQUARED,
-        };
-        if has_slip {
-            let mu = match self.friction {
-                FrictionModel::Hollars => hollars(slip_speed, vt, m.mu_s, m.mu_d, m.mu_v),
-                FrictionModel::Stribeck => stribeck(slip_speed, vt, m.mu_s, m.mu_d, m.mu_v),
-            };
-            eval.friction_force = v_t * (f * mu / slip_speed);
-        }
+        eval.friction_force = friction_force;
         Some(eval)
     }
+}
+
+/// The Hunt–Crossley law at one contact (Simbody's `HuntCrossleyForce`), from its Hertz force,
+/// the normal `n` (from surface 2 toward surface 1) and the velocity `v` of surface 1's material
+/// point relative to surface 2's there; `law` is the transition velocity (m/s) and friction
+/// model:
+///
+/// ```text
+/// v_n = v·n,  v_t = v − v_n n,  f = f_H (1 + 1.5 c v_n),  friction = μ(|v_t|) f v_t/|v_t|
+/// ```
+///
+/// Returns `(f, friction, |v_t|)`; `f ≤ 0` means no force (friction zero). Shared by
+/// [`HuntCrossleyForce::evaluate`] and the analytical derivatives' reduced path, so the two
+/// cannot drift apart.
+#[inline(always)]
+pub(crate) fn contact_forces<T: Real>(
+    f_hertz: T,
+    m: &CombinedMaterial<T>,
+    (vt, friction): (T, FrictionModel),
+    n: &Vector3<T>,
+    v: &Vector3<T>,
+) -> (T, Vector3<T>, T) {
+    let v_n = v.dot(n);
+    let v_t = v - n * v_n;
+    let f = f_hertz * (T::one() + T::c(1.5) * m.c * v_n);
+    let slip2 = v_t.norm_squared();
+    let slip_speed = slip2.sqrt();
+    let has_slip = match friction {
+        FrictionModel::Hollars => slip2.re() != 0.0,
+        FrictionModel::Stribeck => slip2.re() > SIGNIFICANT_REAL_SQUARED,
+    };
+    if f.re() <= 0.0 || !has_slip {
+        return (f, Vector3::zeros(), slip_speed);
+    }
+    let mu = match friction {
+        FrictionModel::Hollars => hollars(slip_speed, vt, m.mu_s, m.mu_d, m.mu_v),
+        FrictionModel::Stribeck => stribeck(slip_speed, vt, m.mu_s, m.mu_d, m.mu_v),
+    };
+    (f, v_t * (f * mu / slip_speed), slip_speed)
 }
 
 /// The Hertz force `(4/3) k x √(R k x)` (N) for combined `k = E_eff^(2/3)`, effective radius `R`

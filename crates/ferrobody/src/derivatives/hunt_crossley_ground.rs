@@ -13,11 +13,13 @@
 //!   W = [P × F; F]  (on the sphere's body, at Ground's origin)
 //! ```
 //!
+//! (the law itself is `hunt_crossley::contact_forces`, shared with the force element).
+//!
 //! Lanes: c (3), ω (3), v_O (3); then `∂W/∂ε = ∂W/∂c [−[c×] | 1]` for a pose twist ε of the
 //! body (`dc = ε_v + ε_ω × c`) and `∂W/∂V` directly.
 
-use crate::contact::friction::{hollars, stribeck, FrictionModel};
-use crate::contact::hunt_crossley::hertz_force;
+use crate::contact::friction::FrictionModel;
+use crate::contact::hunt_crossley::{contact_forces, hertz_force};
 use crate::contact::material::CombinedMaterial;
 use crate::contact::HuntCrossleyForce;
 use crate::geometry::Shape;
@@ -28,9 +30,6 @@ use nalgebra::{Const, Matrix6, Vector3, Vector6, U1};
 use num_dual::{Derivative, DualSVec64};
 
 type D9 = DualSVec64<9>;
-
-/// `SignificantReal²` of Simbody (as in `hunt_crossley`).
-const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
 
 /// The half space (surface index, pose) and the spheres' body if `force` is one half space on
 /// Ground and spheres all on one other body.
@@ -145,32 +144,20 @@ impl Law<'_> {
         let point = c - n * (T::c(self.radius) - depth * T::c(1.0 - m.s1));
         let f_hertz = hertz_force(T::c(m.k), T::c(self.radius), depth);
         let v = -(v_o + w.cross(&point));
-        let v_n = v.dot(&n);
-        let v_t = v - n * v_n;
-        let f = f_hertz * (T::one() + T::c(1.5 * m.c) * v_n);
+        let material = CombinedMaterial {
+            s1: T::c(m.s1),
+            k: T::c(m.k),
+            c: T::c(m.c),
+            mu_s: T::c(m.mu_s),
+            mu_d: T::c(m.mu_d),
+            mu_v: T::c(m.mu_v),
+        };
+        let law = (T::c(self.transition_velocity), self.friction);
+        let (f, friction, _) = contact_forces(f_hertz, &material, law, &n, &v);
         if f.re() <= 0.0 {
             return None;
         }
-        let slip2 = v_t.norm_squared();
-        let has_slip = match self.friction {
-            FrictionModel::Hollars => slip2.re() != 0.0,
-            FrictionModel::Stribeck => slip2.re() > SIGNIFICANT_REAL_SQUARED,
-        };
-        let mut force = n * f;
-        if has_slip {
-            let slip = slip2.sqrt();
-            let (vt, s, d, vv) = (
-                T::c(self.transition_velocity),
-                T::c(m.mu_s),
-                T::c(m.mu_d),
-                T::c(m.mu_v),
-            );
-            let mu = match self.friction {
-                FrictionModel::Hollars => hollars(slip, vt, s, d, vv),
-                FrictionModel::Stribeck => stribeck(slip, vt, s, d, vv),
-            };
-            force += v_t * (f * mu / slip);
-        }
+        let force = n * f + friction;
         let moment = point.cross(&force);
         Some(Vector6::new(
             moment.x, moment.y, moment.z, force.x, force.y, force.z,
