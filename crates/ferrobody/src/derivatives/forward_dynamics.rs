@@ -123,6 +123,16 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
                     .into(),
             ));
         }
+        self.compute_analytical_unchecked(state, tau)
+    }
+
+    /// [`Self::compute_analytical`] for a state the caller has checked with
+    /// [`RneaDerivatives::supports`].
+    pub(crate) fn compute_analytical_unchecked(
+        &mut self,
+        state: &State<f64>,
+        tau: &[f64],
+    ) -> Result<()> {
         forward_dynamics(&self.model_f64, state, &mut self.data_f64, tau)?;
         self.udot.copy_from(&self.data_f64.acc.udot);
         self.analytical

@@ -34,6 +34,8 @@ pub struct StateDerivativeJacobian {
     always_analytical: bool,
     /// ∂ẏ/∂y (ny × ny), from the last [`StateDerivativeJacobian::compute`].
     pub jacobian: DMatrix<f64>,
+    /// `[q, u, z]` of the state given to [`StateDerivativeJacobian::compute`].
+    y: Vec<f64>,
 }
 
 /// The f64 model, a state and the forward-dynamics Jacobian of the analytical path.
@@ -68,19 +70,20 @@ impl StateDerivativeJacobian {
             ydot: vec![D::from_re(0.0); ny],
             model: dual,
             jacobian: DMatrix::zeros(ny, ny),
+            y: vec![0.0; ny],
         })
     }
 
-    /// Computes `∂ẏ/∂y` at `state` (its real parts).
+    /// Computes `∂ẏ/∂y` at `state` (its real parts); allocates nothing.
     pub fn compute<T: Real>(&mut self, state: &State<T>) -> Result<()> {
-        let y: Vec<f64> = state
-            .q
-            .iter()
-            .chain(state.u.iter())
-            .chain(state.z.iter())
-            .map(|x| x.re())
-            .collect();
-        self.compute_at(state.t, &y, state)
+        let mut y = std::mem::take(&mut self.y);
+        let values = state.q.iter().chain(state.u.iter()).chain(state.z.iter());
+        for (slot, x) in y.iter_mut().zip(values) {
+            *slot = x.re();
+        }
+        let result = self.compute_at(state.t, &y, state);
+        self.y = y;
+        result
     }
 
     /// Computes `∂ẏ/∂y` at time `t` and `y = [q, u, z]`, the discrete variables taken from
@@ -163,7 +166,8 @@ impl StateDerivativeJacobian {
         {
             return Ok(false);
         }
-        path.forward.compute_analytical(state, &path.tau)?;
+        path.forward
+            .compute_analytical_unchecked(state, &path.tau)?;
         let nu = state.u.len();
         let j = &mut self.jacobian;
         j.fill(0.0);
