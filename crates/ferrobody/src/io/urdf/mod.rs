@@ -13,6 +13,7 @@
 
 pub mod build;
 pub mod document;
+mod links;
 
 pub use build::{add_robot, Attach, CollisionSphere, RobotInfo, RobotJoint, RootJoint};
 pub use document::JointKind;
