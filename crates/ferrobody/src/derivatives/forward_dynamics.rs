@@ -117,9 +117,9 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         if !RneaDerivatives::supports(&self.model_f64, state) {
             return Err(Error::Model(
                 "analytical derivatives cover Weld, Pin, Slider, Cylinder, Translation, Ball \
-                 and Free joints without constraints, with gravity, constant forces, two-point \
-                 springs and dampers, Hunt-Crossley and smooth sphere/half-space contact only; \
-                 use compute_dual"
+                 and Free joints without constraints, with gravity, constant forces, mobility \
+                 and two-point springs and dampers, Hunt-Crossley and smooth sphere/half-space \
+                 contact only; use compute_dual"
                     .into(),
             ));
         }

@@ -95,8 +95,9 @@ pub struct RneaDerivatives {
 impl RneaDerivatives {
     /// Whether `model` has only joints and forces these derivatives cover: Weld, Pin, Slider,
     /// Cylinder, Translation, Ball and Free joints (quaternions or Euler angles), no
-    /// constraints, and among the forces enabled in `state` only gravity and constant
-    /// generalized forces.
+    /// constraints, and among the forces enabled in `state` only gravity, constant generalized
+    /// forces, mobility springs and dampers, Hunt–Crossley and smooth sphere/half-space
+    /// contact, two-point springs and dampers, and constant forces and torques.
     pub fn supports(model: &Model<f64>, state: &State<f64>) -> bool {
         let joints = model.bodies().iter().skip(1).all(|b| {
             is_floating(b.mobilizer)
@@ -111,7 +112,13 @@ impl RneaDerivatives {
         });
         let forces = model.forces().iter().enumerate().all(|(i, f)| {
             !model.is_force_enabled(state, crate::ids::ForceId(i))
-                || matches!(f, Force::Gravity(_) | Force::MobilityConstantForce(_))
+                || matches!(
+                    f,
+                    Force::Gravity(_)
+                        | Force::MobilityConstantForce(_)
+                        | Force::MobilityLinearSpring(_)
+                        | Force::MobilityLinearDamper(_)
+                )
                 || BodyForceDerivatives::covers(f)
         });
         joints && forces && !model.has_constraints()
@@ -224,6 +231,33 @@ impl RneaDerivatives {
         }
         self.undo_body_frame_speeds(state.u.as_slice());
         self.tangent_to_q(model, state.q.as_slice());
+        self.add_mobility_springs_and_dampers(model, state);
+    }
+
+    /// `−∂Q/∂q` and `−∂Q/∂u` of the enabled mobility springs (`Q = −k (q_i − q₀)` on speed i,
+    /// from coordinate i of the same mobilizer) and dampers (`Q = −c u_i`): they act on one
+    /// generalized force each, outside the recursion.
+    fn add_mobility_springs_and_dampers(&mut self, model: &Model<f64>, state: &State<f64>) {
+        for (i, force) in model.forces().iter().enumerate() {
+            if !model.is_force_enabled(state, crate::ids::ForceId(i)) {
+                continue;
+            }
+            match force {
+                Force::MobilityLinearSpring(spring) => {
+                    let body = &model.bodies()[spring.body.0];
+                    let (row, column) = (
+                        body.u_range().start + spring.coordinate,
+                        body.q_range().start + spring.coordinate,
+                    );
+                    self.dtau_dq[(row, column)] += spring.stiffness;
+                }
+                Force::MobilityLinearDamper(damper) => {
+                    let speed = model.bodies()[damper.body.0].u_range().start + damper.speed;
+                    self.dtau_du[(speed, speed)] += damper.damping;
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Changes the results of the recursion (in body-frame speeds for floating joints) back to

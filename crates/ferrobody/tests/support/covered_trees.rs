@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use super::common::{random_mass_properties, random_state, random_transform, Rng};
-use ferrobody::forces::MobilityConstantForce;
+use ferrobody::forces::{MobilityConstantForce, MobilityLinearDamper, MobilityLinearSpring};
 use ferrobody::prelude::*;
 use nalgebra::DMatrix;
 
@@ -20,7 +20,8 @@ pub const KINDS: [Mobilizer; 9] = [
 ];
 
 /// A random tree of `n` bodies of the covered joint kinds (random parents, frames, masses),
-/// gravity along a random direction and a constant generalized force on each first speed.
+/// gravity along a random direction, and on each mobilizer a constant generalized force and a
+/// damper on its first speed and (without a quaternion) a spring on its last coordinate.
 pub fn covered_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     let mut rng = Rng::new(seed);
     let mut b = ModelBuilder::<f64>::new();
@@ -41,6 +42,22 @@ pub fn covered_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
                 body: id,
                 speed: 0,
                 force: rng.uniform(-1.0, 1.0),
+            }))
+            .unwrap();
+            // (Springs act on coordinates, which a quaternion mobilizer does not offer.)
+            if !matches!(kind, Mobilizer::Ball | Mobilizer::Free) {
+                b.add_force(Force::MobilityLinearSpring(MobilityLinearSpring {
+                    body: id,
+                    coordinate: kind.nu() - 1,
+                    stiffness: rng.uniform(0.0, 50.0),
+                    q0: rng.uniform(-0.5, 0.5),
+                }))
+                .unwrap();
+            }
+            b.add_force(Force::MobilityLinearDamper(MobilityLinearDamper {
+                body: id,
+                speed: 0,
+                damping: rng.uniform(0.0, 5.0),
             }))
             .unwrap();
         }
