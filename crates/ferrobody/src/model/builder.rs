@@ -1,12 +1,12 @@
 //! `ModelBuilder`: add bodies and force elements, validate, and build an immutable [`Model`].
 
+use super::body_checks::{check_mass_of_subtrees, validate_body};
 use super::{Body, BodyDef, Model, SlotLayout};
 use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
 use crate::error::{Error, Result};
 use crate::forces::{Force, ForceElement};
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
-use crate::math::inertia::check_inertia;
-use crate::math::{MassProperties, Transform};
+use crate::math::MassProperties;
 use crate::mobilizer::Mobilizer;
 use crate::scalar::Real;
 use crate::unilateral::{Underlying, UnilateralContact, UnilateralContactId};
@@ -304,100 +304,3 @@ impl<T: Real> ModelBuilder<T> {
 /// mass matrix square these values, so larger ones overflow f64 or make every other body's
 /// contribution round-off.
 pub const MAX_MASS_PROPERTY: f64 = 1e30;
-
-fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
-    let fail = |m: String| Err(Error::Model(format!("body '{}': {m}", def.name)));
-    if def.name.is_empty() {
-        return Err(Error::Model("a body needs a non-empty name".into()));
-    }
-    if def.parent.0 >= bodies.len() {
-        return fail(format!("parent body index {} does not exist", def.parent.0));
-    }
-    let mp = &def.mass_properties;
-    let mass = mp.mass.re();
-    if !mass.is_finite() || mass < 0.0 {
-        return fail(format!("mass must be finite and non-negative, got {mass}"));
-    }
-    // Beyond this the inertia products overflow or swamp every other body's in f64.
-    if mass > MAX_MASS_PROPERTY {
-        return fail(format!(
-            "mass must be at most {MAX_MASS_PROPERTY:e} kg, got {mass:e}"
-        ));
-    }
-    if let Some(x) = mp
-        .inertia_com
-        .iter()
-        .find(|x| x.re().abs() > MAX_MASS_PROPERTY)
-    {
-        return fail(format!(
-            "inertia entries must be at most {MAX_MASS_PROPERTY:e} kg·m² in size, got {:e}",
-            x.re()
-        ));
-    }
-    if !mp.com.iter().all(|x| x.re().is_finite()) {
-        return fail("centre of mass has a non-finite component".into());
-    }
-    check_inertia(&mp.inertia_com.map(|x| x.re())).or_else(fail)?;
-    match (def.mobilizer, &def.spatial_transform) {
-        (crate::mobilizer::Mobilizer::FunctionBased(n), Some(st)) => {
-            st.validate().or_else(fail)?;
-            if st.nq != usize::from(n) {
-                return fail(format!(
-                    "the mobilizer has {n} coordinates but its transform {}",
-                    st.nq
-                ));
-            }
-        }
-        (crate::mobilizer::Mobilizer::FunctionBased(_), None) => {
-            return fail("a function-based mobilizer needs a spatial transform".into())
-        }
-        (_, Some(_)) => {
-            return fail("only a function-based mobilizer takes a spatial transform".into())
-        }
-        (_, None) => {}
-    }
-    for (name, x) in [
-        ("inboard frame x_pf", &def.x_pf),
-        ("outboard frame x_bm", &def.x_bm),
-    ] {
-        check_transform(x).or_else(|m| fail(format!("{name}: {m}")))?;
-    }
-    Ok(())
-}
-
-fn check_transform<T: Real>(x: &Transform<T>) -> std::result::Result<(), String> {
-    let r = x.r.map(|v| v.re());
-    if !r
-        .iter()
-        .chain(x.p.map(|v| v.re()).iter())
-        .all(|v| v.is_finite())
-    {
-        return Err("non-finite entry".into());
-    }
-    if (r.transpose() * r - nalgebra::Matrix3::identity()).norm() > 1e-9 || r.determinant() < 0.0 {
-        return Err("rotation is not a proper orthonormal matrix".into());
-    }
-    Ok(())
-}
-
-/// A subtree without mass or inertia would make its mobilizer's accelerations undefined.
-fn check_mass_of_subtrees<T: Real>(bodies: &[Body<T>]) -> Result<()> {
-    let mut has_mass: Vec<bool> = bodies
-        .iter()
-        .map(|b| {
-            b.mass_properties.mass.re() > 0.0
-                || b.mass_properties.inertia_com.iter().any(|x| x.re() > 0.0)
-        })
-        .collect();
-    for i in (1..bodies.len()).rev() {
-        if !has_mass[i] && bodies[i].nu() > 0 {
-            return Err(Error::Model(format!(
-                "body '{}' and all bodies outboard of it have no mass: the accelerations of its {} mobilizer are undefined",
-                bodies[i].name, bodies[i].mobilizer
-            )));
-        }
-        let p = bodies[i].parent.0;
-        has_mass[p] = has_mass[p] || has_mass[i];
-    }
-    Ok(())
-}

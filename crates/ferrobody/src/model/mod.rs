@@ -7,6 +7,7 @@
 //! lives in [`Data`](crate::Data) (Pinocchio's Model/Data split).
 
 mod body;
+mod body_checks;
 mod builder;
 mod layout;
 pub mod planar;
