@@ -1,24 +1,11 @@
 //! The command-line contract (shared/spec/cli-contract.md): outputs, exit codes, one-line
 //! errors for bad input, a failing simulation that keeps its rows, and determinism.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
-fn exe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
-}
-
-fn scenes() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("ferrobody-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{exe, scenes, temp_dir};
 
 fn run_scene_text(name: &str, text: &str, extra: &[&str]) -> (Output, PathBuf) {
     let dir = temp_dir(name);

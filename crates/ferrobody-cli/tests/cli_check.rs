@@ -2,11 +2,9 @@
 //! scene holds (issue 23, finding 4).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn exe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
-}
+mod common;
+use common::exe;
 
 fn scene(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,22 +1,8 @@
 //! `ferrobody curves` validates every model's parameters, honours the exponential spring's,
 //! and has a default output folder (issue 23, finding 7).
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn exe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "ferrobody-curves-test-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{exe, temp_dir};
 
 #[test]
 fn bad_parameters_are_refused_for_every_model() {

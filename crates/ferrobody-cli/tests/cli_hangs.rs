@@ -2,21 +2,11 @@
 //! search never returned for an infinite or empty axis range. Each command here must end
 //! within 20 s.
 
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn exe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("ferrobody-hang-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{exe, temp_dir};
 
 /// Runs `cmd` and fails (killing it) if it is still running after 20 s.
 fn ends_in_time(mut cmd: Command) -> std::process::ExitStatus {

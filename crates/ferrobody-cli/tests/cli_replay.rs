@@ -2,26 +2,10 @@
 //! the u5 box as the scene's own `visual` box, Ground's edge as a rod; bad `visual` entries are
 //! one-line errors.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn exe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "ferrobody-replay-test-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn scenes() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes")
-}
+mod common;
+use common::{exe, scenes, temp_dir};
 
 /// A primitive's bounding box: lowest and highest corner.
 type Bounds = ([f32; 3], [f32; 3]);

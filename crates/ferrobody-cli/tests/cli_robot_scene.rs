@@ -3,24 +3,12 @@
 //! contact rows are the robot's feet.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn exe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
-}
+mod common;
+use common::{exe, temp_dir};
 
 fn scene() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/anymal_stand.toml")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "ferrobody-robot-scene-test-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

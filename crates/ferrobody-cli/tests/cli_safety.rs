@@ -1,22 +1,10 @@
 //! The command line never writes outside its folder (issue 23): the default output folder is
 //! the scene's name made one safe path component.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn exe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "ferrobody-safety-test-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{exe, temp_dir};
 
 /// Without `--out`, the output folder is the scene's name made one safe path component in the
 /// working directory: `../escape` and `/abs/path` must not write outside it (issue 23).

@@ -1,11 +1,8 @@
 //! Usage errors keep clap's whole message (issue 23, finding 6): what was expected, "did you
 //! mean" hints and the usage line; a bare `ferrobody` prints the help.
 
-use std::process::Command;
-
-fn exe() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferrobody"))
-}
+mod common;
+use common::exe;
 
 #[test]
 fn a_bare_call_prints_the_help() {
