@@ -1,6 +1,6 @@
-//! The replay draws what the model is (issue 23 finding 9): the s4 ball as its contact sphere,
-//! the u5 box as the scene's own `visual` box, Ground's edge as a rod; bad `visual` entries are
-//! one-line errors.
+//! Plots and the replay: the demo writes both, `run` only on request; the replay draws what
+//! the model is (issue 23 finding 9): the s4 ball as its contact sphere, the u5 box as the
+//! scene's own `visual` box, Ground's edge as a rod; bad `visual` entries are one-line errors.
 
 use std::path::Path;
 
@@ -194,4 +194,110 @@ fn the_meshed_box_and_the_egg_are_drawn_as_their_contact_shapes() {
         close(egg[0].0, [-0.1, -0.05, -0.08]) && close(egg[0].1, [0.1, 0.05, 0.08]),
         "the ellipsoid, got {egg:?}"
     );
+}
+
+#[test]
+fn demo_writes_plots_and_a_valid_replay() {
+    let dir = temp_dir("replay");
+    let out = exe().arg("demo").arg("--out").arg(&dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // stderr is not a terminal here: no progress bar, nothing at all on stderr.
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for svg in [
+        "heights.svg",
+        "speeds.svg",
+        "energy.svg",
+        "contact_forces.svg",
+    ] {
+        let text = std::fs::read_to_string(dir.join(svg)).unwrap();
+        assert!(
+            text.contains("time (s)") && text.contains("<svg"),
+            "{svg} has a time axis with units"
+        );
+    }
+    // The gltf crate's loader is the validator: it checks the container, accessors and indices.
+    let bytes = std::fs::read(dir.join("replay.glb")).unwrap();
+    let doc = gltf::Gltf::from_slice(&bytes).expect("replay.glb is valid glTF");
+    let blob = doc.blob.clone().expect("a binary chunk");
+    let names: Vec<&str> = doc.nodes().filter_map(|n| n.name()).collect();
+    for body in [
+        "ground",
+        "link1",
+        "link5",
+        "hc_ball",
+        "smooth_ball",
+        "block",
+    ] {
+        assert!(names.contains(&body), "node for {body} in {names:?}");
+    }
+    let animation = doc.animations().next().expect("an animation of the poses");
+    let channels: Vec<_> = animation.channels().collect();
+    assert_eq!(
+        channels.len(),
+        2 * 8,
+        "translation and rotation for each of the 8 moving bodies"
+    );
+    let times: Vec<f32> = channels[0]
+        .reader(|_| Some(blob.as_slice()))
+        .read_inputs()
+        .unwrap()
+        .collect();
+    assert_eq!(times.len(), 301);
+    assert_eq!(*times.last().unwrap(), 3.0);
+    // The page embeds the GLB and reaches for nothing on the network.
+    let html = std::fs::read_to_string(dir.join("replay.html")).unwrap();
+    assert!(!html.contains("__FERROBODY_GLB_BASE64__") && !html.contains("__FERROBODY_TITLE__"));
+    assert!(
+        !html.contains("http://") && !html.contains("https://") && !html.contains("<script src"),
+        "self-contained"
+    );
+}
+
+#[test]
+fn run_writes_plots_and_replay_on_request_only() {
+    let dir = temp_dir("run-extras");
+    let scene = scenes().join("s3_smooth_ball.toml");
+    let out = exe()
+        .arg("run")
+        .arg(&scene)
+        .arg("--out")
+        .arg(dir.join("plain"))
+        .args(["--duration", "0.2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!dir.join("plain/heights.svg").exists() && !dir.join("plain/replay.glb").exists());
+    let out = exe()
+        .arg("run")
+        .arg(&scene)
+        .arg("--out")
+        .arg(dir.join("extras"))
+        .args(["--duration", "0.2", "--plot", "--replay", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [
+        "heights.svg",
+        "speeds.svg",
+        "energy.svg",
+        "contact_forces.svg",
+        "replay.glb",
+        "replay.html",
+    ] {
+        assert!(dir.join("extras").join(f).exists(), "{f}");
+    }
+    gltf::Gltf::from_slice(&std::fs::read(dir.join("extras/replay.glb")).unwrap())
+        .expect("valid glTF");
 }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The `ferrobody` binary built for these tests.
 pub fn exe() -> Command {
@@ -23,4 +23,16 @@ pub fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Asserts that a command failed with exactly one `error: ` line on stderr containing
+/// `expect`, and no panic.
+pub fn assert_clean_error(out: &Output, expect: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "expected failure for {expect}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line of error output, got {stderr:?}");
+    assert!(lines[0].starts_with("error: "), "{stderr}");
+    assert!(lines[0].contains(expect), "'{expect}' not in {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
