@@ -1,14 +1,13 @@
 //! Triangle meshes and the elastic foundation (issue 20): Simbody's own ElasticFoundationForce
 //! test (notes §6.4 (a): a pyramid on the ground, forces to 1e-5 relative), the BVH queries
-//! against brute force, a sphere mesh's load against k·V_cap (Simbody's (b) tolerances), mesh
-//! files in three formats giving the same mesh, and one-line errors for bad meshes.
+//! against brute force, a sphere mesh's load against k·V_cap (Simbody's (b) tolerances), the
+//! foundation's scene keys and parameters. Mesh files: `mesh_files.rs`.
 
 use ferrobody::contact::{
     ElasticFoundationForce, FoundationParameters, FoundationShape, FoundationSurface,
 };
 use ferrobody::forces::element_contribution;
 use ferrobody::geometry::{springs_in_half_space, springs_in_sphere, Shape, TriangleMesh};
-use ferrobody::io::mesh::load_mesh;
 use ferrobody::prelude::*;
 use nalgebra::{Matrix3, Vector3};
 use std::path::PathBuf;
@@ -251,67 +250,6 @@ fn a_sphere_mesh_pressed_into_the_ground_carries_k_times_the_cap_volume() {
             "{f:?}"
         );
     }
-}
-
-#[test]
-fn obj_stl_and_vtp_files_give_the_same_mesh() {
-    let dir = root().join("testdata/meshes");
-    let obj = load_mesh(&dir.join("box.obj")).unwrap();
-    assert_eq!((obj.vertices().len(), obj.faces().len()), (8, 12));
-    // STL stores single precision (0.1 becomes 0.10000000149...): same faces, vertices to 1e-8.
-    let stl = load_mesh(&dir.join("box.stl")).unwrap();
-    assert_eq!(stl.faces().len(), 12);
-    let area = |m: &TriangleMesh| m.areas().iter().sum::<f64>();
-    assert!((area(&stl) - area(&obj)).abs() < 1e-8);
-    // tobj numbers the OBJ's vertices by first use; the faces and their springs are the same.
-    let vtp = load_mesh(&dir.join("box.vtp")).unwrap();
-    assert_eq!(vtp.centroids(), obj.centroids());
-    assert_eq!(vtp.areas(), obj.areas());
-}
-
-/// Writes `text` to a file of that name in a fresh folder and loads it.
-fn load_text(name: &str, text: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("ferrobody-mesh-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    let e = load_mesh(&path).unwrap_err().to_string();
-    assert!(
-        e.starts_with(&path.display().to_string()),
-        "the error names the file: {e}"
-    );
-    assert_eq!(e.lines().count(), 1, "{e}");
-    e
-}
-
-#[test]
-fn bad_mesh_files_are_one_line_errors_naming_the_file() {
-    let obj = std::fs::read_to_string(root().join("testdata/meshes/box.obj")).unwrap();
-    let open: String = obj
-        .lines()
-        .filter(|l| *l != "f 1 2 4")
-        .map(|l| format!("{l}\n"))
-        .collect();
-    assert!(load_text("open.obj", open.as_bytes()).contains("the mesh is not closed"));
-    let wound = obj.replace("f 1 2 4", "f 2 1 4");
-    assert!(load_text("wound.obj", wound.as_bytes()).contains("winding is inconsistent"));
-    let flat = format!("{obj}v -0.1 -0.05 -0.1\nf 1 9 2\n");
-    assert!(load_text("flat.obj", flat.as_bytes()).contains("degenerate"));
-    assert!(load_text("empty.obj", b"").contains("the mesh file is empty"));
-    assert!(load_text("nofaces.obj", b"v 0 0 0\n").contains("no faces"));
-    assert!(load_text("box.ply", obj.as_bytes()).contains("unknown mesh format '.ply'"));
-    assert!(load_text("garbage.stl", b"this is not an STL file at all")
-        .contains("not a readable STL file"));
-    let binary = std::fs::read_to_string(root().join("testdata/meshes/box.vtp"))
-        .unwrap()
-        .replacen("format=\"ascii\"", "format=\"binary\"", 1);
-    assert!(load_text("binary.vtp", binary.as_bytes()).contains("save the mesh as ASCII VTP"));
-    assert!(load_text("broken.vtp", b"<VTKFile><PolyData>").contains("XML syntax error"));
-    let missing = root().join("testdata/meshes/no_such_mesh.obj");
-    assert!(load_mesh(&missing)
-        .unwrap_err()
-        .to_string()
-        .contains("cannot read the mesh"));
 }
 
 /// Body origins every 0.01 s, each report a step boundary (OpenSim's `Manager`).
