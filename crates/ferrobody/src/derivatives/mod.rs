@@ -10,6 +10,7 @@ mod body_forces;
 mod floating_joints;
 pub mod forward_dynamics;
 mod hunt_crossley_ground;
+mod mobility_forces;
 mod origin_frame;
 pub mod rnea_derivatives;
 pub mod state_derivative;

@@ -37,6 +37,7 @@
 
 use super::body_forces::BodyForceDerivatives;
 use super::floating_joints::{is_floating, FloatingJoint};
+use super::mobility_forces;
 use super::origin_frame::{
     add_cross_with_force, cross_force, cross_motion, force_cross_matrix, inertia_at_origin,
     motion_cross_matrix,
@@ -112,13 +113,8 @@ impl RneaDerivatives {
         });
         let forces = model.forces().iter().enumerate().all(|(i, f)| {
             !model.is_force_enabled(state, crate::ids::ForceId(i))
-                || matches!(
-                    f,
-                    Force::Gravity(_)
-                        | Force::MobilityConstantForce(_)
-                        | Force::MobilityLinearSpring(_)
-                        | Force::MobilityLinearDamper(_)
-                )
+                || matches!(f, Force::Gravity(_))
+                || mobility_forces::covers(f)
                 || BodyForceDerivatives::covers(f)
         });
         joints && forces && !model.has_constraints()
@@ -231,33 +227,7 @@ impl RneaDerivatives {
         }
         self.undo_body_frame_speeds(state.u.as_slice());
         self.tangent_to_q(model, state.q.as_slice());
-        self.add_mobility_springs_and_dampers(model, state);
-    }
-
-    /// `−∂Q/∂q` and `−∂Q/∂u` of the enabled mobility springs (`Q = −k (q_i − q₀)` on speed i,
-    /// from coordinate i of the same mobilizer) and dampers (`Q = −c u_i`): they act on one
-    /// generalized force each, outside the recursion.
-    fn add_mobility_springs_and_dampers(&mut self, model: &Model<f64>, state: &State<f64>) {
-        for (i, force) in model.forces().iter().enumerate() {
-            if !model.is_force_enabled(state, crate::ids::ForceId(i)) {
-                continue;
-            }
-            match force {
-                Force::MobilityLinearSpring(spring) => {
-                    let body = &model.bodies()[spring.body.0];
-                    let (row, column) = (
-                        body.u_range().start + spring.coordinate,
-                        body.q_range().start + spring.coordinate,
-                    );
-                    self.dtau_dq[(row, column)] += spring.stiffness;
-                }
-                Force::MobilityLinearDamper(damper) => {
-                    let speed = model.bodies()[damper.body.0].u_range().start + damper.speed;
-                    self.dtau_du[(speed, speed)] += damper.damping;
-                }
-                _ => {}
-            }
-        }
+        mobility_forces::add_terms(model, state, &mut self.dtau_dq, &mut self.dtau_du);
     }
 
     /// Changes the results of the recursion (in body-frame speeds for floating joints) back to
