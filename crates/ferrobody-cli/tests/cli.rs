@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 mod common;
-use common::{assert_clean_error, exe, scenes, temp_dir};
+use common::{assert_clean_error, assert_success, exe, scenes, temp_dir};
 
 fn run_scene_text(name: &str, text: &str, extra: &[&str]) -> (Output, PathBuf) {
     let dir = temp_dir(name);
@@ -119,11 +119,7 @@ fn bad_inputs_give_one_clear_error_line() {
 #[test]
 fn run_writes_trajectory_and_summary() {
     let (out, dir) = run_scene_text("good", GOOD, &[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let csv = std::fs::read_to_string(dir.join("out/trajectory.csv")).unwrap();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -313,11 +309,7 @@ fn contact_scenes_write_contacts_csv() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let csv = std::fs::read_to_string(dir.join("contacts.csv")).unwrap();
     let mut lines = csv.lines();
     assert_eq!(

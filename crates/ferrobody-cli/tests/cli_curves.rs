@@ -3,7 +3,7 @@
 //! output folder (issue 23, finding 7).
 
 mod common;
-use common::{assert_clean_error, exe, temp_dir};
+use common::{assert_clean_error, assert_success, exe, temp_dir};
 
 #[test]
 fn bad_parameters_are_refused_for_every_model() {
@@ -47,11 +47,7 @@ fn the_exponential_spring_honours_its_parameters() {
             .args(extra)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         std::fs::read_to_string(dir.join("force_vs_height.csv")).unwrap()
     };
     let default = table(&[], "default");
@@ -90,11 +86,7 @@ fn curves_write_tables_and_plots() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let depth = std::fs::read_to_string(dir.join("force_vs_depth.csv")).unwrap();
     assert_eq!(
         depth.lines().next().unwrap(),

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 mod common;
-use common::{exe, temp_dir};
+use common::{assert_success, exe, temp_dir};
 
 fn model(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -31,11 +31,7 @@ fn run_writes_states_sto_and_named_body_columns() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let sto = std::fs::read_to_string(dir.join("states.sto")).unwrap();
     let lines: Vec<&str> = sto.lines().collect();
     assert_eq!(
@@ -169,11 +165,7 @@ fn bench_and_integrator_options_accept_osim_models() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"scene\":\"ball_smooth\""));
     let out = exe()
         .arg("bench")

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 mod common;
-use common::{exe, scenes, temp_dir};
+use common::{assert_success, exe, scenes, temp_dir};
 
 /// A primitive's bounding box: lowest and highest corner.
 type Bounds = ([f32; 3], [f32; 3]);
@@ -21,11 +21,7 @@ fn replay_bounds(scene: &Path, dir: &Path) -> Vec<(String, Vec<Bounds>)> {
         .args(["--duration", "0.05", "--replay", "--quiet"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let doc = gltf::Gltf::from_slice(&std::fs::read(dir.join("replay.glb")).unwrap())
         .expect("valid glTF");
     doc.nodes()
@@ -200,11 +196,7 @@ fn the_meshed_box_and_the_egg_are_drawn_as_their_contact_shapes() {
 fn demo_writes_plots_and_a_valid_replay() {
     let dir = temp_dir("replay");
     let out = exe().arg("demo").arg("--out").arg(&dir).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     // stderr is not a terminal here: no progress bar, nothing at all on stderr.
     assert!(
         out.stderr.is_empty(),
@@ -283,11 +275,7 @@ fn run_writes_plots_and_replay_on_request_only() {
         .args(["--duration", "0.2", "--plot", "--replay", "--quiet"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     for f in [
         "heights.svg",
         "speeds.svg",

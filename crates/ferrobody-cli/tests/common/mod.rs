@@ -36,3 +36,12 @@ pub fn assert_clean_error(out: &Output, expect: &str) {
     assert!(lines[0].contains(expect), "'{expect}' not in {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Asserts that a command succeeded, showing its stderr otherwise.
+pub fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
