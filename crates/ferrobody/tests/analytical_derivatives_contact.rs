@@ -8,7 +8,7 @@ mod covered_trees;
 
 use common::{random_state, Rng};
 use covered_trees::{builder_with_bodies_of, covered_tree, relative_gap};
-use ferrobody::derivatives::{ForwardDynamicsJacobian, RneaDerivatives};
+use ferrobody::derivatives::{ForwardDynamicsJacobian, RneaDerivatives, StateDerivativeJacobian};
 use ferrobody::pipeline::realize;
 use ferrobody::prelude::*;
 
@@ -104,6 +104,49 @@ fn contact_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
     (model, state)
 }
 
+/// The contacts of `model` that push at `state`.
+fn touching_contacts(model: &Model<f64>, state: &State<f64>) -> usize {
+    let mut data = Data::new(model);
+    realize(model, state, &mut data, Stage::Dynamics).unwrap();
+    let reports = ferrobody::contact::contact_reports(model, state, &data);
+    reports.iter().filter(|c| c.normal_force > 0.0).count()
+}
+
+/// ∂u̇/∂q and ∂u̇/∂u of the analytical path against dual numbers. Stiff contact (1e6 Pa)
+/// makes entries up to 1e5; the two paths sum in different orders, so relative round-off of
+/// 1e-11 of the largest entry.
+fn assert_forward_jacobians_agree(
+    model: &Model<f64>,
+    state: &State<f64>,
+    tau: &[f64],
+    label: &str,
+) {
+    let mut analytical = ForwardDynamicsJacobian::new(model).unwrap();
+    let mut dual = ForwardDynamicsJacobian::new(model).unwrap();
+    analytical.compute_analytical(state, tau).unwrap();
+    dual.compute_dual(state, tau).unwrap();
+    for (name, a, d) in [
+        ("du̇/dq", &analytical.dudot_dq, &dual.dudot_dq),
+        ("du̇/du", &analytical.dudot_du, &dual.dudot_du),
+    ] {
+        let gap = relative_gap(a, d);
+        assert!(gap < 1e-11, "{label}: {name} off by {gap:e}");
+    }
+}
+
+/// `StateDerivativeJacobian` forced onto its analytical path against dual numbers (the same
+/// 1e-11 of the largest entry).
+fn assert_state_jacobians_agree(model: &Model<f64>, state: &State<f64>, label: &str) {
+    let mut analytical = StateDerivativeJacobian::new(model)
+        .unwrap()
+        .analytical_where_covered();
+    let mut dual = StateDerivativeJacobian::new(model).unwrap().dual_only();
+    analytical.compute(state).unwrap();
+    dual.compute(state).unwrap();
+    let gap = relative_gap(&analytical.jacobian, &dual.jacobian);
+    assert!(gap < 1e-11, "{label}: ∂ẏ/∂y off by {gap:e}");
+}
+
 #[test]
 fn with_contact_springs_and_constant_forces_the_analytical_jacobians_match_dual_numbers() {
     let mut touching = 0;
@@ -112,26 +155,8 @@ fn with_contact_springs_and_constant_forces_the_analytical_jacobians_match_dual_
         let (model, state) = contact_tree(seed, n);
         assert!(RneaDerivatives::supports(&model, &state));
         let tau: Vec<f64> = (0..model.nu()).map(|k| 0.2 * k as f64 - 0.5).collect();
-        let mut analytical = ForwardDynamicsJacobian::new(&model).unwrap();
-        let mut dual = ForwardDynamicsJacobian::new(&model).unwrap();
-        analytical.compute_analytical(&state, &tau).unwrap();
-        dual.compute_dual(&state, &tau).unwrap();
-        let mut data = Data::new(&model);
-        realize(&model, &state, &mut data, Stage::Dynamics).unwrap();
-        let contact = ferrobody::contact::contact_reports(&model, &state, &data);
-        touching += contact.iter().filter(|c| c.normal_force > 0.0).count();
-        // Stiff contact (1e6 Pa) makes entries up to 1e5; the two paths sum in different
-        // orders, so relative round-off of 1e-11 of the largest entry.
-        for (name, a, d) in [
-            ("du̇/dq", &analytical.dudot_dq, &dual.dudot_dq),
-            ("du̇/du", &analytical.dudot_du, &dual.dudot_du),
-        ] {
-            let gap = relative_gap(a, d);
-            assert!(
-                gap < 1e-11,
-                "seed {seed}, {n} bodies: {name} off by {gap:e}"
-            );
-        }
+        assert_forward_jacobians_agree(&model, &state, &tau, &format!("seed {seed}, {n} bodies"));
+        touching += touching_contacts(&model, &state);
     }
     assert!(
         touching > 20,
@@ -141,7 +166,6 @@ fn with_contact_springs_and_constant_forces_the_analytical_jacobians_match_dual_
 
 #[test]
 fn the_state_derivative_jacobian_takes_the_analytical_path_and_matches_dual_numbers() {
-    use ferrobody::derivatives::StateDerivativeJacobian;
     for seed in 0..20 {
         let n = 2 + (seed as usize * 3) % 10;
         let (model, state) = if seed % 2 == 0 {
@@ -149,14 +173,7 @@ fn the_state_derivative_jacobian_takes_the_analytical_path_and_matches_dual_numb
         } else {
             covered_tree(seed, n)
         };
-        let mut analytical = StateDerivativeJacobian::new(&model)
-            .unwrap()
-            .analytical_where_covered();
-        let mut dual = StateDerivativeJacobian::new(&model).unwrap().dual_only();
-        analytical.compute(&state).unwrap();
-        dual.compute(&state).unwrap();
-        let gap = relative_gap(&analytical.jacobian, &dual.jacobian);
-        assert!(gap < 1e-11, "seed {seed}, {n} bodies: ∂ẏ/∂y off by {gap:e}");
+        assert_state_jacobians_agree(&model, &state, &format!("seed {seed}, {n} bodies"));
     }
 }
 
@@ -213,7 +230,6 @@ fn spheres_on_one_body(
 #[test]
 fn hunt_crossley_spheres_on_one_body_take_the_reduced_path_and_match_dual_numbers() {
     use ferrobody::contact::FrictionModel;
-    use ferrobody::derivatives::StateDerivativeJacobian;
     let mut touching = 0;
     for seed in 0..30 {
         let n = 1 + (seed as usize * 7) % 9;
@@ -223,40 +239,16 @@ fn hunt_crossley_spheres_on_one_body_take_the_reduced_path_and_match_dual_number
             FrictionModel::Stribeck
         };
         let (model, state) = spheres_on_one_body(seed, n, friction);
-        let mut data = Data::new(&model);
-        realize(&model, &state, &mut data, Stage::Dynamics).unwrap();
-        let reports = ferrobody::contact::contact_reports(&model, &state, &data);
-        touching += reports.iter().filter(|c| c.normal_force > 0.0).count();
-        let tau = vec![0.1; model.nu()];
-        let mut analytical = ForwardDynamicsJacobian::new(&model).unwrap();
-        let mut dual = ForwardDynamicsJacobian::new(&model).unwrap();
-        analytical.compute_analytical(&state, &tau).unwrap();
-        dual.compute_dual(&state, &tau).unwrap();
-        for (name, a, d) in [
-            ("du̇/dq", &analytical.dudot_dq, &dual.dudot_dq),
-            ("du̇/du", &analytical.dudot_du, &dual.dudot_du),
-        ] {
-            let gap = relative_gap(a, d);
-            assert!(
-                gap < 1e-11,
-                "seed {seed}, {n} bodies: {name} off by {gap:e}"
-            );
-        }
-        let mut analytical = StateDerivativeJacobian::new(&model)
-            .unwrap()
-            .analytical_where_covered();
-        let mut dual = StateDerivativeJacobian::new(&model).unwrap().dual_only();
-        analytical.compute(&state).unwrap();
-        dual.compute(&state).unwrap();
-        let gap = relative_gap(&analytical.jacobian, &dual.jacobian);
-        assert!(gap < 1e-11, "seed {seed}: ∂ẏ/∂y off by {gap:e}");
+        touching += touching_contacts(&model, &state);
+        let label = format!("seed {seed}, {n} bodies");
+        assert_forward_jacobians_agree(&model, &state, &vec![0.1; model.nu()], &label);
+        assert_state_jacobians_agree(&model, &state, &label);
     }
     assert!(touching > 20, "only {touching} contacts touched");
 }
 
 #[test]
 fn the_stiff_block_takes_the_analytical_path_and_matches_dual_numbers() {
-    use ferrobody::derivatives::StateDerivativeJacobian;
     let root = common::repo_root();
     let scene = ferrobody::io::scene::load_scene(
         &root.join("examples/scenes/block_hunt_crossley_vt0.001.toml"),
