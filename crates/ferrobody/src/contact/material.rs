@@ -80,6 +80,20 @@ pub struct CombinedMaterial<T: Real> {
     pub mu_v: T,
 }
 
+impl<T: Real> CombinedMaterial<T> {
+    /// Converts to another scalar type through `f64` (as [`ContactMaterial::cast`]).
+    pub fn cast<U: Real>(&self) -> CombinedMaterial<U> {
+        CombinedMaterial {
+            s1: U::c(self.s1.re()),
+            k: U::c(self.k.re()),
+            c: U::c(self.c.re()),
+            mu_s: U::c(self.mu_s.re()),
+            mu_d: U::c(self.mu_d.re()),
+            mu_v: U::c(self.mu_v.re()),
+        }
+    }
+}
+
 /// Harmonic mean `2ab/(a + b)`, 0 when both are 0.
 #[inline]
 pub fn harmonic_mean<T: Real>(a: T, b: T) -> T {

@@ -144,16 +144,8 @@ impl Law<'_> {
         let point = c - n * (T::c(self.radius) - depth * T::c(1.0 - m.s1));
         let f_hertz = hertz_force(T::c(m.k), T::c(self.radius), depth);
         let v = -(v_o + w.cross(&point));
-        let material = CombinedMaterial {
-            s1: T::c(m.s1),
-            k: T::c(m.k),
-            c: T::c(m.c),
-            mu_s: T::c(m.mu_s),
-            mu_d: T::c(m.mu_d),
-            mu_v: T::c(m.mu_v),
-        };
         let law = (T::c(self.transition_velocity), self.friction);
-        let (f, friction, _) = contact_forces(f_hertz, &material, law, &n, &v);
+        let (f, friction, _) = contact_forces(f_hertz, &m.cast(), law, &n, &v);
         if f.re() <= 0.0 {
             return None;
         }

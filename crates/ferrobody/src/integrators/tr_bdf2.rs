@@ -201,7 +201,6 @@ impl<T: Real> TrBdf2<T> {
             ws.y_stage[i] = y0[i] + T::c(GAMMA * h) * f0[i];
         }
         let [scratch, f_z, f_1, ..] = &mut ws.f;
-        debug_assert_eq!(END_DERIVATIVE, 2);
         let Some(slow_z) = self.newton(
             t0 + GAMMA * h,
             dh,
@@ -310,7 +309,8 @@ pub fn end_derivative<T: Real>(ws: &MersonWorkspace<T>) -> &[T] {
     &ws.f[END_DERIVATIVE]
 }
 
-/// The slot of `MersonWorkspace::f` holding the BDF2 stage's derivative.
+/// The slot of `MersonWorkspace::f` holding the BDF2 stage's derivative (`f_1` in
+/// `TrBdf2::stages`).
 const END_DERIVATIVE: usize = 2;
 
 /// A converged stage's derivative from its equation: `f = (x − c)/(d h)`.
