@@ -9,7 +9,7 @@
 //!    and velocity errors are computed at stages 1 and 2.
 
 use crate::algorithms::kinematics::kinematics;
-use crate::algorithms::{aba, position_kinematics};
+use crate::algorithms::{aba, planar_xy, position_kinematics};
 use crate::constraints::dynamics::{
     calc_position_errors, calc_velocity_errors, constrained_accelerations,
 };
@@ -90,4 +90,22 @@ pub fn state_derivative<T: Real>(
     copy_small(&mut ydot[nq..nq + nu], data.acc.udot.as_slice());
     copy_small(&mut ydot[nq + nu..], data.dynamics.zdot.as_slice());
     Ok(())
+}
+
+/// The state derivative for the integrators' step loop: [`state_derivative`], except that a
+/// planar-xy model takes the two-dimensional path (`algorithms::planar_xy`), which leaves
+/// `data` with the poses, velocities, forces and u̇ but not realized. Returns whether `data`
+/// is realized to Acceleration.
+pub(crate) fn step_derivative<T: Real>(
+    model: &Model<T>,
+    state: &State<T>,
+    data: &mut Data<T>,
+    ydot: &mut [T],
+) -> Result<bool> {
+    if model.planar_xy {
+        planar_xy::state_derivative(model, state, data, ydot)?;
+        return Ok(false);
+    }
+    state_derivative(model, state, data, ydot)?;
+    Ok(true)
 }

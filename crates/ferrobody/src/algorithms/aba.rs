@@ -121,7 +121,7 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
 }
 
 /// The error for a body whose articulated inertia along its hinge is not positive definite.
-fn singular<T: Real>(body: &crate::model::Body<T>) -> Error {
+pub(super) fn singular<T: Real>(body: &crate::model::Body<T>) -> Error {
     Error::Model(format!(
         "articulated inertia of body '{}' is singular",
         body.name

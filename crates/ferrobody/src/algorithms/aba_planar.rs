@@ -101,7 +101,7 @@ pub(super) fn store_planar_contribution<T: Real>(
 /// The several-dof step (a Planar mobilizer, n = 3; n ≤ 3 in a plane): `D = H̃ᵀ P̃ H̃`, then
 /// `G̃`, `ν`, and `P̃`, `z̃` updated in place. `None` if `D` is not positive definite.
 #[allow(clippy::type_complexity)]
-fn articulate_planar_many<T: Real>(
+pub(super) fn articulate_planar_many<T: Real>(
     h: &[Vector3<T>],
     tau: &[T],
     p: &mut Matrix3<T>,
@@ -149,7 +149,7 @@ type Vec3Array<T> = [Vector3<T>; 3];
 /// `Φ̃ p Φ̃ᵀ` for the in-plane offset `(r1, r2)`: row 0 of `Φ̃ p` and then column 0 of the
 /// product take `x₀ − r₂ x₁ + r₁ x₂`; the other entries pass through.
 #[inline(always)]
-fn shift_planar<T: Real>(p: &Matrix3<T>, r1: T, r2: T) -> Matrix3<T> {
+pub(super) fn shift_planar<T: Real>(p: &Matrix3<T>, r1: T, r2: T) -> Matrix3<T> {
     let shift = |x0: T, x1: T, x2: T| x0 - r2 * x1 + r1 * x2;
     let mut q = *p;
     for j in 0..3 {

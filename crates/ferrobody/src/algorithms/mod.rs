@@ -15,6 +15,7 @@ pub mod jacobian;
 pub mod kinematics;
 pub mod mass_ltdl;
 pub mod momentum;
+pub(crate) mod planar_xy;
 pub mod rnea;
 mod spd_inverse;
 

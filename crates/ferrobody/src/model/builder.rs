@@ -275,7 +275,7 @@ impl<T: Real> ModelBuilder<T> {
             })
             .collect();
         let qdot_is_u = self.bodies.iter().all(|b| b.mobilizer.qdot_is_u());
-        Ok(Model {
+        let mut model = Model {
             constraints: self.constraints,
             constraint_rows,
             constraint_enabled,
@@ -296,7 +296,10 @@ impl<T: Real> ModelBuilder<T> {
             auto_update: self.auto_update,
             quaternion_starts,
             qdot_is_u,
-        })
+            planar_xy: false,
+        };
+        model.planar_xy = crate::algorithms::planar_xy::is_planar_xy_model(&model);
+        Ok(model)
     }
 }
 

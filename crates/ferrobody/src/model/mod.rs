@@ -55,6 +55,9 @@ pub struct Model<T: Real = f64> {
     /// Whether every mobilizer has q̇ = u (no quaternion or Euler-angle Ball/Free), so that
     /// q̇ is one copy of u.
     pub(crate) qdot_is_u: bool,
+    /// Whether the integrator's derivative runs on the two-dimensional path
+    /// ([`crate::algorithms::planar_xy`]).
+    pub(crate) planar_xy: bool,
 }
 
 impl<T: Real> Model<T> {
@@ -285,6 +288,7 @@ impl<T: Real> Model<T> {
             unilateral_multipliers: self.unilateral_multipliers,
             quaternion_starts: self.quaternion_starts.clone(),
             qdot_is_u: self.qdot_is_u,
+            planar_xy: self.planar_xy,
             body_names: self.body_names.clone(),
         })
     }

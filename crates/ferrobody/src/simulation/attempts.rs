@@ -78,7 +78,7 @@ impl<T: Real> Simulation<'_, T> {
         let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
             state.t = t;
             state.set_y(y);
-            state_derivative(model, state, data, ydot)
+            step_derivative(model, state, data, ydot).map(|_| ())
         };
         let (y0, f0, ws) = (&buf.y0, &buf.f0, &mut buf.merson);
         if let Some(implicit) = self.implicit.as_mut() {
@@ -171,7 +171,7 @@ impl<T: Real> Simulation<'_, T> {
         state.t = t1;
         state.set_y(&ws.y1);
         let [f1, ..] = &mut ws.f;
-        if state_derivative(model, state, data, f1).is_err() {
+        if step_derivative(model, state, data, f1).is_err() {
             return f64::INFINITY;
         }
         explicit_euler::error_estimate(t1 - t0, &buf.y0, &buf.f0, f1, &mut ws.y_err);
@@ -187,7 +187,7 @@ impl<T: Real> Simulation<'_, T> {
         let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
             state.t = t;
             state.set_y(y);
-            state_derivative(model, state, data, ydot)
+            step_derivative(model, state, data, ydot).map(|_| ())
         };
         let start = (t0, &buf.y0[..], &buf.f0[..]);
         let ws = &mut buf.merson;
@@ -238,7 +238,7 @@ impl<T: Real> Simulation<'_, T> {
             let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
                 state.t = t;
                 state.set_y(y);
-                state_derivative(model, state, data, ydot)
+                step_derivative(model, state, data, ydot).map(|_| ())
             };
             rk4::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson, &mut eval).map_err(|e| {
                 Error::Simulation {

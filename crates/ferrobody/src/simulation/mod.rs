@@ -30,7 +30,7 @@ use crate::integrators::{
     IntegratorSettings, Stats,
 };
 use crate::model::Model;
-use crate::pipeline::{realize, state_derivative};
+use crate::pipeline::{realize, step_derivative};
 use crate::scalar::Real;
 use crate::state::State;
 use crate::unilateral::RigidStepper;
@@ -294,13 +294,14 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// Realizes the advanced state to Acceleration (once) and keeps its derivative.
     fn ensure_end_derivative(&mut self) -> Result<()> {
         if !self.f_end_valid {
-            state_derivative(self.model, &self.state, &mut self.data, &mut self.buf.f_end)
-                .map_err(|e| Error::Simulation {
-                    t: self.state.t,
-                    message: e.to_string(),
-                })?;
+            let realized =
+                step_derivative(self.model, &self.state, &mut self.data, &mut self.buf.f_end)
+                    .map_err(|e| Error::Simulation {
+                        t: self.state.t,
+                        message: e.to_string(),
+                    })?;
             self.f_end_valid = true;
-            self.data_valid = true;
+            self.data_valid = realized;
         }
         Ok(())
     }
