@@ -8,6 +8,7 @@ use super::super::aba_planar::{articulate_planar_many, shift_planar};
 use crate::data::Data;
 use crate::error::Result;
 use crate::math::small::mul3v;
+use crate::mobilizer::Mobilizer;
 use crate::model::Model;
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Vector3};
@@ -17,15 +18,12 @@ use nalgebra::{Matrix3, Vector3};
 /// accelerations. Fails if an articulated inertia along a hinge is not positive definite.
 pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     let nb = model.nbodies();
-    for i in 1..nb {
-        let f = &data.dynamics.body_forces[i];
-        data.aba.z3[i] -= Vector3::new(f[2], f[3], f[4]);
-    }
     let mut carried: Option<(Matrix3<T>, Vector3<T>)> = None;
     for i in (1..nb).rev() {
         let body = &model.bodies[i];
         let ws = &mut data.aba;
-        let (mut p, mut z) = (ws.p3[i], ws.z3[i]);
+        let f = &data.dynamics.body_forces[i];
+        let (mut p, mut z) = (ws.p3[i], ws.z3[i] - Vector3::new(f[2], f[3], f[4]));
         if let Some((p_child, z_child)) = carried.take() {
             p += p_child;
             z += z_child;
@@ -37,12 +35,40 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
         if parent == 0 {
             // A body on Ground passes nothing on and its parent is at rest (Ã' = 0): u̇ = ν
             // = D⁻¹ ε, without G̃, P̃⁺ or z̃⁺.
-            solve_on_ground(&ws.h3[us.clone()], tau, &p, &z, &mut ws.nu[us])
-                .ok_or_else(|| singular(body))?;
+            let ok = if body.mobilizer == Mobilizer::Planar
+                && body.x_pf_is_translation
+                && body.x_bm_is_identity
+            {
+                // H̃ = 1 (F turns with Ground, M at the body origin): D = P̃, ε = τ − z̃.
+                solve_spd(3, |a, b| p[(a, b)], |a| tau[a] - z[a], &mut ws.nu[us])
+            } else {
+                let h = &ws.h3[us.clone()];
+                let ph: [Vector3<T>; 3] =
+                    std::array::from_fn(|a| h.get(a).map_or_else(Vector3::zeros, |h| mul3v(&p, h)));
+                let d = |a: usize, b: usize| h[a].dot(&ph[b]);
+                solve_spd(h.len(), d, |a| tau[a] - h[a].dot(&z), &mut ws.nu[us])
+            };
+            ok.ok_or_else(|| singular(body))?;
             continue;
         }
         match us.len() {
             0 => {}
+            1 if body.hinge_is_pure_rotation_at_origin() => {
+                // h̃ = (1, 0, 0): P̃ h̃ is P̃'s first column, D its first entry.
+                let k = us.start;
+                let ph = p.column(0).into_owned();
+                let d = ph[0];
+                if d.re() <= 0.0 {
+                    return Err(singular(body));
+                }
+                let d_inv = T::one() / d;
+                let g = ph * d_inv;
+                let eps = tau[0] - z[0];
+                p -= g * ph.transpose();
+                z += g * eps;
+                ws.g3[k] = g;
+                ws.nu[k] = d_inv * eps;
+            }
             1 => {
                 let k = us.start;
                 let h = ws.h3[k];
@@ -120,26 +146,15 @@ fn accelerate<T: Real>(model: &Model<T>, data: &mut Data<T>) {
     }
 }
 
-/// `ν = D⁻¹ ε` with `D = H̃ᵀ P̃ H̃` and `ε = τ − H̃ᵀ z̃` for the n ≤ 3 hinge columns `h` of a
-/// body on Ground; `None` if `D` is not positive definite (leading minors, as
-/// `spd_inverse`).
-fn solve_on_ground<T: Real>(
-    h: &[Vector3<T>],
-    tau: &[T],
-    p: &Matrix3<T>,
-    z: &Vector3<T>,
+/// `ν = D⁻¹ ε` for a symmetric n×n `D` (n ≤ 3) given by its entries `d(a, b)` and `ε` by
+/// `eps(a)`: the cofactors over the determinant; `None` if `D` is not positive definite
+/// (leading minors, as `spd_inverse`).
+fn solve_spd<T: Real>(
+    n: usize,
+    d: impl Fn(usize, usize) -> T,
+    eps: impl Fn(usize) -> T,
     nu: &mut [T],
 ) -> Option<()> {
-    let n = h.len();
-    let ph: [Vector3<T>; 3] = std::array::from_fn(|a| {
-        if a < n {
-            mul3v(p, &h[a])
-        } else {
-            Vector3::zeros()
-        }
-    });
-    let d = |a: usize, b: usize| h[a].dot(&ph[b]);
-    let eps = |a: usize| tau[a] - h[a].dot(z);
     match n {
         0 => {}
         1 => {

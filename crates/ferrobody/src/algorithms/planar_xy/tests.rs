@@ -83,8 +83,13 @@ fn planar_tree(rng: &mut Rng, n: usize) -> Model<f64> {
             _ if rng.below(5) == 0 => (BodyId::GROUND, Mobilizer::Pin),
             _ => (BodyId(1 + rng.below(i)), kinds[rng.below(kinds.len())]),
         };
+        let mut x_pf = turn_about_z(rng);
+        if i == 0 && rng.below(2) == 0 {
+            // A Planar root whose F turns with Ground (the leg's pelvis): H̃ = 1.
+            x_pf.r = Matrix3::identity();
+        }
         let def = BodyDef::new(&format!("b{i}"), parent, kind, mass_properties(rng))
-            .with_x_pf(turn_about_z(rng))
+            .with_x_pf(x_pf)
             .with_x_bm(if i % 3 == 0 {
                 Transform::identity()
             } else {
