@@ -316,7 +316,7 @@ fn step_counts(m: &OsimModel, kind: IntegratorKind, duration: f64) -> [u64; 2] {
 
 /// Issue 19: the same accepted and rejected steps as OpenSim. The ball's runs agree to
 /// round-off, and every method takes and rejects exactly OpenSim's steps. The leg's runs part
-/// at round-off level from 0.07 s (1e-16 m, 9.6e-10 m at 1 s for RK-Merson): four methods
+/// at round-off level from 0.07 s (1e-16 m, 1.5e-9 m at 1 s for RK-Merson): four methods
 /// still take exactly OpenSim's steps; RK-Merson, RK3 and RK-Feldberg, whose larger steps sit
 /// closer to the error test's threshold through the contact bounces, differ by a few accepted
 /// and rejected steps (measured ≤ 0.4 % accepted, ≤ 1.5 % attempted; held to 2 %).
