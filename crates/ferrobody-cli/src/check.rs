@@ -31,6 +31,9 @@ pub fn check(path: &Path, floating_base: bool) -> Result<()> {
         model.nu(),
         model.forces().len()
     );
+    if model.is_planar_xy() {
+        out!("  every body moves in Ground's xy plane: the derivative runs in two dimensions");
+    }
     for b in &model.bodies()[1..] {
         out!(
             "  body '{}': {} mobilizer on '{}', mass {} kg",

@@ -1,6 +1,7 @@
 //! `ferrobody run|check|bench` on OpenSim models: outputs (states.sto in OpenSim's storage
 //! format, body columns named after the OpenSim bodies), left-out elements and `--strict`,
-//! one-line errors, and a closed stdout that ends the program quietly.
+//! one-line errors, a closed stdout that ends the program quietly, and which models `check`
+//! says run in two dimensions.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -146,6 +147,19 @@ fn bad_model_is_one_line_error_with_exit_code_1() {
         err.contains("/bodyset/shank") && err.contains("bad.osim:"),
         "{err}"
     );
+}
+
+/// `check` says when a model takes the two-dimensional path: the planar leg does, the ball on
+/// a FreeJoint does not.
+#[test]
+fn check_tells_which_models_run_in_two_dimensions() {
+    let line = "every body moves in Ground's xy plane";
+    for (name, planar) in [("osim_leg_hc.osim", true), ("osim_ball_smooth.osim", false)] {
+        let out = exe().arg("check").arg(model(name)).output().unwrap();
+        assert_success(&out);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.contains(line), planar, "{name}: {text}");
+    }
 }
 
 #[test]

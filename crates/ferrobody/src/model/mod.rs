@@ -102,6 +102,14 @@ impl<T: Real> Model<T> {
         self.nq + euler
     }
 
+    /// Whether every body moves in Ground's xy plane (every joint a Weld, Pin, Slider or
+    /// Planar whose frames turn about z only; no constraints, no unilateral contacts, no
+    /// user-written force element): then the integrators' state derivative runs in two
+    /// dimensions (ARCHITECTURE.md, "the pipeline").
+    pub fn is_planar_xy(&self) -> bool {
+        self.planar_xy
+    }
+
     /// Number of generalized speeds.
     pub fn nu(&self) -> usize {
         self.nu
