@@ -237,3 +237,39 @@ fn data_is_left_unrealized() {
     state_derivative(&model, &state, &mut data, &mut ydot).unwrap();
     assert_eq!(data.stage(), Stage::Time);
 }
+
+/// On dual numbers (the step derivatives' scalar) the path gives the general pipeline's
+/// values and derivatives: ∂ẏ/∂q₀ and ∂ẏ/∂u₀ of a random planar tree with contact.
+#[test]
+fn dual_numbers_give_the_general_derivatives() {
+    use num_dual::Dual64;
+    let mut rng = Rng(0x51_7cc1_b727_220a);
+    let model = planar_tree(&mut rng, 5);
+    let dual: Model<Dual64> = model.cast().unwrap();
+    assert!(dual.planar_xy);
+    for _ in 0..10 {
+        let state = random_state(&model, &mut rng);
+        for seed_u in [false, true] {
+            let mut s: State<Dual64> = state.cast();
+            if seed_u {
+                s.u[0] = s.u[0].derivative();
+            } else {
+                s.q[0] = s.q[0].derivative();
+            }
+            let n = model.nq() + model.nu() + model.nz();
+            let (mut fast, mut general) = (vec![Dual64::from(0.0); n], vec![Dual64::from(0.0); n]);
+            state_derivative(&dual, &s, &mut Data::new(&dual), &mut fast).unwrap();
+            pipeline::state_derivative(&dual, &s, &mut Data::new(&dual), &mut general).unwrap();
+            let scale = general
+                .iter()
+                .fold(1.0f64, |m, x| m.max(x.re.abs()).max(x.eps.abs()));
+            for (k, (a, b)) in fast.iter().zip(&general).enumerate() {
+                // As the f64 test: round-off of a few bodies' recursions.
+                assert!(
+                    (a.re - b.re).abs() <= 1e-11 * scale && (a.eps - b.eps).abs() <= 1e-11 * scale,
+                    "entry {k}: {a} (two-dimensional) vs {b} (general)"
+                );
+            }
+        }
+    }
+}
