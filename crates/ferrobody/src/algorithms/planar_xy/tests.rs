@@ -273,3 +273,25 @@ fn dual_numbers_give_the_general_derivatives() {
         }
     }
 }
+
+/// A simulation of a planar-xy model steps on the two-dimensional path, and its `data()` is
+/// still the fully realized advanced state (mobilizer frames and Coriolis terms included,
+/// which that path does not fill).
+#[test]
+fn a_simulations_data_is_fully_realized_after_planar_steps() {
+    use crate::integrators::IntegratorSettings;
+    use crate::simulation::Simulation;
+    let mut rng = Rng(11);
+    let model = planar_tree(&mut rng, 4);
+    let state = random_state(&model, &mut rng);
+    let mut sim = Simulation::new(&model, state, IntegratorSettings::rk_merson(1e-6)).unwrap();
+    sim.advance_to(0.01).unwrap();
+    let mut fresh = Data::new(&model);
+    pipeline::realize(&model, sim.state(), &mut fresh, Stage::Acceleration).unwrap();
+    let data = sim.data().unwrap();
+    assert_eq!(data.stage(), Stage::Acceleration);
+    assert_eq!(data.acc.udot, fresh.acc.udot);
+    assert_eq!(data.pos.x_gf, fresh.pos.x_gf);
+    assert_eq!(data.pos.h_g, fresh.pos.h_g);
+    assert_eq!(data.vel.coriolis, fresh.vel.coriolis);
+}
