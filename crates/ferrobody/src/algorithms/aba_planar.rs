@@ -57,18 +57,11 @@ pub(super) fn articulate_planar<T: Real>(
         let k = us.start;
         let h = plane.reduce(&data.pos.h_g[k]);
         let ph = mul3v(&p, &h);
-        let d = h.dot(&ph);
-        if d.re() <= 0.0 {
-            return Err(());
-        }
-        let d_inv = T::one() / d;
-        let g = ph * d_inv;
         let eps = tau[0] - h.dot(&z);
-        p -= g * ph.transpose();
-        z += g * eps;
+        let (g, nu) = articulate_planar_one(&mut p, &mut z, ph, h.dot(&ph), eps).ok_or(())?;
         ws.h3[k] = h;
         ws.g3[k] = g;
-        ws.nu[k] = d_inv * eps;
+        ws.nu[k] = nu;
     } else if !us.is_empty() {
         let n = us.len();
         for (h3, h) in ws.h3[us.clone()].iter_mut().zip(&data.pos.h_g[us.clone()]) {
@@ -83,8 +76,45 @@ pub(super) fn articulate_planar<T: Real>(
         return Ok(None);
     }
     let (r1, r2) = plane.in_plane(&(data.pos.x_gb[i].p - data.pos.x_gb[parent].p));
-    let z_shifted = Vector3::new(z[0] - r2 * z[1] + r1 * z[2], z[1], z[2]);
-    Ok(Some((shift_planar(&p, r1, r2), z_shifted)))
+    Ok(Some((
+        shift_planar(&p, r1, r2),
+        shift_force_planar(&z, r1, r2),
+    )))
+}
+
+/// The rest of a one-dof step, given `P̃ h̃`, `D = h̃ᵀ P̃ h̃` and `ε = τ − h̃ᵀ z̃` (z̃ including
+/// `P̃ c̃`): `G̃ = P̃ h̃ D⁻¹`, `P̃ −= G̃ (P̃ h̃)ᵀ`, `z̃ += G̃ ε`; returns `(G̃, ν = D⁻¹ ε)`, or
+/// `None` if `D` is not positive.
+#[inline(always)]
+pub(super) fn articulate_planar_one<T: Real>(
+    p: &mut Matrix3<T>,
+    z: &mut Vector3<T>,
+    ph: Vector3<T>,
+    d: T,
+    eps: T,
+) -> Option<(Vector3<T>, T)> {
+    if d.re() <= 0.0 {
+        return None;
+    }
+    let d_inv = T::one() / d;
+    let g = ph * d_inv;
+    *p -= g * ph.transpose();
+    *z += g * eps;
+    Some((g, d_inv * eps))
+}
+
+/// `Φ̃ z̃` for the in-plane offset `(r1, r2)`: a reduced force moved to the parent's origin
+/// gains the moment `r₁ f₂ − r₂ f₁`.
+#[inline(always)]
+pub(super) fn shift_force_planar<T: Real>(z: &Vector3<T>, r1: T, r2: T) -> Vector3<T> {
+    Vector3::new(z[0] - r2 * z[1] + r1 * z[2], z[1], z[2])
+}
+
+/// `Φ̃ᵀ a` for the in-plane offset `(r1, r2)`: the parent's reduced acceleration carried to
+/// the child's origin (`α × r` added to the linear part).
+#[inline(always)]
+pub(super) fn shift_motion_planar<T: Real>(a: &Vector3<T>, r1: T, r2: T) -> Vector3<T> {
+    Vector3::new(a[0], a[1] - a[0] * r2, a[2] + a[0] * r1)
 }
 
 /// Adds a planar body's contribution to its parent's reduced inertia and bias force in memory
@@ -179,11 +209,11 @@ pub(super) fn accelerate_planar<T: Real>(
     } else {
         let (r1, r2) = plane.in_plane(&(data.pos.x_gb[i].p - data.pos.x_gb[parent].p));
         let ap = if parent == i - 1 {
-            *a_prev
+            a_prev
         } else {
-            data.aba.a3[parent]
+            &data.aba.a3[parent]
         };
-        Vector3::new(ap[0], ap[1] - ap[0] * r2, ap[2] + ap[0] * r1)
+        shift_motion_planar(ap, r1, r2)
     };
     let mut a = a_par + plane.reduce(&data.vel.coriolis[i]);
     for k in body.u_range() {

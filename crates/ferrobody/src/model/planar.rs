@@ -177,7 +177,7 @@ fn planar_xy_root<T: Real>(b: &Body<T>) -> bool {
 
 /// Whether a rotation keeps z exactly: its third row and column are `(0, 0, 1)`, so products
 /// of such rotations keep exact zeros there.
-fn keeps_z_exactly<T: Real>(r: &Matrix3<T>) -> bool {
+pub(crate) fn keeps_z_exactly<T: Real>(r: &Matrix3<T>) -> bool {
     [(0, 2), (1, 2), (2, 0), (2, 1)]
         .iter()
         .all(|&ij| r[ij].re() == 0.0)

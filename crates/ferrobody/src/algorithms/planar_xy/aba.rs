@@ -4,7 +4,10 @@
 //! shifted by the in-plane offset; base to tip `u̇ = ν − G̃ᵀ Ã'`, `Ã = Ã' + h̃ u̇ + c̃`.
 
 use super::super::aba::singular;
-use super::super::aba_planar::{articulate_planar_many, shift_planar};
+use super::super::aba_planar::{
+    articulate_planar_many, articulate_planar_one, shift_force_planar, shift_motion_planar,
+    shift_planar,
+};
 use crate::data::Data;
 use crate::error::Result;
 use crate::math::small::mul3v;
@@ -53,37 +56,21 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
         }
         match us.len() {
             0 => {}
-            1 if body.hinge_is_pure_rotation_at_origin() => {
-                // h̃ = (1, 0, 0): P̃ h̃ is P̃'s first column, D its first entry.
-                let k = us.start;
-                let ph = p.column(0).into_owned();
-                let d = ph[0];
-                if d.re() <= 0.0 {
-                    return Err(singular(body));
-                }
-                let d_inv = T::one() / d;
-                let g = ph * d_inv;
-                let eps = tau[0] - z[0];
-                p -= g * ph.transpose();
-                z += g * eps;
-                ws.g3[k] = g;
-                ws.nu[k] = d_inv * eps;
-            }
             1 => {
                 let k = us.start;
-                let h = ws.h3[k];
-                let ph = mul3v(&p, &h);
-                let d = h.dot(&ph);
-                if d.re() <= 0.0 {
-                    return Err(singular(body));
-                }
-                let d_inv = T::one() / d;
-                let g = ph * d_inv;
-                let eps = tau[0] - h.dot(&z);
-                p -= g * ph.transpose();
-                z += g * eps;
+                let (ph, d, eps) = if body.hinge_is_pure_rotation_at_origin() {
+                    // h̃ = (1, 0, 0): P̃ h̃ is P̃'s first column, D its first entry.
+                    let ph = p.column(0).into_owned();
+                    (ph, ph[0], tau[0] - z[0])
+                } else {
+                    let h = ws.h3[k];
+                    let ph = mul3v(&p, &h);
+                    (ph, h.dot(&ph), tau[0] - h.dot(&z))
+                };
+                let (g, nu) = articulate_planar_one(&mut p, &mut z, ph, d, eps)
+                    .ok_or_else(|| singular(body))?;
                 ws.g3[k] = g;
-                ws.nu[k] = d_inv * eps;
+                ws.nu[k] = nu;
             }
             n => {
                 let (g, nu) = articulate_planar_many(&ws.h3[us.clone()], tau, &mut p, &mut z)
@@ -93,10 +80,7 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
             }
         }
         let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
-        let contribution = (
-            shift_planar(&p, r.x, r.y),
-            Vector3::new(z[0] - r.y * z[1] + r.x * z[2], z[1], z[2]),
-        );
+        let contribution = (shift_planar(&p, r.x, r.y), shift_force_planar(&z, r.x, r.y));
         if parent == i - 1 {
             carried = Some(contribution);
         } else {
@@ -114,7 +98,7 @@ fn accelerate<T: Real>(model: &Model<T>, data: &mut Data<T>) {
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
         let parent = body.parent.0;
         if parent == 0 {
-            // u̇ = ν (solved in the tip-to-base pass); Ã = h̃ u̇ + c̃.
+            // u̇ = ν (solved in the tip-to-base pass, which stores no G̃ here); Ã = h̃ u̇ + c̃.
             let mut a = data.aba.a3[i];
             for k in body.u_range() {
                 let udot = data.aba.nu[k];
@@ -125,15 +109,13 @@ fn accelerate<T: Real>(model: &Model<T>, data: &mut Data<T>) {
             a_prev = a;
             continue;
         }
-        let a_par = {
-            let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
-            let ap = if parent == i - 1 {
-                a_prev
-            } else {
-                data.aba.a3[parent]
-            };
-            Vector3::new(ap[0], ap[1] - ap[0] * r.y, ap[2] + ap[0] * r.x)
+        let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
+        let ap = if parent == i - 1 {
+            &a_prev
+        } else {
+            &data.aba.a3[parent]
         };
+        let a_par = shift_motion_planar(ap, r.x, r.y);
         // a3 holds this body's Coriolis term until its acceleration replaces it.
         let mut a = a_par + data.aba.a3[i];
         for k in body.u_range() {

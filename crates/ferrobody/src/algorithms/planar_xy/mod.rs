@@ -34,12 +34,11 @@
 use crate::data::{Data, Stage};
 use crate::error::Result;
 use crate::forces::{calc_all_forces, Force};
-use crate::math::Transform;
 use crate::mobilizer::Mobilizer;
+use crate::model::planar::keeps_z_exactly;
 use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::{copy_small, State};
-use nalgebra::Matrix3;
 
 mod aba;
 mod kinematics;
@@ -58,18 +57,9 @@ pub(crate) fn is_planar_xy_model<T: Real>(model: &Model<T>) -> bool {
                     b.mobilizer,
                     Mobilizer::Weld | Mobilizer::Pin | Mobilizer::Slider | Mobilizer::Planar
                 )
-                && turns_about_z(&b.x_pf)
-                && turns_about_z(&b.x_bm)
+                && keeps_z_exactly(&b.x_pf.r)
+                && keeps_z_exactly(&b.x_bm.r)
         })
-}
-
-/// Whether a frame's rotation keeps z exactly (third row and column `(0, 0, 1)`).
-fn turns_about_z<T: Real>(x: &Transform<T>) -> bool {
-    let r: &Matrix3<T> = &x.r;
-    [(0, 2), (1, 2), (2, 0), (2, 1)]
-        .iter()
-        .all(|&ij| r[ij].re() == 0.0)
-        && r[(2, 2)].re() == 1.0
 }
 
 /// The state derivative `ẏ = [q̇, u̇, ż]` of a planar-xy model (module docs): kinematics in
