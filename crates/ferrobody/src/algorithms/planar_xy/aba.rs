@@ -73,8 +73,13 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
                 ws.nu[k] = nu;
             }
             n => {
-                let (g, nu) = articulate_planar_many(&ws.h3[us.clone()], tau, &mut p, &mut z)
-                    .ok_or_else(|| singular(body))?;
+                // Through copies: a reference to `p` itself would keep it in memory on
+                // every body's path (and its rows read back across two stores stall).
+                let (mut p_many, mut z_many) = (p, z);
+                let (g, nu) =
+                    articulate_planar_many(&ws.h3[us.clone()], tau, &mut p_many, &mut z_many)
+                        .ok_or_else(|| singular(body))?;
+                (p, z) = (p_many, z_many);
                 ws.g3[us.clone()].copy_from_slice(&g[..n]);
                 ws.nu[us].copy_from_slice(&nu[..n]);
             }
