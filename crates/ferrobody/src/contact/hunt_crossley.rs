@@ -239,8 +239,6 @@ impl<T: Real> HuntCrossleyForce<T> {
     }
 
     /// Evaluates the contact between surfaces `i` and `j`, or `None` if they do not overlap.
-    /// (Inlined: returned through memory, the evaluation would be read back by `calc_force`
-    /// right after being stored, and stall on store-to-load forwarding.)
     #[inline(always)]
     pub fn evaluate(
         &self,
@@ -249,20 +247,28 @@ impl<T: Real> HuntCrossleyForce<T> {
         i: usize,
         j: usize,
     ) -> Option<ContactEvaluation<T>> {
-        let (si, sj) = (&self.surfaces[i], &self.surfaces[j]);
-        // Bricks have no point contact (`pair_contact` gives `None`): tested only then, off
-        // the spheres' path.
-        let Some((pc, swapped)) = pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j]) else {
-            return match (&si.shape, &sj.shape) {
-                (Shape::HalfSpace, Shape::Brick { half_lengths }) => {
-                    self.evaluate_brick(ctx, x_gs, (i, j), half_lengths)
-                }
-                (Shape::Brick { half_lengths }, Shape::HalfSpace) => {
-                    self.evaluate_brick(ctx, x_gs, (j, i), half_lengths)
-                }
-                _ => None,
-            };
-        };
+        match pair_contact(
+            &self.surfaces[i].shape,
+            &x_gs[i],
+            &self.surfaces[j].shape,
+            &x_gs[j],
+        ) {
+            Some(point_contact) => Some(self.evaluate_point(ctx, (i, j), point_contact)),
+            None => self.evaluate_brick_pair(ctx, x_gs, i, j),
+        }
+    }
+
+    /// The contact of surfaces `i` and `j` when neither is a brick, from their point contact
+    /// `(contact, swapped)` of [`pair_contact`]. (Inlined, and kept apart from the brick path:
+    /// an evaluation returned through memory, or merged in memory with the brick path's, is
+    /// read back right after being stored and stalls on store-to-load forwarding.)
+    #[inline(always)]
+    fn evaluate_point(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        (i, j): (usize, usize),
+        (pc, swapped): (crate::geometry::PointContact<T>, bool),
+    ) -> ContactEvaluation<T> {
         let (a, b) = if swapped { (j, i) } else { (i, j) };
         let (body1, body2) = (self.surfaces[a].body, self.surfaces[b].body);
         let m = self.pair_material(a, b);
@@ -287,11 +293,31 @@ impl<T: Real> HuntCrossleyForce<T> {
             moment: Vector3::zeros(),
         };
         if f.re() <= 0.0 {
-            return Some(eval);
+            return eval;
         }
         eval.normal_force = f;
         eval.friction_force = friction_force;
-        Some(eval)
+        eval
+    }
+
+    /// The contact of surfaces `i` and `j` that have no point contact: a brick against a
+    /// half-space (bricks are tested only then, off the spheres' path), else `None`.
+    fn evaluate_brick_pair(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        x_gs: &[Transform<T>],
+        i: usize,
+        j: usize,
+    ) -> Option<ContactEvaluation<T>> {
+        match (&self.surfaces[i].shape, &self.surfaces[j].shape) {
+            (Shape::HalfSpace, Shape::Brick { half_lengths }) => {
+                self.evaluate_brick(ctx, x_gs, (i, j), half_lengths)
+            }
+            (Shape::Brick { half_lengths }, Shape::HalfSpace) => {
+                self.evaluate_brick(ctx, x_gs, (j, i), half_lengths)
+            }
+            _ => None,
+        }
     }
 }
 
@@ -341,6 +367,24 @@ pub fn hertz_force<T: Real>(k: T, radius: T, x: T) -> T {
     T::c(4.0 / 3.0) * k * x * (radius * k * x).sqrt()
 }
 
+/// Adds a contact's force and moment to its two bodies (force on body 2 at the contact point,
+/// its opposite on body 1); a contact without normal force adds nothing.
+#[inline(always)]
+fn apply_contact<T: Real>(
+    c: &ContactEvaluation<T>,
+    x_gb: &[Transform<T>],
+    body_forces: &mut [crate::math::SpatialVec<T>],
+) {
+    if c.normal_force.re() > 0.0 {
+        let f = c.force_on_body2();
+        let m = c.moment;
+        for (body, f, m) in [(c.bodies.1, f, m), (c.bodies.0, -f, -m)] {
+            let r = c.point - x_gb[body.0].p;
+            body_forces[body.0] += spatial(r.cross(&f) + m, f);
+        }
+    }
+}
+
 /// Velocity in Ground of the material point of `body` at Ground point `p`.
 #[inline]
 pub(super) fn point_velocity<T: Real>(
@@ -363,13 +407,17 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
         self.surface_poses(ctx, &mut scratch.x_gs);
         let x_gs = &scratch.x_gs;
         let mut apply = |i: usize, j: usize| {
-            if let Some(c) = self.evaluate(ctx, x_gs, i, j) {
-                if c.normal_force.re() > 0.0 {
-                    let f = c.force_on_body2();
-                    let m = c.moment;
-                    for (body, f, m) in [(c.bodies.1, f, m), (c.bodies.0, -f, -m)] {
-                        let r = c.point - x_gb[body.0].p;
-                        body_forces[body.0] += spatial(r.cross(&f) + m, f);
+            let (si, sj) = (&self.surfaces[i], &self.surfaces[j]);
+            // Each path applies its own evaluation: merged, the point contact's would go
+            // through memory (see `evaluate_point`).
+            match pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j]) {
+                Some(point_contact) => {
+                    let c = self.evaluate_point(ctx, (i, j), point_contact);
+                    apply_contact(&c, x_gb, body_forces);
+                }
+                None => {
+                    if let Some(c) = self.evaluate_brick_pair(ctx, x_gs, i, j) {
+                        apply_contact(&c, x_gb, body_forces);
                     }
                 }
             }
