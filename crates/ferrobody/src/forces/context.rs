@@ -71,6 +71,20 @@ impl<'a, T: Real> ForceContext<'a, T> {
         linear(&shift_motion(self.v_gb(b), &r))
     }
 
+    /// Coordinate `k` of one body's mobilizer (`k` below its number of q, as the elements
+    /// check when the model is built); without the mobilizer's q count, which
+    /// [`Self::body_q`] looks up to cut the slice.
+    #[inline(always)]
+    pub fn q_of(&self, b: BodyId, k: usize) -> T {
+        self.state.q[self.model.bodies[b.0].q_start + k]
+    }
+
+    /// Speed `k` of one body's mobilizer (`k` below its number of u), like [`Self::q_of`].
+    #[inline(always)]
+    pub fn u_of(&self, b: BodyId, k: usize) -> T {
+        self.state.u[self.model.bodies[b.0].u_start + k]
+    }
+
     /// The q of one body's mobilizer.
     pub fn body_q(&self, b: BodyId) -> &[T] {
         self.state.body_q(self.model, b)

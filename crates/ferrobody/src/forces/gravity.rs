@@ -27,6 +27,7 @@ impl<T: Real> ForceElement<T> for Gravity<T> {
         "gravity"
     }
 
+    #[inline(always)]
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
         for (i, body) in ctx.model.bodies().iter().enumerate().skip(1) {
             let f = self.g * body.mass_properties.mass;

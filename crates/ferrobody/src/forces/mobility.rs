@@ -59,8 +59,9 @@ impl<T: Real> ForceElement<T> for MobilityLinearSpring<T> {
         "mobility_linear_spring"
     }
 
+    #[inline(always)]
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
-        let q = ctx.body_q(self.body)[self.coordinate];
+        let q = ctx.q_of(self.body, self.coordinate);
         out.add_mobility_force(
             self.body,
             self.coordinate,
@@ -94,8 +95,9 @@ impl<T: Real> ForceElement<T> for MobilityLinearDamper<T> {
         "mobility_linear_damper"
     }
 
+    #[inline(always)]
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
-        let u = ctx.body_u(self.body)[self.speed];
+        let u = ctx.u_of(self.body, self.speed);
         out.add_mobility_force(self.body, self.speed, -(self.damping * u));
     }
 }
