@@ -28,17 +28,22 @@ pub(super) fn free_body_on_ground_pose<T: Real>(
     // A FreeEuler body's angles' sines and cosines serve its rotation here and its q̇ in the
     // velocity stage (the same values as computing them twice).
     let mut euler_sin_cos = None;
-    let x_gb = match body.mobilizer {
-        Mobilizer::Free => crate::mobilizer::free_x_fm(qb),
-        Mobilizer::FreeEuler => {
-            let sc = [qb[0].sin_cos(), qb[1].sin_cos(), qb[2].sin_cos()];
-            euler_sin_cos = Some([sc[0], sc[1]]);
-            Transform {
-                r: rotation_body_xyz_sin_cos(sc),
-                p: Vector3::new(qb[3], qb[4], qb[5]),
-            }
+    // `hinge_is_identity` holds only for the two Free kinds. (No fallback through
+    // `Mobilizer::x_fm`: its result, returned through memory, would make the pose a memory
+    // object on both paths, read back across the stores that wrote it, and stall.)
+    debug_assert!(matches!(
+        body.mobilizer,
+        Mobilizer::Free | Mobilizer::FreeEuler
+    ));
+    let x_gb = if body.mobilizer == Mobilizer::FreeEuler {
+        let sc = [qb[0].sin_cos(), qb[1].sin_cos(), qb[2].sin_cos()];
+        euler_sin_cos = Some([sc[0], sc[1]]);
+        Transform {
+            r: rotation_body_xyz_sin_cos(sc),
+            p: Vector3::new(qb[3], qb[4], qb[5]),
         }
-        _ => body.mobilizer.x_fm(qb),
+    } else {
+        crate::mobilizer::free_x_fm(qb)
     };
     let inertia = inertia_in_ground(body, &x_gb.r);
     for (k, h) in pos.h_g[body.u_range()].iter_mut().enumerate() {
