@@ -27,8 +27,9 @@ use crate::scalar::Real;
 use nalgebra::Vector3;
 
 /// Contact of the half space at `x_gh` with the ellipsoid of radii `radii` whose frame is at
-/// `x_ge`; `None` when they do not overlap. The half space is surface 1.
-#[inline]
+/// `x_ge`; `None` when they do not overlap. The half space is surface 1. Inlined: returned
+/// through memory, the contact was read back across the stores that wrote it and stalled.
+#[inline(always)]
 pub fn contact_halfspace_ellipsoid<T: Real>(
     x_gh: &Transform<T>,
     x_ge: &Transform<T>,

@@ -180,11 +180,12 @@ pub fn pair_contact<T: Real>(
         (Shape::Sphere { radius: r1 }, Shape::Sphere { radius: r2 }) => {
             contact_sphere_sphere(&x_ga.p, T::c(*r1), &x_gb.p, T::c(*r2)).map(|c| (c, false))
         }
-        (Shape::HalfSpace, Shape::Ellipsoid { radii }) => {
-            contact_halfspace_ellipsoid(x_ga, x_gb, radii).map(|c| (c, false))
-        }
-        (Shape::Ellipsoid { radii }, Shape::HalfSpace) => {
-            contact_halfspace_ellipsoid(x_gb, x_ga, radii).map(|c| (c, true))
+        // One call site for both orders, so the routine can be inlined once.
+        (Shape::HalfSpace, Shape::Ellipsoid { radii })
+        | (Shape::Ellipsoid { radii }, Shape::HalfSpace) => {
+            let swapped = matches!(a, Shape::Ellipsoid { .. });
+            let (x_gh, x_ge) = if swapped { (x_gb, x_ga) } else { (x_ga, x_gb) };
+            contact_halfspace_ellipsoid(x_gh, x_ge, radii).map(|c| (c, swapped))
         }
         (Shape::Ellipsoid { radii }, Shape::Sphere { radius }) => {
             contact_ellipsoid_sphere(x_ga, radii, &x_gb.p, T::c(*radius)).map(|c| (c, false))
