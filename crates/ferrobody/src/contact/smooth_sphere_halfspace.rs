@@ -205,7 +205,10 @@ impl<T: Real> SmoothSphereHalfSpaceForce<T> {
         }
     }
 
-    /// Evaluates the contact at the context's state (Velocity stage).
+    /// Evaluates the contact at the context's state (Velocity stage). Inlined: returned
+    /// through memory, the force element read its point and force back across the stores
+    /// that wrote them and stalled.
+    #[inline(always)]
     pub fn evaluate(&self, ctx: &ForceContext<'_, T>) -> SmoothContact<T> {
         let x_gh = ctx.x_gb(self.half_space_body) * &self.half_space_frame;
         let centre = ctx.station_position(self.sphere_body, &self.sphere_location);
