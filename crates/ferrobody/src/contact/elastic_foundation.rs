@@ -241,6 +241,9 @@ impl<T: Real> ElasticFoundationForce<T> {
     }
 
     /// The force of one spring on the mesh (module docs), or `None` at zero displacement.
+    /// Inlined: returned through memory, the force was read back across the stores that
+    /// wrote it and stalled.
+    #[inline(always)]
     fn spring_force(
         &self,
         ctx: &ForceContext<'_, T>,
