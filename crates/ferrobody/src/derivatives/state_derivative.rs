@@ -4,8 +4,9 @@
 //!
 //! For models the analytical derivatives cover (`RneaDerivatives::supports`, no auxiliary
 //! variables z), the u̇ rows are `ForwardDynamicsJacobian::compute_analytical`'s and the q̇ rows
-//! come joint by joint (`kinematic_rows`); otherwise dual-number passes run over
-//! `pipeline::state_derivative`.
+//! come joint by joint (`kinematic_rows`); otherwise dual-number passes run over the
+//! integrators' state derivative (`pipeline::step_derivative`: in two dimensions for a
+//! planar-xy model).
 
 use super::forward_dynamics::{ForwardDynamicsJacobian, LANES};
 use super::rnea_derivatives::RneaDerivatives;
@@ -13,7 +14,7 @@ use crate::data::Data;
 use crate::error::Result;
 use crate::mobilizer::Mobilizer;
 use crate::model::Model;
-use crate::pipeline::state_derivative;
+use crate::pipeline::step_derivative;
 use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::{Const, DMatrix, Vector3, U1};
@@ -113,7 +114,9 @@ impl StateDerivativeJacobian {
                     D::from_re(x)
                 };
             }
-            state_derivative(&self.model, &self.state, &mut self.data, &mut self.ydot)?;
+            // The integrators' derivative: a planar-xy model's dual passes run in two
+            // dimensions (only ẏ is read here, not the realized data).
+            step_derivative(&self.model, &self.state, &mut self.data, &mut self.ydot)?;
             for (row, d) in self.ydot.iter().enumerate() {
                 for lane in 0..LANES.min(ny - first) {
                     self.jacobian[(row, first + lane)] = d.eps.0.map_or(0.0, |e| e[lane]);

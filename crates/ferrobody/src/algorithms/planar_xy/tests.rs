@@ -295,3 +295,36 @@ fn a_simulations_data_is_fully_realized_after_planar_steps() {
     assert_eq!(data.pos.h_g, fresh.pos.h_g);
     assert_eq!(data.vel.coriolis, fresh.vel.coriolis);
 }
+
+/// `StateDerivativeJacobian`'s dual passes run over the two-dimensional path for a planar-xy
+/// model: its ∂ẏ/∂y equals the general pipeline's, column by column on dual numbers.
+#[test]
+fn the_dual_state_jacobian_of_a_planar_model_is_the_general_one() {
+    use crate::derivatives::StateDerivativeJacobian;
+    use num_dual::Dual64;
+    let mut rng = Rng(0x2d_58b4_a0f1_9c37);
+    let model = planar_tree(&mut rng, 5);
+    let dual: Model<Dual64> = model.cast().unwrap();
+    let mut jacobian = StateDerivativeJacobian::new(&model).unwrap().dual_only();
+    let (nq, nu) = (model.nq(), model.nu());
+    let n = nq + nu + model.nz();
+    for _ in 0..5 {
+        let state = random_state(&model, &mut rng);
+        jacobian.compute(&state).unwrap();
+        let scale = jacobian.jacobian.amax().max(1.0);
+        for column in 0..n {
+            let mut s: State<Dual64> = state.cast();
+            match column {
+                c if c < nq => s.q[c] = s.q[c].derivative(),
+                c => s.u[c - nq] = s.u[c - nq].derivative(),
+            }
+            let mut general = vec![Dual64::from(0.0); n];
+            pipeline::state_derivative(&dual, &s, &mut Data::new(&dual), &mut general).unwrap();
+            for (row, d) in general.iter().enumerate() {
+                let gap = (jacobian.jacobian[(row, column)] - d.eps).abs();
+                // The round-off of the two recursions, as the tests above.
+                assert!(gap <= 1e-11 * scale, "({row}, {column}): off by {gap:e}");
+            }
+        }
+    }
+}
