@@ -212,8 +212,8 @@ impl RneaDerivatives {
                 *f -= applied;
             }
         }
-        self.dtau_dtangent.fill(0.0);
-        self.dtau_du.fill(0.0);
+        self.dtau_dtangent.as_mut_slice().fill(0.0);
+        self.dtau_du.as_mut_slice().fill(0.0);
         for i in (1..model.nbodies()).rev() {
             self.backward(model, i);
         }

@@ -173,7 +173,7 @@ impl StateDerivativeJacobian {
             .compute_analytical_unchecked(state, &path.tau)?;
         let nu = state.u.len();
         let j = &mut self.jacobian;
-        j.fill(0.0);
+        j.as_mut_slice().fill(0.0);
         j.view_mut((nq, 0), (nu, nq))
             .copy_from(&path.forward.dudot_dq);
         j.view_mut((nq, nq), (nu, nu))
