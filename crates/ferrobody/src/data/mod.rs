@@ -87,6 +87,10 @@ pub struct AbaWorkspace<T: Real> {
     pub h3: Vec<Vector3<T>>,
     /// Planar bodies: reduced `G = P h D⁻¹` columns (nu).
     pub g3: Vec<Vector3<T>>,
+    /// CRBA: each body's composite inertia about its tree's reference point (nbodies).
+    pub composite: Vec<crate::algorithms::crba::InertiaAboutPoint<T>>,
+    /// CRBA: the root body of each body's tree (nbodies; 0 for Ground).
+    pub tree_root: Vec<usize>,
 }
 
 /// All computed quantities for one state, grouped by stage.
@@ -157,6 +161,8 @@ impl<T: Real> Data<T> {
                 a3: vec![Vector3::zeros(); nb],
                 h3: vec![Vector3::zeros(); nu],
                 g3: vec![Vector3::zeros(); nu],
+                composite: vec![crate::algorithms::crba::InertiaAboutPoint::zero(); nb],
+                tree_root: vec![0; nb],
             },
             auto_update_cache: model.auto_update.defaults.clone(),
             auto_update_valid: vec![false; model.auto_update.len()],
