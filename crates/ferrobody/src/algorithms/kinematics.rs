@@ -124,10 +124,26 @@ fn body_pose<T: Real>(
     } else {
         x_gp * &body.x_pf
     };
-    let x_gm = match &body.spatial_transform {
-        Some(st) => x_gf * st.x_fm(&q[body.q_range()]),
-        None => body.mobilizer.compose(&x_gf, &q[body.q_range()]),
-    };
+    // Each path finishes on its own: merged, the CustomJoint's pose (returned through memory by
+    // its functions) would make the pose a memory object on the common path too, read back
+    // across the stores that wrote it.
+    let qb = &q[body.q_range()];
+    match &body.spatial_transform {
+        Some(st) => finish_pose(body, i, qb, x_gf, x_gf * st.x_fm(qb), pos),
+        None => finish_pose(body, i, qb, x_gf, body.mobilizer.compose(&x_gf, qb), pos),
+    }
+}
+
+/// The rest of [`body_pose`] from the body's F and M frames in Ground.
+#[inline(always)]
+fn finish_pose<T: Real>(
+    body: &Body<T>,
+    i: usize,
+    qb: &[T],
+    x_gf: Transform<T>,
+    x_gm: Transform<T>,
+    pos: &mut PositionCache<T>,
+) -> BodyPose<T> {
     let x_gb = if body.x_bm_is_identity {
         x_gm
     } else {
@@ -141,13 +157,7 @@ fn body_pose<T: Real>(
         h
     } else {
         let p_mb = x_gb.p - x_gm.p;
-        hinge_in_ground(
-            body,
-            &q[body.q_range()],
-            &x_gf.r,
-            &p_mb,
-            &mut pos.h_g[body.u_range()],
-        );
+        hinge_in_ground(body, qb, &x_gf.r, &p_mb, &mut pos.h_g[body.u_range()]);
         first_hinge_column(pos, body)
     };
     store_pose(pos, i, x_gf, x_gm.p, x_gb, inertia, h_first)
