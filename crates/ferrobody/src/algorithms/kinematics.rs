@@ -209,8 +209,10 @@ fn first_hinge_column<T: Real>(pos: &PositionCache<T>, body: &Body<T>) -> Spatia
 }
 
 /// Hinge columns in Ground at the body origin: `[R_GF hw ; R_GF hv + (R_GF hw) × p_mb]`.
-/// Unit-axis columns are read straight out of `R_GF`.
-#[inline]
+/// Unit-axis columns are read straight out of `R_GF`, inlined; the other joints' columns are
+/// formed out of line, with `p_mb` copied for them (a reference to the caller's `p_mb` would
+/// keep it in memory on the unit-axis path too, read back across its stores).
+#[inline(always)]
 fn hinge_in_ground<T: Real>(
     body: &Body<T>,
     q: &[T],
@@ -230,6 +232,19 @@ fn hinge_in_ground<T: Real>(
         }
         return;
     }
+    let p_mb_copy = *p_mb;
+    general_hinge_in_ground(body, q, r_gf, &p_mb_copy, h_g);
+}
+
+/// [`hinge_in_ground`] for joints without unit-axis columns.
+#[inline(never)]
+fn general_hinge_in_ground<T: Real>(
+    body: &Body<T>,
+    q: &[T],
+    r_gf: &Matrix3<T>,
+    p_mb: &Vector3<T>,
+    h_g: &mut [SpatialVec<T>],
+) {
     let mut h_f = [SpatialVec::<T>::zeros(); 6];
     match &body.spatial_transform {
         Some(st) => st.hinge(q, &mut h_f[..h_g.len()]),
