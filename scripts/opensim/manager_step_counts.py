@@ -22,7 +22,7 @@ man.setIntegratorMethod(getattr(osim.Manager, "IntegratorMethod_" + name))
 man.setIntegratorAccuracy(1e-6)
 man.initialize(s)
 for i in range(1, int(round(T / 0.01)) + 1):
-    s = man.integrate(round(i * 0.01, 10))
+    s = man.integrate(i * 0.01)
 """
 
 

@@ -78,7 +78,7 @@ fn ball_columns(_m: &Model<f64>, _s: &State<f64>, d: &Data<f64>) -> HashMap<Stri
     ])
 }
 
-fn check_ball_scene(file: &str, reference_csv: &str) -> (f64, f64) {
+fn check_ball_scene(file: &str, reference_csv: &str, velocity_bound: f64) -> (f64, f64) {
     let ours = simulate(&scene(file), ball_columns);
     let refs = reference(reference_csv);
     let pos = max_differences(&ours, &refs, &[("x", "x"), ("y", "y"), ("z", "z")]);
@@ -98,20 +98,51 @@ fn check_ball_scene(file: &str, reference_csv: &str) -> (f64, f64) {
         pos.iter().cloned().fold(0.0, f64::max),
         vel.iter().cloned().fold(0.0, f64::max),
     );
-    // Acceptance: 1e-5 m and 1e-4 m/s (measured about 4e-7 m and 6e-5 m/s; see docs/validation.md).
+    // Acceptance: 1e-5 m, and `velocity_bound` (see the callers and docs/validation.md).
     assert!(p < 1e-5, "{file}: positions differ by up to {p:e} m");
-    assert!(v < 1e-4, "{file}: velocities differ by up to {v:e}");
+    assert!(
+        v < velocity_bound,
+        "{file}: velocities differ by up to {v:e}"
+    );
     (p, v)
 }
 
 #[test]
 fn s1_hunt_crossley_ball_matches_simbody() {
-    check_ball_scene("s1_hc_ball.toml", "s1_hc_ball.csv");
+    // 3e-4 m/s: the ball's stick–slip phases amplify round-off to about 1.8e-4 m/s (one-ulp
+    // changes of the initial spin or speed move the velocities by 6e-5–1.8e-4 m/s:
+    // `s1_amplifies_a_one_ulp_change_of_the_spin_to_1e_4`), so no run that is not Simbody's
+    // arithmetic bit for bit can hold 1e-4; measured 1.7e-4 (docs/validation.md).
+    check_ball_scene("s1_hc_ball.toml", "s1_hc_ball.csv", 3e-4);
+}
+
+/// Why s1's velocity bound is 3e-4 m/s: the scene itself turns a one-ulp change of the
+/// initial spin (5 → 5 − 8.9e-16 rad/s) into velocity differences above 1e-4 m/s (measured
+/// 1.8e-4; +1 ulp gives 6e-5, +1 ulp of the speed 1.1e-4).
+#[test]
+fn s1_amplifies_a_one_ulp_change_of_the_spin_to_1e_4() {
+    let base = simulate(&scene("s1_hc_ball.toml"), ball_columns);
+    let mut nudged = scene("s1_hc_ball.toml");
+    let wz = &mut nudged.initial_state.u[2];
+    *wz = f64::from_bits(wz.to_bits() - 1);
+    let moved = simulate(&nudged, ball_columns);
+    let pairs: Vec<(&str, &str)> = ["vx", "vy", "vz", "wx", "wy", "wz"]
+        .iter()
+        .map(|k| (*k, *k))
+        .collect();
+    let spread = max_differences(&moved, &base, &pairs)
+        .into_iter()
+        .fold(0.0, f64::max);
+    assert!(
+        spread > 1e-4,
+        "a one-ulp nudge moved the velocities by {spread:e}"
+    );
 }
 
 #[test]
 fn s2_compliant_ball_matches_simbody() {
-    check_ball_scene("s2_ccs_ball.toml", "s2_ccs_ball.csv");
+    // 1e-4 m/s (measured 5.0e-5; docs/validation.md).
+    check_ball_scene("s2_ccs_ball.toml", "s2_ccs_ball.csv", 1e-4);
 }
 
 #[test]

@@ -140,6 +140,52 @@ fn leg_hunt_crossley_matches_opensim() {
     check_against_opensim("osim_leg_hc.osim", "osim_leg_hc.csv", 1.0);
 }
 
+/// Issue 19: the leg takes the planar-xy path, which repeats Simbody's arithmetic, so every
+/// method's run is OpenSim's to the last bit: coordinates, speeds and body origins equal the
+/// references' 17-digit values exactly at every row (RK-Merson and Simbody's other methods;
+/// the bodies' quaternions, which OpenSim converts from its rotation matrices, are not
+/// compared).
+#[test]
+fn leg_runs_are_opensims_bit_for_bit() {
+    let m = load("osim_leg_hc.osim");
+    for (kind, csv) in [
+        (
+            IntegratorKind::RungeKuttaMerson,
+            "osim_leg_hc.csv".to_string(),
+        ),
+        (
+            IntegratorKind::RungeKutta2,
+            "osim_leg_hc__RungeKutta2.csv".into(),
+        ),
+        (
+            IntegratorKind::RungeKutta3,
+            "osim_leg_hc__RungeKutta3.csv".into(),
+        ),
+        (
+            IntegratorKind::RungeKuttaFeldberg,
+            "osim_leg_hc__RungeKuttaFeldberg.csv".into(),
+        ),
+        (
+            IntegratorKind::ExplicitEuler,
+            "osim_leg_hc__ExplicitEuler.csv".into(),
+        ),
+        (
+            IntegratorKind::SemiExplicitEuler2,
+            "osim_leg_hc__SemiExplicitEuler2.csv".into(),
+        ),
+        (IntegratorKind::Verlet, "osim_leg_hc__Verlet.csv".into()),
+    ] {
+        let settings = IntegratorSettings {
+            kind,
+            ..IntegratorSettings::rk_merson(1e-6)
+        };
+        let ours = simulate_with(&m, settings, 1.0);
+        let rotation = |c: &str| [".qw", ".qx", ".qy", ".qz"].iter().any(|q| c.ends_with(q));
+        let (d, col, t) = max_difference(&ours, &reference(&csv), |c| c != "t" && !rotation(c));
+        assert_eq!(d, 0.0, "{csv}: {col} differs by {d:e} at t = {t}");
+    }
+}
+
 /// Weld, Ball, Universal, Gimbal, Slider, Pin and Free joints with rotated offset frames, a
 /// tilted half space, a point-to-point spring and generalized springs on Ball and Gimbal
 /// coordinates (made by scripts/opensim/make_references.py).
@@ -266,7 +312,7 @@ const OPENSIM_STEPS: [(&str, IntegratorKind, [u64; 2], [u64; 2]); 7] = [
         "RungeKuttaMerson",
         IntegratorKind::RungeKuttaMerson,
         [305, 343],
-        [1733, 2187],
+        [1733, 2190],
     ),
     (
         "RungeKutta2",
@@ -278,13 +324,13 @@ const OPENSIM_STEPS: [(&str, IntegratorKind, [u64; 2], [u64; 2]); 7] = [
         "RungeKutta3",
         IntegratorKind::RungeKutta3,
         [788, 853],
-        [2912, 3440],
+        [2914, 3445],
     ),
     (
         "RungeKuttaFeldberg",
         IntegratorKind::RungeKuttaFeldberg,
         [276, 308],
-        [1917, 2387],
+        [1918, 2404],
     ),
     (
         "SemiExplicitEuler2",
@@ -314,12 +360,9 @@ fn step_counts(m: &OsimModel, kind: IntegratorKind, duration: f64) -> [u64; 2] {
     [stats.steps_taken, stats.steps_attempted]
 }
 
-/// Issue 19: the same accepted and rejected steps as OpenSim. The ball's runs agree to
-/// round-off, and every method takes and rejects exactly OpenSim's steps. The leg's runs part
-/// at round-off level from 0.07 s (1e-16 m, 1.5e-9 m at 1 s for RK-Merson): four methods
-/// still take exactly OpenSim's steps; RK-Merson, RK3 and RK-Feldberg, whose larger steps sit
-/// closer to the error test's threshold through the contact bounces, differ by a few accepted
-/// and rejected steps (measured ≤ 0.4 % accepted, ≤ 1.5 % attempted; held to 2 %).
+/// Issue 19: the same accepted and rejected steps as OpenSim, with every method, on the ball
+/// and on the leg (whose planar-xy path repeats Simbody's arithmetic bit for bit:
+/// `planar_xy::tests::the_leg_repeats_simbodys_arithmetic_bit_for_bit`), and on the egg.
 #[test]
 fn step_counts_match_opensims_manager() {
     // The ellipsoid egg (RK-Merson, 1.5 s): OpenSim takes 516 of 588 attempts, as we do.
@@ -335,23 +378,6 @@ fn step_counts_match_opensims_manager() {
     let leg = load("osim_leg_hc.osim");
     for (method, kind, ball_steps, leg_steps) in OPENSIM_STEPS {
         assert_eq!(step_counts(&ball, kind, 2.0), ball_steps, "ball, {method}");
-        let ours = step_counts(&leg, kind, 1.0);
-        let exact = !matches!(
-            kind,
-            IntegratorKind::RungeKuttaMerson
-                | IntegratorKind::RungeKutta3
-                | IntegratorKind::RungeKuttaFeldberg
-        );
-        if exact {
-            assert_eq!(ours, leg_steps, "leg, {method}");
-        } else {
-            for k in 0..2 {
-                let (a, b) = (ours[k] as f64, leg_steps[k] as f64);
-                assert!(
-                    (a - b).abs() <= 0.02 * b,
-                    "leg, {method}: {ours:?} vs {leg_steps:?}"
-                );
-            }
-        }
+        assert_eq!(step_counts(&leg, kind, 1.0), leg_steps, "leg, {method}");
     }
 }

@@ -277,7 +277,7 @@ impl<T: Real> HuntCrossleyForce<T> {
         let point = pc.location + n * (x * (half - m.s1));
         let f_hertz = hertz_force(m.k, pc.radius, x);
         let potential_energy = T::c(0.4) * f_hertz * x;
-        let v = point_velocity(ctx, body1, &point) - point_velocity(ctx, body2, &point);
+        let v = station_velocity(ctx, body1, &point) - station_velocity(ctx, body2, &point);
         let law = (self.transition_velocity, self.friction);
         let (f, friction_force, slip_speed) = contact_forces(f_hertz, &m, law, &n, &v);
         let mut eval = ContactEvaluation {
@@ -357,7 +357,9 @@ pub(crate) fn contact_forces<T: Real>(
         FrictionModel::Hollars => hollars(slip_speed, vt, m.mu_s, m.mu_d, m.mu_v),
         FrictionModel::Stribeck => stribeck(slip_speed, vt, m.mu_s, m.mu_d, m.mu_v),
     };
-    (f, v_t * (f * mu / slip_speed), slip_speed)
+    // Simbody's `ffriction*vtangent/vslip`: the product first, then the division.
+    let ffriction = f * mu;
+    (f, v_t.map(|x| ffriction * x / slip_speed), slip_speed)
 }
 
 /// The Hertz force `(4/3) k x √(R k x)` (N) for combined `k = E_eff^(2/3)`, effective radius `R`
@@ -368,7 +370,9 @@ pub fn hertz_force<T: Real>(k: T, radius: T, x: T) -> T {
 }
 
 /// Adds a contact's force and moment to its two bodies (force on body 2 at the contact point,
-/// its opposite on body 1); a contact without normal force adds nothing.
+/// its opposite on body 1) as Simbody's `MobilizedBody::applyForceToBodyPoint` does, the lever
+/// arm through the body station (`ground_offset`); a contact without normal force adds
+/// nothing.
 #[inline(always)]
 fn apply_contact<T: Real>(
     c: &ContactEvaluation<T>,
@@ -379,10 +383,36 @@ fn apply_contact<T: Real>(
         let f = c.force_on_body2();
         let m = c.moment;
         for (body, f, m) in [(c.bodies.1, f, m), (c.bodies.0, -f, -m)] {
-            let r = c.point - x_gb[body.0].p;
+            let r = ground_offset(&x_gb[body.0], &c.point);
             body_forces[body.0] += spatial(r.cross(&f) + m, f);
         }
     }
+}
+
+/// The offset from `x_gb`'s origin to Ground point `p`, through the body station as Simbody
+/// forms it: `s = ~R (p − o)` (`findStationAtGroundPoint`), then `R s`
+/// (`expressVectorInGroundFrame`), each a left-to-right sum.
+#[inline(always)]
+fn ground_offset<T: Real>(x_gb: &Transform<T>, p: &Vector3<T>) -> Vector3<T> {
+    let (r, d) = (&x_gb.r, p - x_gb.p);
+    let s: [T; 3] = std::array::from_fn(|k| r[(0, k)] * d.x + r[(1, k)] * d.y + r[(2, k)] * d.z);
+    Vector3::from_fn(|i, _| r[(i, 0)] * s[0] + r[(i, 1)] * s[1] + r[(i, 2)] * s[2])
+}
+
+/// Velocity in Ground of the material point of `body` at Ground point `p`, as Simbody's
+/// `findStationVelocityInGround` of the station there: `v + ω × (R s)`.
+#[inline(always)]
+fn station_velocity<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    body: BodyId,
+    p: &Vector3<T>,
+) -> Vector3<T> {
+    let v = ctx.v_gb(body);
+    let (w, v) = (
+        Vector3::new(v[0], v[1], v[2]),
+        Vector3::new(v[3], v[4], v[5]),
+    );
+    v + w.cross(&ground_offset(ctx.x_gb(body), p))
 }
 
 /// Velocity in Ground of the material point of `body` at Ground point `p`.
@@ -406,13 +436,20 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
         let (x_gb, body_forces) = (out.x_gb, &mut *out.body_forces);
         self.surface_poses(ctx, &mut scratch.x_gs);
         let x_gs = &scratch.x_gs;
+        // Simbody's `HuntCrossleyForceImpl::calcForce` returns at the first point contact whose
+        // normal force is not positive: the contacts after it add nothing.
+        let mut stopped = false;
         let mut apply = |i: usize, j: usize| {
+            if stopped {
+                return;
+            }
             let (si, sj) = (&self.surfaces[i], &self.surfaces[j]);
             // Each path applies its own evaluation: merged, the point contact's would go
             // through memory (see `evaluate_point`).
             match pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j]) {
                 Some(point_contact) => {
                     let c = self.evaluate_point(ctx, (i, j), point_contact);
+                    stopped = c.normal_force.re() <= 0.0;
                     apply_contact(&c, x_gb, body_forces);
                 }
                 None => {

@@ -87,6 +87,13 @@ pub struct AbaWorkspace<T: Real> {
     pub h3: Vec<Vector3<T>>,
     /// Planar bodies: reduced `G = P h D⁻¹` columns (nu).
     pub g3: Vec<Vector3<T>>,
+    /// Planar-xy path: each body's shift `Φ = R_GP p_PB` from its parent, in Ground (nbodies).
+    pub shift3: Vec<Vector3<T>>,
+    /// Planar-xy path: each body's first child, then each body's next sibling, in index
+    /// order (nbodies; 0 ends a list).
+    pub first_child: Vec<usize>,
+    /// See `first_child`.
+    pub next_sibling: Vec<usize>,
     /// CRBA: each body's composite inertia about its tree's reference point (nbodies).
     pub composite: Vec<crate::algorithms::crba::InertiaAboutPoint<T>>,
     /// CRBA: the root body of each body's tree (nbodies; 0 for Ground).
@@ -161,6 +168,9 @@ impl<T: Real> Data<T> {
                 a3: vec![Vector3::zeros(); nb],
                 h3: vec![Vector3::zeros(); nu],
                 g3: vec![Vector3::zeros(); nu],
+                shift3: vec![Vector3::zeros(); nb],
+                first_child: vec![0; nb],
+                next_sibling: vec![0; nb],
                 composite: vec![crate::algorithms::crba::InertiaAboutPoint::zero(); nb],
                 tree_root: vec![0; nb],
             },

@@ -92,8 +92,12 @@ pub(super) fn add_contacts(
             transition_velocity: element.transition_velocity,
             friction: element.friction,
         };
-        let Some(wrench) = law.wrench(&x_gh, &c_d, &w_d, &v_d) else {
-            continue;
+        let wrench = match law.wrench(&x_gh, &c_d, &w_d, &v_d) {
+            Contact::Apart => continue,
+            // Simbody stops at a contact that pulls: the spheres after it add nothing
+            // (`HuntCrossleyForce::calc_force`).
+            Contact::Pulls => break,
+            Contact::Pushes(wrench) => wrench,
         };
         let mut moves_c = nalgebra::Matrix3x6::zeros();
         moves_c
@@ -117,6 +121,13 @@ pub(super) fn add_contacts(
     }
 }
 
+/// One sphere's contact: none, one whose normal force is not positive, or its wrench.
+enum Contact<T: Real> {
+    Apart,
+    Pulls,
+    Pushes(Vector6<T>),
+}
+
 /// One contact's force law.
 struct Law<'a> {
     radius: f64,
@@ -126,19 +137,19 @@ struct Law<'a> {
 }
 
 impl Law<'_> {
-    /// The wrench on the sphere's body at Ground's origin, or `None` without force.
+    /// The wrench on the sphere's body at Ground's origin, if the contact pushes.
     fn wrench<T: Real>(
         &self,
         x_gh: &Transform<f64>,
         c: &Vector3<T>,
         w: &Vector3<T>,
         v_o: &Vector3<T>,
-    ) -> Option<Vector6<T>> {
+    ) -> Contact<T> {
         let m = self.material;
         let e = x_gh.r.column(0).into_owned().map(T::c);
         let depth = T::c(self.radius) + e.dot(&(c - x_gh.p.map(T::c)));
         if depth.re() <= 0.0 {
-            return None;
+            return Contact::Apart;
         }
         let n = -e;
         let point = c - n * (T::c(self.radius) - depth * T::c(1.0 - m.s1));
@@ -147,11 +158,11 @@ impl Law<'_> {
         let law = (T::c(self.transition_velocity), self.friction);
         let (f, friction, _) = contact_forces(f_hertz, &m.cast(), law, &n, &v);
         if f.re() <= 0.0 {
-            return None;
+            return Contact::Pulls;
         }
         let force = n * f + friction;
         let moment = point.cross(&force);
-        Some(Vector6::new(
+        Contact::Pushes(Vector6::new(
             moment.x, moment.y, moment.z, force.x, force.y, force.z,
         ))
     }

@@ -58,7 +58,7 @@ pub fn attempt<T: Real>(
 ) -> Result<()> {
     let h = t1 - t0;
     let (h3, h6, h8, h2) = (T::c(h / 3.0), T::c(h / 6.0), T::c(h / 8.0), T::c(h / 2.0));
-    let (three, four, fifth) = (T::c(3.0), T::c(4.0), T::c(5.0));
+    let (three, four, fifth) = (T::c(3.0), T::c(4.0), T::c(0.2));
     let [f1, f2, f3, f4, _] = &mut ws.f;
     let ys = &mut ws.y_stage;
     for i in 0..y0.len() {
@@ -79,7 +79,7 @@ pub fn attempt<T: Real>(
     eval(t1, &ws.y_pred, f4)?;
     for i in 0..y0.len() {
         ws.y1[i] = y0[i] + h6 * ((f0[i] + four * f3[i]) + f4[i]);
-        ws.y_err[i] = (ws.y1[i] - ws.y_pred[i]).abs() / fifth;
+        ws.y_err[i] = fifth * (ws.y1[i] - ws.y_pred[i]).abs();
     }
     Ok(())
 }

@@ -94,6 +94,10 @@ pub struct Body<T: Real = f64> {
     /// Whether `inertia_about_origin` is diagonal (cached; lets kinematics skip its zero
     /// products). Decided on real parts, like the other frame flags.
     pub inertia_is_diagonal: bool,
+    /// The zz moment about the body origin as Simbody forms it, `m ((I_zz + m (c_x² + c_y²))
+    /// (1/m))` (`MassProperties` keeps `I/m`; OpenSim's `Body::getMassProperties` shifts the
+    /// central inertia by `pointMassAt`): the planar-xy path repeats Simbody's arithmetic.
+    pub simbody_inertia_zz: T,
     /// Whether `x_pf` has no rotation (cached; lets kinematics skip a 3×3 product).
     pub x_pf_is_translation: bool,
     /// Whether `x_bm` is the identity (cached; lets kinematics skip a composition).
@@ -138,6 +142,7 @@ impl<T: Real> Body<T> {
             mass_properties: def.mass_properties,
             inertia_about_origin: nalgebra::Matrix3::zeros(),
             inertia_is_diagonal: false,
+            simbody_inertia_zz: T::zero(),
             x_pf_is_translation: false,
             x_bm_is_identity: false,
             hinge_is_identity: false,
@@ -178,6 +183,7 @@ impl<T: Real> Body<T> {
         let id = nalgebra::Matrix3::identity();
         self.x_mb = self.x_bm.inverse();
         self.inertia_about_origin = self.mass_properties.inertia_about_origin();
+        self.simbody_inertia_zz = simbody_inertia_zz(&self.mass_properties);
         let i = &self.inertia_about_origin;
         self.inertia_is_diagonal = (0..3).all(|r| (0..3).all(|c| r == c || i[(r, c)].re() == 0.0));
         self.x_pf_is_translation = self.x_pf.r == id;
@@ -226,4 +232,16 @@ impl<T: Real> Body<T> {
     pub fn hinge_is_pure_rotation_at_origin(&self) -> bool {
         self.mobilizer == crate::mobilizer::Mobilizer::Pin && self.x_bm_is_identity
     }
+}
+
+/// [`Body::simbody_inertia_zz`]: `pointMassAt(c, m)` adds `(m c_x) c_x + (m c_y) c_y` to the
+/// central `I_zz`, `MassProperties` stores the unit inertia `I (1/m)` (zero for a massless
+/// body) and `ArticulatedInertia` multiplies it by `m` again.
+fn simbody_inertia_zz<T: Real>(mp: &crate::math::MassProperties<T>) -> T {
+    let (m, c) = (mp.mass, &mp.com);
+    if m.re() == 0.0 {
+        return T::zero();
+    }
+    let point_mass_zz = m * c.x * c.x + m * c.y * c.y;
+    m * ((mp.inertia_com[(2, 2)] + point_mass_zz) * (T::one() / m))
 }

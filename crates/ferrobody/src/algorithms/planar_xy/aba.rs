@@ -1,147 +1,201 @@
-//! The articulated-body recursion of a planar-xy model on reduced quantities (the recursion
-//! of `aba_planar`, every body in Ground's xy plane): tip to base `D = h̃ᵀ P̃ h̃`, `G̃ = P̃ h̃
-//! D⁻¹`, `ν = D⁻¹ ε`, `P̃⁺ = P̃ − G̃ (P̃ h̃)ᵀ`, `z̃⁺ = z̃ + P̃ c̃ + G̃ ε`, passed to the parent
-//! shifted by the in-plane offset; base to tip `u̇ = ν − G̃ᵀ Ã'`, `Ã = Ã' + h̃ u̇ + c̃`.
+//! The articulated-body recursion of a planar-xy model on reduced quantities, in Simbody's own
+//! operation order (`RigidBodyNodeSpec::realizeArticulatedBodyInertiasInward`,
+//! `calcUDotPass1Inward`, `calcUDotPass2Outward`; `ArticulatedInertia::shift`). The reduced
+//! articulated inertia keeps the in-plane entries of Simbody's `P = [[J, F], [~F, M]]`:
+//! `J_zz`, `F₂₀`, `F₂₁` and the 2×2 block of `M`, stored as the symmetric
+//! `[[J_zz, F₂₀, F₂₁], [F₂₀, M₀₀, M₀₁], [F₂₁, M₀₁, M₁₁]]`; forces are `(τ_z, f_x, f_y)`,
+//! motions `(α_z, a_x, a_y)`. Tip to base, children in index order:
+//!
+//! ```text
+//! P = P_rigid + Σ shift(P⁺_child, Φ_child)     (F' = F + s × M,  J' = J + s_x (F₂₁ + F'₂₁) − s_y (F₂₀ + F'₂₀))
+//! PH = P H,  D = ~H PH,  DI = D⁻¹,  G = PH DI,  P⁺ = P − (sym(G_v ~PH_v), G_ω ~PH_v, G_ω ~PH_ω)
+//! z = (P A + b) − F + Σ Φ_child z⁺_child,  ε = f − ~H z,  ν = DI ε,  z⁺ = z + G ε
+//! ```
+//!
+//! and base to tip `A⁺ = Φᵀ A_parent`, `u̇ = ν − ~G A⁺`, `A_B = (A⁺ + H u̇) + A` (Jain 2011,
+//! Algorithm 16.2, as Simbody writes it). Every product of an exact zero is dropped, and every
+//! sum keeps Simbody's association, so u̇ is Simbody's to the last bit.
 
 use super::super::aba::singular;
-use super::super::aba_planar::{
-    articulate_planar_many, articulate_planar_one, shift_force_planar, shift_motion_planar,
-    shift_planar,
-};
 use crate::data::Data;
 use crate::error::Result;
-use crate::math::small::mul3v;
-use crate::mobilizer::Mobilizer;
 use crate::model::Model;
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Vector3};
 
+/// The in-plane entries of an articulated inertia (module docs).
+#[derive(Clone, Copy)]
+struct Inertia2<T: Real> {
+    j: T,
+    f0: T,
+    f1: T,
+    m00: T,
+    m01: T,
+    m11: T,
+}
+
+impl<T: Real> Inertia2<T> {
+    #[inline(always)]
+    fn of(p: &Matrix3<T>) -> Self {
+        Self {
+            j: p[(0, 0)],
+            f0: p[(0, 1)],
+            f1: p[(0, 2)],
+            m00: p[(1, 1)],
+            m01: p[(1, 2)],
+            m11: p[(2, 2)],
+        }
+    }
+
+    #[inline(always)]
+    fn matrix(&self) -> Matrix3<T> {
+        Matrix3::new(
+            self.j, self.f0, self.f1, self.f0, self.m00, self.m01, self.f1, self.m01, self.m11,
+        )
+    }
+
+    #[inline(always)]
+    fn add(&self, o: &Self) -> Self {
+        Self {
+            j: self.j + o.j,
+            f0: self.f0 + o.f0,
+            f1: self.f1 + o.f1,
+            m00: self.m00 + o.m00,
+            m01: self.m01 + o.m01,
+            m11: self.m11 + o.m11,
+        }
+    }
+
+    /// `ArticulatedInertia::shift(s)`: `F' = F + s × M`, `J' = J + halfCrossDiff(s, ~F, F')`.
+    #[inline(always)]
+    fn shift(&self, s: &Vector3<T>) -> Self {
+        let f0 = self.f0 + (s.x * self.m01 - s.y * self.m00);
+        let f1 = self.f1 + (s.x * self.m11 - s.y * self.m01);
+        let j = self.j + (s.x * (self.f1 + f1) - s.y * (self.f0 + f0));
+        Self { j, f0, f1, ..*self }
+    }
+
+    /// `P (ω, v)` for a motion or hinge column `(ω_z, v_x, v_y)`.
+    #[inline(always)]
+    fn mul(&self, h: &Vector3<T>) -> Vector3<T> {
+        Vector3::new(
+            self.j * h.x + (self.f0 * h.y + self.f1 * h.z),
+            self.f0 * h.x + (self.m00 * h.y + self.m01 * h.z),
+            self.f1 * h.x + (self.m01 * h.y + self.m11 * h.z),
+        )
+    }
+}
+
+/// `dot(a, b)` of two reduced spatial vectors as Simbody sums it: angular, then linear.
+#[inline(always)]
+fn sdot<T: Real>(a: &Vector3<T>, b: &Vector3<T>) -> T {
+    a.x * b.x + (a.y * b.y + a.z * b.z)
+}
+
+/// `Φ z⁺`: the force moved from the child origin to the parent's, `τ + s × f`.
+#[inline(always)]
+fn shift_force<T: Real>(z: &Vector3<T>, s: &Vector3<T>) -> Vector3<T> {
+    Vector3::new(z.x + (s.x * z.z - s.y * z.y), z.y, z.z)
+}
+
 /// u̇ from the reduced quantities that `kinematics` left in `data.aba` and the body and
 /// mobility forces. Writes `data.acc.udot`; `data.aba.a3` ends as the reduced body
-/// accelerations. Fails if an articulated inertia along a hinge is not positive definite.
+/// accelerations. Fails if a hinge's `D` is singular (not positive for one mobility).
 pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     let nb = model.nbodies();
-    let mut carried: Option<(Matrix3<T>, Vector3<T>)> = None;
+    data.aba.first_child.fill(0);
     for i in (1..nb).rev() {
         let body = &model.bodies[i];
         let ws = &mut data.aba;
-        let f = &data.dynamics.body_forces[i];
-        let (mut p, mut z) = (ws.p3[i], ws.z3[i] - Vector3::new(f[2], f[3], f[4]));
-        if let Some((p_child, z_child)) = carried.take() {
-            p += p_child;
-            z += z_child;
+        // P = P_rigid + the children's shifted P⁺ in index order (each child's slot of p3
+        // holds its contribution by now).
+        let mut p = Inertia2::of(&ws.p3[i]);
+        let mut child = ws.first_child[i];
+        while child != 0 {
+            p = p.add(&Inertia2::of(&ws.p3[child]));
+            child = ws.next_sibling[child];
         }
-        z += mul3v(&p, &ws.a3[i]);
+        // z = (P A + b) − F, then the children's Φ z⁺.
+        let f = &data.dynamics.body_forces[i];
+        let pa = p.mul(&ws.a3[i]);
+        let mut z = (pa + ws.z3[i]) - Vector3::new(f[2], f[3], f[4]);
+        let mut child = ws.first_child[i];
+        while child != 0 {
+            z += ws.z3[child];
+            child = ws.next_sibling[child];
+        }
         let us = body.u_range();
         let tau = &data.dynamics.mobility_forces.as_slice()[us.clone()];
-        let parent = body.parent.0;
-        if parent == 0 {
-            // A body on Ground passes nothing on and its parent is at rest (Ã' = 0): u̇ = ν
-            // = D⁻¹ ε, without G̃, P̃⁺ or z̃⁺.
-            let ok = if body.mobilizer == Mobilizer::Planar
-                && body.x_pf_is_translation
-                && body.x_bm_is_identity
-            {
-                // H̃ = 1 (F turns with Ground, M at the body origin): D = P̃, ε = τ − z̃.
-                solve_spd(3, |a, b| p[(a, b)], |a| tau[a] - z[a], &mut ws.nu[us])
+        let n = us.len();
+        let h = &ws.h3[us.clone()];
+        let ph: [Vector3<T>; 3] =
+            std::array::from_fn(|a| h.get(a).map_or_else(Vector3::zeros, |h| p.mul(h)));
+        let di = invert_d(n, |a, b| sdot(&h[a], &ph[b])).ok_or_else(|| singular(body))?;
+        let eps: [T; 3] = std::array::from_fn(|a| {
+            if a < n {
+                tau[a] - sdot(&h[a], &z)
             } else {
-                let h = &ws.h3[us.clone()];
-                let ph: [Vector3<T>; 3] =
-                    std::array::from_fn(|a| h.get(a).map_or_else(Vector3::zeros, |h| mul3v(&p, h)));
-                let d = |a: usize, b: usize| h[a].dot(&ph[b]);
-                solve_spd(h.len(), d, |a| tau[a] - h[a].dot(&z), &mut ws.nu[us])
+                T::zero()
+            }
+        });
+        let mut p_plus = p;
+        if n > 0 {
+            // G = PH DI, ν = DI ε, each a left-to-right sum over k.
+            let g: [Vector3<T>; 3] = std::array::from_fn(|j| {
+                let mut s = ph[0] * di[0][j];
+                for k in 1..n {
+                    s += ph[k] * di[k][j];
+                }
+                s
+            });
+            for a in 0..n {
+                let mut nu = di[a][0] * eps[0];
+                for k in 1..n {
+                    nu += di[a][k] * eps[k];
+                }
+                ws.nu[us.start + a] = nu;
+                ws.g3[us.start + a] = g[a];
+            }
+            // P⁺ = P − (sym(G_v ~PH_v), G_ω ~PH_v, G_ω ~PH_ω); z⁺ = z + G ε.
+            let sum = |f: &dyn Fn(usize) -> T| (1..n).fold(f(0), |s, k| s + f(k));
+            let mm0 = sum(&|k| g[k].x * ph[k].y);
+            let mm1 = sum(&|k| g[k].x * ph[k].z);
+            let m00 = sum(&|k| g[k].y * ph[k].y);
+            let m10 = sum(&|k| g[k].z * ph[k].y);
+            let m01 = sum(&|k| g[k].y * ph[k].z);
+            let m11 = sum(&|k| g[k].z * ph[k].z);
+            let izz = sum(&|k| g[k].x * ph[k].x);
+            let two = T::one() + T::one();
+            p_plus = Inertia2 {
+                j: p.j - izz,
+                f0: p.f0 - mm0,
+                f1: p.f1 - mm1,
+                m00: p.m00 - m00,
+                m01: p.m01 - (m10 + m01) / two,
+                m11: p.m11 - m11,
             };
-            ok.ok_or_else(|| singular(body))?;
-            continue;
-        }
-        match us.len() {
-            0 => {}
-            1 => {
-                let k = us.start;
-                let (ph, d, eps) = if body.hinge_is_pure_rotation_at_origin() {
-                    // h̃ = (1, 0, 0): P̃ h̃ is P̃'s first column, D its first entry.
-                    let ph = p.column(0).into_owned();
-                    (ph, ph[0], tau[0] - z[0])
-                } else {
-                    let h = ws.h3[k];
-                    let ph = mul3v(&p, &h);
-                    (ph, h.dot(&ph), tau[0] - h.dot(&z))
-                };
-                let (g, nu) = articulate_planar_one(&mut p, &mut z, ph, d, eps)
-                    .ok_or_else(|| singular(body))?;
-                ws.g3[k] = g;
-                ws.nu[k] = nu;
+            let mut ge = g[0] * eps[0];
+            for k in 1..n {
+                ge += g[k] * eps[k];
             }
-            n => {
-                // Through copies: a reference to `p` itself would keep it in memory on
-                // every body's path (and its rows read back across two stores stall).
-                let (mut p_many, mut z_many) = (p, z);
-                let (g, nu) =
-                    articulate_planar_many(&ws.h3[us.clone()], tau, &mut p_many, &mut z_many)
-                        .ok_or_else(|| singular(body))?;
-                (p, z) = (p_many, z_many);
-                ws.g3[us.clone()].copy_from_slice(&g[..n]);
-                ws.nu[us].copy_from_slice(&nu[..n]);
-            }
+            z += ge;
         }
-        let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
-        let contribution = (shift_planar(&p, r.x, r.y), shift_force_planar(&z, r.x, r.y));
-        if parent == i - 1 {
-            carried = Some(contribution);
-        } else {
-            ws.p3[parent] += contribution.0;
-            ws.z3[parent] += contribution.1;
-        }
+        let parent = body.parent.0;
+        let s = ws.shift3[i];
+        ws.p3[i] = p_plus.shift(&s).matrix();
+        ws.z3[i] = shift_force(&z, &s);
+        ws.next_sibling[i] = ws.first_child[parent];
+        ws.first_child[parent] = i;
     }
     accelerate(model, data);
     Ok(())
 }
 
-/// Base to tip: u̇ of each mobilizer and the reduced body accelerations.
-fn accelerate<T: Real>(model: &Model<T>, data: &mut Data<T>) {
-    let mut a_prev = Vector3::zeros();
-    for (i, body) in model.bodies.iter().enumerate().skip(1) {
-        let parent = body.parent.0;
-        if parent == 0 {
-            // u̇ = ν (solved in the tip-to-base pass, which stores no G̃ here); Ã = h̃ u̇ + c̃.
-            let mut a = data.aba.a3[i];
-            for k in body.u_range() {
-                let udot = data.aba.nu[k];
-                data.acc.udot[k] = udot;
-                a += data.aba.h3[k] * udot;
-            }
-            data.aba.a3[i] = a;
-            a_prev = a;
-            continue;
-        }
-        let r = data.pos.x_gb[i].p - data.pos.x_gb[parent].p;
-        let ap = if parent == i - 1 {
-            &a_prev
-        } else {
-            &data.aba.a3[parent]
-        };
-        let a_par = shift_motion_planar(ap, r.x, r.y);
-        // a3 holds this body's Coriolis term until its acceleration replaces it.
-        let mut a = a_par + data.aba.a3[i];
-        for k in body.u_range() {
-            let udot = data.aba.nu[k] - data.aba.g3[k].dot(&a_par);
-            data.acc.udot[k] = udot;
-            a += data.aba.h3[k] * udot;
-        }
-        data.aba.a3[i] = a;
-        a_prev = a;
-    }
-}
-
-/// `ν = D⁻¹ ε` for a symmetric n×n `D` (n ≤ 3) given by its entries `d(a, b)` and `ε` by
-/// `eps(a)`: the cofactors over the determinant; `None` if `D` is not positive definite
-/// (leading minors, as `spd_inverse`).
-fn solve_spd<T: Real>(
-    n: usize,
-    d: impl Fn(usize, usize) -> T,
-    eps: impl Fn(usize) -> T,
-    nu: &mut [T],
-) -> Option<()> {
+/// `D⁻¹` of the n×n `D` (n ≤ 3) with entries `d(a, b)`, as Simbody inverts it: `1/d` for one
+/// mobility, cofactors over the determinant for three. `None` unless positive definite.
+fn invert_d<T: Real>(n: usize, d: impl Fn(usize, usize) -> T) -> Option<[[T; 3]; 3]> {
+    let o = T::zero();
+    let mut di = [[o; 3]; 3];
     match n {
         0 => {}
         1 => {
@@ -149,47 +203,69 @@ fn solve_spd<T: Real>(
             if d00.re() <= 0.0 {
                 return None;
             }
-            nu[0] = eps(0) / d00;
+            di[0][0] = T::one() / d00;
         }
         2 => {
-            let (d00, d01, d11) = (d(0, 0), d(0, 1), d(1, 1));
-            let det = d00 * d11 - d01 * d01;
-            if d00.re() <= 0.0 || det.re() <= 0.0 {
+            // Mat<2,2>::invert: ood = 1/det, entries ±ood·m.
+            let m = [[d(0, 0), d(0, 1)], [d(1, 0), d(1, 1)]];
+            let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+            if m[0][0].re() <= 0.0 || det.re() <= 0.0 {
                 return None;
             }
-            let (e0, e1) = (eps(0), eps(1));
-            nu[0] = (d11 * e0 - d01 * e1) / det;
-            nu[1] = (d00 * e1 - d01 * e0) / det;
+            let ood = T::one() / det;
+            di[0] = [ood * m[1][1], -ood * m[0][1], o];
+            di[1] = [-ood * m[1][0], ood * m[0][0], o];
         }
         _ => {
-            let m = Matrix3::from_fn(d);
-            let minor2 = m[(0, 0)] * m[(1, 1)] - m[(0, 1)] * m[(1, 0)];
-            let det = m.determinant();
-            if m[(0, 0)].re() <= 0.0 || minor2.re() <= 0.0 || det.re() <= 0.0 {
+            let m: [[T; 3]; 3] = std::array::from_fn(|a| std::array::from_fn(|b| d(a, b)));
+            let d00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
+            let nd01 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
+            let d02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
+            let det = m[0][0] * d00 + m[0][1] * nd01 + m[0][2] * d02;
+            let minor2 = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+            if m[0][0].re() <= 0.0 || minor2.re() <= 0.0 || det.re() <= 0.0 {
                 return None;
             }
-            let adj = adjugate3(&m);
-            let x = mul3v(&adj, &Vector3::new(eps(0), eps(1), eps(2))) / det;
-            nu.copy_from_slice(x.as_slice());
+            let ood = T::one() / det;
+            let nd10 = m[0][2] * m[2][1] - m[0][1] * m[2][2];
+            let d11 = m[0][0] * m[2][2] - m[0][2] * m[2][0];
+            let nd12 = m[0][1] * m[2][0] - m[0][0] * m[2][1];
+            let d20 = m[0][1] * m[1][2] - m[0][2] * m[1][1];
+            let nd21 = m[0][2] * m[1][0] - m[0][0] * m[1][2];
+            let d22 = minor2;
+            di = [
+                [ood * d00, ood * nd10, ood * d20],
+                [ood * nd01, ood * d11, ood * nd21],
+                [ood * d02, ood * nd12, ood * d22],
+            ];
         }
     }
-    Some(())
+    Some(di)
 }
 
-/// The adjugate (transposed cofactor matrix) of a 3×3 matrix.
-fn adjugate3<T: Real>(m: &Matrix3<T>) -> Matrix3<T> {
-    let c = |r0: usize, r1: usize, c0: usize, c1: usize| {
-        m[(r0, c0)] * m[(r1, c1)] - m[(r0, c1)] * m[(r1, c0)]
-    };
-    Matrix3::new(
-        c(1, 2, 1, 2),
-        -c(0, 2, 1, 2),
-        c(0, 1, 1, 2),
-        -c(1, 2, 0, 2),
-        c(0, 2, 0, 2),
-        -c(0, 1, 0, 2),
-        c(1, 2, 0, 1),
-        -c(0, 2, 0, 1),
-        c(0, 1, 0, 1),
-    )
+/// Base to tip: `A⁺ = Φᵀ A_parent`, `u̇ = ν − ~G A⁺`, `A_B = (A⁺ + H u̇) + A`.
+fn accelerate<T: Real>(model: &Model<T>, data: &mut Data<T>) {
+    for (i, body) in model.bodies.iter().enumerate().skip(1) {
+        let parent = body.parent.0;
+        let ws = &mut data.aba;
+        let ap = if parent == 0 {
+            Vector3::zeros()
+        } else {
+            ws.a3[parent]
+        };
+        let s = ws.shift3[i];
+        let a_plus = Vector3::new(ap.x, ap.y + -(ap.x * s.y), ap.z + ap.x * s.x);
+        let us = body.u_range();
+        let mut hu = Vector3::zeros();
+        for k in us {
+            let udot = ws.nu[k] - sdot(&ws.g3[k], &a_plus);
+            data.acc.udot[k] = udot;
+            hu = if k == body.u_start {
+                ws.h3[k] * udot
+            } else {
+                hu + ws.h3[k] * udot
+            };
+        }
+        ws.a3[i] = (a_plus + hu) + ws.a3[i];
+    }
 }

@@ -1,6 +1,15 @@
-//! Poses, velocities, Coriolis and gyroscopic terms of a planar-xy model in the plane (the
-//! equations are in the module docs of `planar_xy`), and the rigid reduced inertias and hinge
-//! columns the articulated-body pass starts from.
+//! Poses, velocities, Coriolis and gyroscopic terms of a planar-xy model in the plane, in
+//! Simbody's own operation order (`RigidBodyNodeSpec::realizePosition`/`realizeVelocity`,
+//! `RigidBodyNode::calcJointIndependentKinematicsPos/Vel`), and the rigid reduced inertias and
+//! hinge columns the articulated-body pass starts from. Each formula below is Simbody's 3-D
+//! expression with the products of exact zeros dropped (they add nothing), so the results are
+//! Simbody's to the last bit (`scripts/opensim/udot_ulps.py`):
+//!
+//! ```text
+//! X_FB = X_FM X_MB,  X_PB = X_PF X_FB,  R_GB = R_GP R_PB,  Φ = R_GP p_PB,  p_GB = p_GP + Φ
+//! H = R_GF (H_FM + H_MB_F),  V_GB = (ω_P, v_P + ω_P × Φ) + H u,  Ḣ = R_GF Ḣ_MB_F + ω_P × H
+//! A = (0, Ḣ u + ω_P × (v_B − v_P)),  b = m (0, ω × (ω × c)),  c = R_GB p_BC
+//! ```
 
 use crate::data::Data;
 use crate::math::{SpatialVec, Transform};
@@ -50,18 +59,6 @@ impl<T: Real> Turn<T> {
         }
     }
 
-    /// `self · Rz(θ)` from `(sin θ, cos θ)`: the first two columns mixed (as
-    /// `Mobilizer::compose` does for a Pin).
-    #[inline(always)]
-    fn turned(&self, (s, c): (T, T)) -> Self {
-        Self {
-            a: self.a * c + self.b * s,
-            b: self.b * c - self.a * s,
-            c: self.c * c + self.d * s,
-            d: self.d * c - self.c * s,
-        }
-    }
-
     #[inline(always)]
     fn apply(&self, x: T, y: T) -> (T, T) {
         (self.a * x + self.b * y, self.c * x + self.d * y)
@@ -83,8 +80,10 @@ struct Frame<T: Real> {
 }
 
 /// Kinematics of every body (module docs). Writes `data.pos.x_gb`, `data.vel.v_gb`, the mass
-/// and mass centre of `data.pos.inertia`, and in `data.aba` the rigid reduced inertias `p3`,
-/// the gyroscopic biases `z3`, the Coriolis terms `a3` and the hinge columns `h3`.
+/// and mass centre of `data.pos.inertia`, and in `data.aba` the rigid reduced inertias `p3`
+/// (`[[J_zz, F₂₀, F₂₁], [F₂₀, M₀₀, M₀₁], [F₂₁, M₀₁, M₁₁]]` of Simbody's `[[J, F], [~F, M]]`),
+/// the gyroscopic forces `z3`, the mobilizer Coriolis accelerations `a3`, the shifts `shift3`
+/// and the hinge columns `h3`.
 pub(super) fn kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
     let (q, u) = (state.q.as_slice(), state.u.as_slice());
     data.pos.x_gb[0] = Transform::identity();
@@ -117,8 +116,86 @@ fn frame_of<T: Real>(data: &Data<T>, p: usize) -> Frame<T> {
     }
 }
 
+/// `R (x, y, z)` for a turn about z: `(a x + b y, c x + d y, z)`.
+#[inline(always)]
+fn turn_vec<T: Real>(r: &Turn<T>, p: &Vector3<T>) -> Vector3<T> {
+    let (x, y) = r.apply(p.x, p.y);
+    Vector3::new(x, y, p.z)
+}
+
+/// A body's pose and what its hinge columns need (module docs).
+struct Pose<T: Real> {
+    /// Whether the mobilizer turns (Pin, Planar).
+    turns: bool,
+    /// `R_FM p_MB` when M is not at the body origin.
+    r_mb_f: Option<Vector3<T>>,
+    r_gf: Turn<T>,
+    r_gb: Turn<T>,
+    /// `Φ = R_GP p_PB`.
+    shift: Vector3<T>,
+    p_gb: Vector3<T>,
+}
+
+/// `X_FB = X_FM X_MB`, `X_PB = X_PF X_FB`, `X_GB = X_GP X_PB` (Simbody's
+/// `calcBodyTransforms`).
+#[inline(always)]
+fn body_pose<T: Real>(body: &Body<T>, qs: &[T], parent: &Frame<T>) -> Pose<T> {
+    let o = T::zero();
+    // X_FM: a turn by q₀ (Pin, Planar) and a slide (Slider: q₀ along x; Planar: (q₁, q₂)).
+    let turns = matches!(body.mobilizer, Mobilizer::Pin | Mobilizer::Planar);
+    let r_fm = if turns {
+        let (s, c) = (qs[0].sin(), qs[0].cos());
+        Turn {
+            a: c,
+            b: -s,
+            c: s,
+            d: c,
+        }
+    } else {
+        Turn::identity()
+    };
+    let p_fm = match body.mobilizer {
+        Mobilizer::Slider => Vector3::new(qs[0], o, o),
+        Mobilizer::Planar => Vector3::new(qs[1], qs[2], o),
+        _ => Vector3::zeros(),
+    };
+    // X_FB = X_FM X_MB, X_PB = X_PF X_FB, X_GB = X_GP X_PB.
+    let (r_fb, p_fb, r_mb_f) = if body.x_bm_is_identity {
+        (r_fm, p_fm, None)
+    } else {
+        let r_mb_f = turn_vec(&r_fm, &body.x_mb.p);
+        (
+            r_fm.then(&Turn::of(&body.x_mb.r)),
+            p_fm + r_mb_f,
+            Some(r_mb_f),
+        )
+    };
+    let pf = &body.x_pf;
+    let (r_pb, p_pb, r_gf) = if body.x_pf_is_translation {
+        (r_fb, pf.p + p_fb, parent.turn)
+    } else {
+        let r_pf = Turn::of(&pf.r);
+        (
+            r_pf.then(&r_fb),
+            pf.p + turn_vec(&r_pf, &p_fb),
+            parent.turn.then(&r_pf),
+        )
+    };
+    let r_gb = parent.turn.then(&r_pb);
+    let shift = turn_vec(&parent.turn, &p_pb);
+    let p_gb = parent.p + shift;
+    Pose {
+        turns,
+        r_mb_f,
+        r_gf,
+        r_gb,
+        shift,
+        p_gb,
+    }
+}
+
 /// Pose, velocity, Coriolis and gyroscopic terms, reduced inertia and hinge columns of body
-/// `i` given its parent's frame.
+/// `i` given its parent's frame (module docs).
 #[inline(always)]
 fn body_kinematics<T: Real>(
     body: &Body<T>,
@@ -128,61 +205,75 @@ fn body_kinematics<T: Real>(
     data: &mut Data<T>,
 ) -> Frame<T> {
     let o = T::zero();
-    let pf = &body.x_pf;
-    let (fx, fy) = parent.turn.apply(pf.p.x, pf.p.y);
-    let p_gf = Vector3::new(fx + parent.p.x, fy + parent.p.y, parent.p.z + pf.p.z);
-    let r_gf = if body.x_pf_is_translation {
-        parent.turn
-    } else {
-        parent.turn.then(&Turn::of(&pf.r))
-    };
-    // The mobilizer: its turn, its slide t(q) and rate t(u) in F, its angular rate.
     let (qs, us) = (&q[body.q_start..], &u[body.u_start..]);
-    let (r_gm, t_q, t_u, w_rel) = match body.mobilizer {
-        Mobilizer::Pin => (r_gf.turned(qs[0].sin_cos()), (o, o), (o, o), us[0]),
-        Mobilizer::Slider => (r_gf, (qs[0], o), (us[0], o), o),
-        Mobilizer::Planar => (
-            r_gf.turned(qs[0].sin_cos()),
-            (qs[1], qs[2]),
-            (us[1], us[2]),
-            us[0],
-        ),
-        _ => (r_gf, (o, o), (o, o), o),
+    let Pose {
+        turns,
+        r_mb_f,
+        r_gf,
+        r_gb,
+        shift,
+        p_gb,
+    } = body_pose(body, qs, parent);
+    // Hinge columns H = R_GF (H_FM + H_MB_F) and their rates Ḣ = R_GF Ḣ_MB_F + ω_P × H.
+    let wp = parent.w;
+    let cross_w = |h: (T, T)| (-(wp * h.1), wp * h.0);
+    let k = body.u_start;
+    let (mut w_rel, mut v_rel, mut vd) = (o, (o, o), (o, o));
+    let mut column = |j: usize, h: Vector3<T>, hd_own: (T, T), data: &mut Data<T>| {
+        let hd = cross_w((h.y, h.z));
+        let hd = (hd_own.0 + hd.0, hd_own.1 + hd.1);
+        let uj = us[j];
+        if j == 0 {
+            (w_rel, v_rel, vd) = (h.x * uj, (h.y * uj, h.z * uj), (hd.0 * uj, hd.1 * uj));
+        } else {
+            w_rel += h.x * uj;
+            v_rel = (v_rel.0 + h.y * uj, v_rel.1 + h.z * uj);
+            vd = (vd.0 + hd.0 * uj, vd.1 + hd.1 * uj);
+        }
+        data.aba.h3[k + j] = h;
     };
-    let (mx, my) = r_gf.apply(t_q.0, t_q.1);
-    let p_gm = Vector3::new(p_gf.x + mx, p_gf.y + my, p_gf.z);
-    let (r_gb, p_gb) = if body.x_bm_is_identity {
-        (r_gm, p_gm)
-    } else {
-        let mb = &body.x_mb;
-        let (bx, by) = r_gm.apply(mb.p.x, mb.p.y);
-        let p = Vector3::new(p_gm.x + bx, p_gm.y + by, p_gm.z + mb.p.z);
-        (r_gm.then(&Turn::of(&mb.r)), p)
-    };
-    // Velocities: v_M = v_P + ω_P × r_PM + R_GF t(u), v_B = v_M + ω_B × p_MB.
-    let (wp, w) = (parent.w, parent.w + w_rel);
-    let (r_pm, p_mb) = (p_gm - parent.p, p_gb - p_gm);
-    let v_rel = r_gf.apply(t_u.0, t_u.1);
-    let v_m = (
-        parent.v.0 - wp * r_pm.y + v_rel.0,
-        parent.v.1 + wp * r_pm.x + v_rel.1,
+    if turns {
+        let (h, hd_own) = match r_mb_f {
+            None => (Vector3::new(T::one(), o, o), (o, o)),
+            Some(r) => {
+                // H_MB_F = −r × e_z = (−r_y, r_x); Ḣ_MB_F = −(ω_FM × r) × e_z = −u₀ (r_x, r_y).
+                let (hx, hy) = r_gf.apply(-r.y, r.x);
+                let u0 = us[0];
+                (
+                    Vector3::new(T::one(), hx, hy),
+                    r_gf.apply(-(u0 * r.x), -(u0 * r.y)),
+                )
+            }
+        };
+        column(0, h, hd_own, data);
+    }
+    match body.mobilizer {
+        Mobilizer::Slider => column(0, Vector3::new(o, r_gf.a, r_gf.c), (o, o), data),
+        Mobilizer::Planar => {
+            column(1, Vector3::new(o, r_gf.a, r_gf.c), (o, o), data);
+            column(2, Vector3::new(o, r_gf.b, r_gf.d), (o, o), data);
+        }
+        _ => {}
+    }
+    // V_GB = Φᵀ V_GP + H u.
+    let w = wp + w_rel;
+    let v = (
+        (parent.v.0 + -(wp * shift.y)) + v_rel.0,
+        (parent.v.1 + wp * shift.x) + v_rel.1,
     );
-    let v = (v_m.0 - w * p_mb.y, v_m.1 + w * p_mb.x);
-    // Coriolis: −ω_P² r_PM + 2 ω_P × v_rel − ω_B² p_MB.
-    let (wp2, w2, two_wp) = (wp * wp, w * w, wp + wp);
-    let a_c = (
-        -(wp2 * r_pm.x) - two_wp * v_rel.1 - w2 * p_mb.x,
-        -(wp2 * r_pm.y) + two_wp * v_rel.0 - w2 * p_mb.y,
-    );
-    store_hinge_columns(body, &r_gf, &p_mb, data);
+    // Mobilizer Coriolis acceleration A = (0, Ḣ u + ω_P × (v_B − v_P)).
+    let dv = (v.0 - parent.v.0, v.1 - parent.v.1);
+    let a_c = (vd.0 + -(wp * dv.1), vd.1 + wp * dv.0);
+    // Rigid inertia about the origin: J_zz = m G_zz, F = [m c]×, M = m 1; gyroscopic force
+    // b = m (0, ω × (ω × c)).
     let mp = &body.mass_properties;
     let m = mp.mass;
     let (cx, cy) = r_gb.apply(mp.com.x, mp.com.y);
     let (mcx, mcy) = (m * cx, m * cy);
-    let i_zz = body.inertia_about_origin[(2, 2)];
-    data.aba.p3[i] = Matrix3::new(i_zz, -mcy, mcx, -mcy, m, o, mcx, o, m);
-    data.aba.z3[i] = Vector3::new(o, -(w2 * mcx), -(w2 * mcy));
+    data.aba.p3[i] = Matrix3::new(body.simbody_inertia_zz, -mcy, mcx, -mcy, m, o, mcx, o, m);
+    data.aba.z3[i] = Vector3::new(o, m * -(w * (w * cx)), m * -(w * (w * cy)));
     data.aba.a3[i] = Vector3::new(o, a_c.0, a_c.1);
+    data.aba.shift3[i] = shift;
     let inertia = &mut data.pos.inertia[i];
     inertia.mass = m;
     inertia.c = Vector3::new(cx, cy, mp.com.z);
@@ -196,30 +287,5 @@ fn body_kinematics<T: Real>(
         p: p_gb,
         w,
         v,
-    }
-}
-
-/// Reduced hinge columns at the body origin: `(1, −p_MB,y, p_MB,x)` for the turn, `(0, R_GF
-/// e)` for a slide along F's axis `e`.
-#[inline(always)]
-fn store_hinge_columns<T: Real>(
-    body: &Body<T>,
-    r_gf: &Turn<T>,
-    p_mb: &Vector3<T>,
-    data: &mut Data<T>,
-) {
-    let (o, one) = (T::zero(), T::one());
-    let k = body.u_start;
-    let turn = Vector3::new(one, -p_mb.y, p_mb.x);
-    let h3 = &mut data.aba.h3;
-    match body.mobilizer {
-        Mobilizer::Pin => h3[k] = turn,
-        Mobilizer::Slider => h3[k] = Vector3::new(o, r_gf.a, r_gf.c),
-        Mobilizer::Planar => {
-            h3[k] = turn;
-            h3[k + 1] = Vector3::new(o, r_gf.a, r_gf.c);
-            h3[k + 2] = Vector3::new(o, r_gf.b, r_gf.d);
-        }
-        _ => {}
     }
 }
