@@ -383,7 +383,7 @@ fn apply_contact<T: Real>(
         let f = c.force_on_body2();
         let m = c.moment;
         for (body, f, m) in [(c.bodies.1, f, m), (c.bodies.0, -f, -m)] {
-            let r = ground_offset(&x_gb[body.0], &c.point);
+            let r = ground_offset(body, &x_gb[body.0], &c.point);
             body_forces[body.0] += spatial(r.cross(&f) + m, f);
         }
     }
@@ -393,7 +393,11 @@ fn apply_contact<T: Real>(
 /// forms it: `s = ~R (p − o)` (`findStationAtGroundPoint`), then `R s`
 /// (`expressVectorInGroundFrame`), each a left-to-right sum.
 #[inline(always)]
-fn ground_offset<T: Real>(x_gb: &Transform<T>, p: &Vector3<T>) -> Vector3<T> {
+fn ground_offset<T: Real>(body: BodyId, x_gb: &Transform<T>, p: &Vector3<T>) -> Vector3<T> {
+    if body == BodyId::GROUND {
+        // Ground's pose is the identity: the same numbers without the products.
+        return *p;
+    }
     let (r, d) = (&x_gb.r, p - x_gb.p);
     let s: [T; 3] = std::array::from_fn(|k| r[(0, k)] * d.x + r[(1, k)] * d.y + r[(2, k)] * d.z);
     Vector3::from_fn(|i, _| r[(i, 0)] * s[0] + r[(i, 1)] * s[1] + r[(i, 2)] * s[2])
@@ -407,12 +411,15 @@ fn station_velocity<T: Real>(
     body: BodyId,
     p: &Vector3<T>,
 ) -> Vector3<T> {
+    if body == BodyId::GROUND {
+        return Vector3::zeros();
+    }
     let v = ctx.v_gb(body);
     let (w, v) = (
         Vector3::new(v[0], v[1], v[2]),
         Vector3::new(v[3], v[4], v[5]),
     );
-    v + w.cross(&ground_offset(ctx.x_gb(body), p))
+    v + w.cross(&ground_offset(body, ctx.x_gb(body), p))
 }
 
 /// Velocity in Ground of the material point of `body` at Ground point `p`.

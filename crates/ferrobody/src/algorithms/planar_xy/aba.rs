@@ -104,13 +104,25 @@ fn shift_force<T: Real>(z: &Vector3<T>, s: &Vector3<T>) -> Vector3<T> {
 pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     let nb = model.nbodies();
     data.aba.first_child.fill(0);
+    // The contribution of body i + 1 when i is its parent: it is then i's first child, and it
+    // arrives in registers (read back from memory right after being stored, it would stall on
+    // store-to-load forwarding).
+    let mut carried: Option<(Inertia2<T>, Vector3<T>)> = None;
     for i in (1..nb).rev() {
         let body = &model.bodies[i];
         let ws = &mut data.aba;
-        // P = P_rigid + the children's shifted P⁺ in index order (each child's slot of p3
-        // holds its contribution by now).
+        // P = P_rigid + the children's shifted P⁺ in index order (each other child's slot of
+        // p3 holds its contribution by now).
         let mut p = Inertia2::of(&ws.p3[i]);
-        let mut child = ws.first_child[i];
+        let carried_child = carried.take();
+        let rest = match &carried_child {
+            Some((p_child, _)) => {
+                p = p.add(p_child);
+                ws.next_sibling[i + 1]
+            }
+            None => ws.first_child[i],
+        };
+        let mut child = rest;
         while child != 0 {
             p = p.add(&Inertia2::of(&ws.p3[child]));
             child = ws.next_sibling[child];
@@ -119,83 +131,138 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
         let f = &data.dynamics.body_forces[i];
         let pa = p.mul(&ws.a3[i]);
         let mut z = (pa + ws.z3[i]) - Vector3::new(f[2], f[3], f[4]);
-        let mut child = ws.first_child[i];
+        if let Some((_, z_child)) = carried_child {
+            z += z_child;
+        }
+        let mut child = rest;
         while child != 0 {
             z += ws.z3[child];
             child = ws.next_sibling[child];
         }
         let us = body.u_range();
         let tau = &data.dynamics.mobility_forces.as_slice()[us.clone()];
-        let n = us.len();
-        let h = &ws.h3[us.clone()];
-        let ph: [Vector3<T>; 3] =
-            std::array::from_fn(|a| h.get(a).map_or_else(Vector3::zeros, |h| p.mul(h)));
-        let di = invert_d(n, |a, b| sdot(&h[a], &ph[b])).ok_or_else(|| singular(body))?;
-        let eps: [T; 3] = std::array::from_fn(|a| {
-            if a < n {
-                tau[a] - sdot(&h[a], &z)
-            } else {
-                T::zero()
-            }
-        });
-        // G = PH DI, ν = DI ε, each a left-to-right sum over k.
-        let g: [Vector3<T>; 3] = std::array::from_fn(|j| {
-            if j >= n {
-                return Vector3::zeros();
-            }
-            let mut s = ph[0] * di[0][j];
-            for k in 1..n {
-                s += ph[k] * di[k][j];
-            }
-            s
-        });
-        for a in 0..n {
-            let mut nu = di[a][0] * eps[0];
-            for k in 1..n {
-                nu += di[a][k] * eps[k];
-            }
-            ws.nu[us.start + a] = nu;
-            ws.g3[us.start + a] = g[a];
-        }
         let parent = body.parent.0;
+        let plus = if us.len() == 1 {
+            let k = us.start;
+            let (g, nu, plus) =
+                articulate_one(&p, &z, &ws.h3[k], tau[0], body.hinge_is_pure_rotation_at_origin())
+                    .ok_or_else(|| singular(body))?;
+            ws.g3[k] = g;
+            ws.nu[k] = nu;
+            plus
+        } else {
+            let (g, nu, plus) =
+                articulate_many(&p, &z, &ws.h3[us.clone()], tau).ok_or_else(|| singular(body))?;
+            ws.g3[us.clone()].copy_from_slice(&g[..us.len()]);
+            ws.nu[us.clone()].copy_from_slice(&nu[..us.len()]);
+            plus
+        };
         if parent == 0 {
             // Ground takes neither P⁺ nor z⁺.
             continue;
         }
-        let mut p_plus = p;
-        if n > 0 {
-            // P⁺ = P − (sym(G_v ~PH_v), G_ω ~PH_v, G_ω ~PH_ω); z⁺ = z + G ε.
-            let sum = |f: &dyn Fn(usize) -> T| (1..n).fold(f(0), |s, k| s + f(k));
-            let mm0 = sum(&|k| g[k].x * ph[k].y);
-            let mm1 = sum(&|k| g[k].x * ph[k].z);
-            let m00 = sum(&|k| g[k].y * ph[k].y);
-            let m10 = sum(&|k| g[k].z * ph[k].y);
-            let m01 = sum(&|k| g[k].y * ph[k].z);
-            let m11 = sum(&|k| g[k].z * ph[k].z);
-            let izz = sum(&|k| g[k].x * ph[k].x);
-            let two = T::one() + T::one();
-            p_plus = Inertia2 {
-                j: p.j - izz,
-                f0: p.f0 - mm0,
-                f1: p.f1 - mm1,
-                m00: p.m00 - m00,
-                m01: p.m01 - (m10 + m01) / two,
-                m11: p.m11 - m11,
-            };
-            let mut ge = g[0] * eps[0];
-            for k in 1..n {
-                ge += g[k] * eps[k];
-            }
-            z += ge;
-        }
+        let (p_plus, z) = plus;
         let s = ws.shift3[i];
-        ws.p3[i] = p_plus.shift(&s).matrix();
-        ws.z3[i] = shift_force(&z, &s);
+        let contribution = (p_plus.shift(&s), shift_force(&z, &s));
+        if parent == i - 1 {
+            carried = Some(contribution);
+        } else {
+            ws.p3[i] = contribution.0.matrix();
+            ws.z3[i] = contribution.1;
+        }
         ws.next_sibling[i] = ws.first_child[parent];
         ws.first_child[parent] = i;
     }
     accelerate(model, data);
     Ok(())
+}
+
+/// One mobility: `PH`, `D = ~H PH`, `DI = 1/D`, `G = PH DI`, `ν = DI ε` and `(P⁺, z⁺)`.
+/// A pure turn at the origin (`H = (1, 0, 0)`) reads `PH`, `D` and `~H z` off `P` and `z`:
+/// the products with its exact ones and zeros give the same numbers.
+#[inline(always)]
+fn articulate_one<T: Real>(
+    p: &Inertia2<T>,
+    z: &Vector3<T>,
+    h: &Vector3<T>,
+    tau: T,
+    pure_turn: bool,
+) -> Option<(Vector3<T>, T, (Inertia2<T>, Vector3<T>))> {
+    let (ph, d, hz) = if pure_turn {
+        (Vector3::new(p.j, p.f0, p.f1), p.j, z.x)
+    } else {
+        let ph = p.mul(h);
+        (ph, sdot(h, &ph), sdot(h, z))
+    };
+    if d.re() <= 0.0 {
+        return None;
+    }
+    let di = T::one() / d;
+    let eps = tau - hz;
+    let g = ph * di;
+    let nu = di * eps;
+    let two = T::one() + T::one();
+    let p_plus = Inertia2 {
+        j: p.j - g.x * ph.x,
+        f0: p.f0 - g.x * ph.y,
+        f1: p.f1 - g.x * ph.z,
+        m00: p.m00 - g.y * ph.y,
+        m01: p.m01 - (g.z * ph.y + g.y * ph.z) / two,
+        m11: p.m11 - g.z * ph.z,
+    };
+    Some((g, nu, (p_plus, z + g * eps)))
+}
+
+/// Zero, two or three mobilities (Weld, Planar): as [`articulate_one`] with `D⁻¹` by
+/// Simbody's cofactors and every sum over the mobilities left to right.
+#[inline(always)]
+fn articulate_many<T: Real>(
+    p: &Inertia2<T>,
+    z: &Vector3<T>,
+    h: &[Vector3<T>],
+    tau: &[T],
+) -> Option<([Vector3<T>; 3], [T; 3], (Inertia2<T>, Vector3<T>))> {
+    let n = h.len();
+    let ph: [Vector3<T>; 3] =
+        std::array::from_fn(|a| h.get(a).map_or_else(Vector3::zeros, |h| p.mul(h)));
+    let di = invert_d(n, |a, b| sdot(&h[a], &ph[b]))?;
+    let eps: [T; 3] = std::array::from_fn(|a| {
+        if a < n {
+            tau[a] - sdot(&h[a], z)
+        } else {
+            T::zero()
+        }
+    });
+    let mut g = [Vector3::zeros(); 3];
+    let mut nu = [T::zero(); 3];
+    if n == 0 {
+        return Some((g, nu, (*p, *z)));
+    }
+    for j in 0..n {
+        let mut s = ph[0] * di[0][j];
+        let mut v = di[j][0] * eps[0];
+        for k in 1..n {
+            s += ph[k] * di[k][j];
+            v += di[j][k] * eps[k];
+        }
+        g[j] = s;
+        nu[j] = v;
+    }
+    let sum = |f: &dyn Fn(usize) -> T| (1..n).fold(f(0), |s, k| s + f(k));
+    let two = T::one() + T::one();
+    let p_plus = Inertia2 {
+        j: p.j - sum(&|k| g[k].x * ph[k].x),
+        f0: p.f0 - sum(&|k| g[k].x * ph[k].y),
+        f1: p.f1 - sum(&|k| g[k].x * ph[k].z),
+        m00: p.m00 - sum(&|k| g[k].y * ph[k].y),
+        m01: p.m01 - (sum(&|k| g[k].z * ph[k].y) + sum(&|k| g[k].y * ph[k].z)) / two,
+        m11: p.m11 - sum(&|k| g[k].z * ph[k].z),
+    };
+    let mut ge = g[0] * eps[0];
+    for k in 1..n {
+        ge += g[k] * eps[k];
+    }
+    Some((g, nu, (p_plus, z + ge)))
 }
 
 /// `D⁻¹` of the n×n `D` (n ≤ 3) with entries `d(a, b)`, as Simbody inverts it: `1/d` for one
@@ -252,13 +319,16 @@ fn invert_d<T: Real>(n: usize, d: impl Fn(usize, usize) -> T) -> Option<[[T; 3];
 
 /// Base to tip: `A⁺ = Φᵀ A_parent`, `u̇ = ν − ~G A⁺`, `A_B = (A⁺ + H u̇) + A`.
 fn accelerate<T: Real>(model: &Model<T>, data: &mut Data<T>) {
+    // The previous body's acceleration stays in registers for its child (store-to-load
+    // forwarding, as in `aba`).
+    let mut a_prev = Vector3::zeros();
     for (i, body) in model.bodies.iter().enumerate().skip(1) {
         let parent = body.parent.0;
         let ws = &mut data.aba;
-        let ap = if parent == 0 {
-            Vector3::zeros()
-        } else {
-            ws.a3[parent]
+        let ap = match parent {
+            0 => Vector3::zeros(),
+            p if p == i - 1 => a_prev,
+            p => ws.a3[p],
         };
         let s = ws.shift3[i];
         let a_plus = Vector3::new(ap.x, ap.y + -(ap.x * s.y), ap.z + ap.x * s.x);
@@ -273,6 +343,7 @@ fn accelerate<T: Real>(model: &Model<T>, data: &mut Data<T>) {
                 hu + ws.h3[k] * udot
             };
         }
-        ws.a3[i] = (a_plus + hu) + ws.a3[i];
+        a_prev = (a_plus + hu) + ws.a3[i];
+        ws.a3[i] = a_prev;
     }
 }
