@@ -144,9 +144,14 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
         let parent = body.parent.0;
         let plus = if us.len() == 1 {
             let k = us.start;
-            let (g, nu, plus) =
-                articulate_one(&p, &z, &ws.h3[k], tau[0], body.hinge_is_pure_rotation_at_origin())
-                    .ok_or_else(|| singular(body))?;
+            let (g, nu, plus) = articulate_one(
+                &p,
+                &z,
+                &ws.h3[k],
+                tau[0],
+                body.hinge_is_pure_rotation_at_origin(),
+            )
+            .ok_or_else(|| singular(body))?;
             ws.g3[k] = g;
             ws.nu[k] = nu;
             plus
@@ -177,6 +182,12 @@ pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
     Ok(())
 }
 
+/// What a body passes on before the shift to its parent: `(P⁺, z⁺)`.
+type Plus<T> = (Inertia2<T>, Vector3<T>);
+
+/// `G` and `ν` of up to three mobilities, and `(P⁺, z⁺)`.
+type Many<T> = ([Vector3<T>; 3], [T; 3], Plus<T>);
+
 /// One mobility: `PH`, `D = ~H PH`, `DI = 1/D`, `G = PH DI`, `ν = DI ε` and `(P⁺, z⁺)`.
 /// A pure turn at the origin (`H = (1, 0, 0)`) reads `PH`, `D` and `~H z` off `P` and `z`:
 /// the products with its exact ones and zeros give the same numbers.
@@ -187,7 +198,7 @@ fn articulate_one<T: Real>(
     h: &Vector3<T>,
     tau: T,
     pure_turn: bool,
-) -> Option<(Vector3<T>, T, (Inertia2<T>, Vector3<T>))> {
+) -> Option<(Vector3<T>, T, Plus<T>)> {
     let (ph, d, hz) = if pure_turn {
         (Vector3::new(p.j, p.f0, p.f1), p.j, z.x)
     } else {
@@ -221,18 +232,37 @@ fn articulate_many<T: Real>(
     z: &Vector3<T>,
     h: &[Vector3<T>],
     tau: &[T],
-) -> Option<([Vector3<T>; 3], [T; 3], (Inertia2<T>, Vector3<T>))> {
+) -> Option<Many<T>> {
     let n = h.len();
-    let ph: [Vector3<T>; 3] =
-        std::array::from_fn(|a| h.get(a).map_or_else(Vector3::zeros, |h| p.mul(h)));
-    let di = invert_d(n, |a, b| sdot(&h[a], &ph[b]))?;
-    let eps: [T; 3] = std::array::from_fn(|a| {
-        if a < n {
-            tau[a] - sdot(&h[a], z)
-        } else {
-            T::zero()
-        }
-    });
+    let (o, one) = (T::zero(), T::one());
+    let unit = [
+        Vector3::new(one, o, o),
+        Vector3::new(o, one, o),
+        Vector3::new(o, o, one),
+    ];
+    let (ph, d, hz): ([Vector3<T>; 3], [[T; 3]; 3], [T; 3]) = if n == 3 && h[..] == unit[..] {
+        // H = 1 (a Planar on Ground): PH is P's columns, D is P, ~H z is z (the products
+        // with the exact ones and zeros give the same numbers).
+        let ph = [p.mul(&unit[0]), p.mul(&unit[1]), p.mul(&unit[2])];
+        let d = std::array::from_fn(|a| std::array::from_fn(|b| ph[b][a]));
+        (ph, d, [z.x, z.y, z.z])
+    } else {
+        let ph: [Vector3<T>; 3] =
+            std::array::from_fn(|a| h.get(a).map_or_else(Vector3::zeros, |h| p.mul(h)));
+        let d = std::array::from_fn(|a| {
+            std::array::from_fn(|b| {
+                if a < n && b < n {
+                    sdot(&h[a], &ph[b])
+                } else {
+                    o
+                }
+            })
+        });
+        let hz = std::array::from_fn(|a| if a < n { sdot(&h[a], z) } else { o });
+        (ph, d, hz)
+    };
+    let di = invert_d(n, |a, b| d[a][b])?;
+    let eps: [T; 3] = std::array::from_fn(|a| if a < n { tau[a] - hz[a] } else { o });
     let mut g = [Vector3::zeros(); 3];
     let mut nu = [T::zero(); 3];
     if n == 0 {
@@ -248,15 +278,16 @@ fn articulate_many<T: Real>(
         g[j] = s;
         nu[j] = v;
     }
-    let sum = |f: &dyn Fn(usize) -> T| (1..n).fold(f(0), |s, k| s + f(k));
+    // Σ_k G_k[a] PH_k[b], left to right.
+    let sum = |a: usize, b: usize| (1..n).fold(g[0][a] * ph[0][b], |s, k| s + g[k][a] * ph[k][b]);
     let two = T::one() + T::one();
     let p_plus = Inertia2 {
-        j: p.j - sum(&|k| g[k].x * ph[k].x),
-        f0: p.f0 - sum(&|k| g[k].x * ph[k].y),
-        f1: p.f1 - sum(&|k| g[k].x * ph[k].z),
-        m00: p.m00 - sum(&|k| g[k].y * ph[k].y),
-        m01: p.m01 - (sum(&|k| g[k].z * ph[k].y) + sum(&|k| g[k].y * ph[k].z)) / two,
-        m11: p.m11 - sum(&|k| g[k].z * ph[k].z),
+        j: p.j - sum(0, 0),
+        f0: p.f0 - sum(0, 1),
+        f1: p.f1 - sum(0, 2),
+        m00: p.m00 - sum(1, 1),
+        m01: p.m01 - (sum(2, 1) + sum(1, 2)) / two,
+        m11: p.m11 - sum(2, 2),
     };
     let mut ge = g[0] * eps[0];
     for k in 1..n {
