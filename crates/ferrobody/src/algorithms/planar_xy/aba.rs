@@ -224,7 +224,7 @@ fn articulate_one<T: Real>(
     Some((g, nu, (p_plus, z + g * eps)))
 }
 
-/// Zero, two or three mobilities (Weld, Planar): as [`articulate_one`] with `D⁻¹` by
+/// No mobility (Weld) or three (Planar): as [`articulate_one`] with `D⁻¹` by
 /// Simbody's cofactors and every sum over the mobilities left to right.
 #[inline(always)]
 fn articulate_many<T: Real>(
@@ -296,31 +296,14 @@ fn articulate_many<T: Real>(
     Some((g, nu, (p_plus, z + ge)))
 }
 
-/// `D⁻¹` of the n×n `D` (n ≤ 3) with entries `d(a, b)`, as Simbody inverts it: `1/d` for one
-/// mobility, cofactors over the determinant for three. `None` unless positive definite.
+/// `D⁻¹` of the n×n `D` (n = 0 or 3: `articulate_one` takes one mobility, and no planar-xy
+/// mobilizer has two) with entries `d(a, b)`, as Simbody's `Mat<3,3>::invert` forms it:
+/// cofactors times the inverse determinant. `None` unless positive definite.
 fn invert_d<T: Real>(n: usize, d: impl Fn(usize, usize) -> T) -> Option<[[T; 3]; 3]> {
     let o = T::zero();
     let mut di = [[o; 3]; 3];
     match n {
         0 => {}
-        1 => {
-            let d00 = d(0, 0);
-            if d00.re() <= 0.0 {
-                return None;
-            }
-            di[0][0] = T::one() / d00;
-        }
-        2 => {
-            // Mat<2,2>::invert: ood = 1/det, entries ±ood·m.
-            let m = [[d(0, 0), d(0, 1)], [d(1, 0), d(1, 1)]];
-            let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-            if m[0][0].re() <= 0.0 || det.re() <= 0.0 {
-                return None;
-            }
-            let ood = T::one() / det;
-            di[0] = [ood * m[1][1], -ood * m[0][1], o];
-            di[1] = [-ood * m[1][0], ood * m[0][0], o];
-        }
         _ => {
             let m: [[T; 3]; 3] = std::array::from_fn(|a| std::array::from_fn(|b| d(a, b)));
             let d00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
