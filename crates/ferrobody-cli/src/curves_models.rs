@@ -10,7 +10,7 @@
 //!   parameters unless `--shape D0 D1 D2` or `--normal-viscosity` say otherwise),
 //!   `normal_force.svg`.
 
-use crate::curves::SmoothCurveArgs;
+use crate::curves_args::SmoothCurveArgs;
 use crate::plots::line_plot;
 use anyhow::{Context, Result};
 use ferrobody::contact::exponential_spring::normal_force;

@@ -23,6 +23,7 @@ macro_rules! out {
 mod bench;
 mod check;
 mod curves;
+mod curves_args;
 mod curves_models;
 mod demo;
 mod interrupt;

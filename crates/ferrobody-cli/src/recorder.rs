@@ -1,9 +1,10 @@
 //! Collects what the plots and the 3D replay need at each report time. Only used when plots or a
 //! replay are requested: a plain `ferrobody run` streams everything to disk and keeps nothing.
 
-use ferrobody::algorithms::{kinetic_energy, potential_energy};
-use ferrobody::contact::contact_reports;
+use ferrobody::algorithms::kinetic_energy;
 use ferrobody::math::quaternion::quaternion_from_rotation;
+use ferrobody::model::potential_energy;
+use ferrobody::pipeline::contact_reports;
 use ferrobody::{Data, Model, State};
 
 /// A body's pose at one report time.

@@ -7,10 +7,10 @@
 
 use ferrobody::constraints::Constraint;
 use ferrobody::contact::FoundationShape;
-use ferrobody::forces::Force;
 use ferrobody::geometry::Shape;
 use ferrobody::io::Visual;
 use ferrobody::math::Transform;
+use ferrobody::model::Force;
 use ferrobody::nalgebra::Vector3;
 use ferrobody::unilateral::Underlying;
 use ferrobody::Model;

@@ -1,6 +1,7 @@
 //! `ferrobody run`: simulate a scene, streaming `trajectory.csv`, then write `summary.json`.
 
 use crate::recorder::Recorder;
+pub use crate::run_outputs::Extras;
 use crate::run_outputs::{
     remove_earlier_outputs, write_plots_and_replay, Progress, Reporter, Writers,
 };
@@ -24,19 +25,6 @@ pub struct Overrides {
     pub max_steps: Option<u64>,
     /// .urdf models: a Free root joint instead of a weld.
     pub floating_base: bool,
-}
-
-/// What to write besides trajectory.csv, contacts.csv and summary.json.
-#[derive(Clone, Copy, Default)]
-pub struct Extras {
-    /// SVG plots of heights, speeds, energy and contact forces.
-    pub plot: bool,
-    /// replay.glb and replay.html.
-    pub replay: bool,
-    /// No progress bar.
-    pub quiet: bool,
-    /// Wall-time limit of the run (s).
-    pub max_wall_time: Option<f64>,
 }
 
 /// What a run did; written as `summary.json`.

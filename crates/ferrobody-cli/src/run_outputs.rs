@@ -13,6 +13,19 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
+/// What to write besides trajectory.csv, contacts.csv and summary.json.
+#[derive(Clone, Copy, Default)]
+pub struct Extras {
+    /// SVG plots of heights, speeds, energy and contact forces.
+    pub plot: bool,
+    /// replay.glb and replay.html.
+    pub replay: bool,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Wall-time limit of the run (s).
+    pub max_wall_time: Option<f64>,
+}
+
 /// The streaming writers of a run: trajectory.csv, contacts.csv (when the model has contact)
 /// and states.sto (for .osim models).
 pub(crate) struct Writers {
@@ -82,7 +95,7 @@ impl Reporter {
         d: &ferrobody::Data,
     ) -> ferrobody::Result<()> {
         let e = ferrobody::algorithms::kinetic_energy(m, d)
-            + ferrobody::algorithms::potential_energy(m, s, d);
+            + ferrobody::model::potential_energy(m, s, d);
         if self.rows == 0 {
             self.energies.0 = e;
         }
@@ -141,7 +154,7 @@ pub(crate) fn write_plots_and_replay(
     out: &Path,
     scene: &Scene,
     rec: &Recorder,
-    extras: crate::run::Extras,
+    extras: Extras,
 ) -> Result<Vec<String>> {
     let mut files = Vec::new();
     if extras.plot {

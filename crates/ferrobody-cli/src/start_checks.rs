@@ -3,7 +3,7 @@
 //! checked in milliseconds). Deep overlaps make compliant contact forces huge, so the integrator
 //! crawls with tiny steps or stops at its limits; saying so up front names the likely cause.
 
-use ferrobody::contact::deepest_half_space_overlap;
+use ferrobody::pipeline::deepest_half_space_overlap;
 use ferrobody::{pipeline, Data, Model, Stage, State};
 
 /// Overlaps deeper than this (m) are reported: a centimetre is far beyond the sub-millimetre
@@ -56,7 +56,7 @@ pub fn with_end_warnings(
     if !completed {
         return warnings;
     }
-    use ferrobody::forces::Force;
+    use ferrobody::model::Force;
     let has_sources = scene.model.forces().iter().any(|f| {
         matches!(
             f,

@@ -6,9 +6,10 @@
 use crate::model::PyModel;
 use crate::to_py_err;
 use ferrobody::algorithms::{crba, rnea_into};
-use ferrobody::derivatives::{ForwardDynamicsJacobian, StepJacobian};
+use ferrobody::derivatives::ForwardDynamicsJacobian;
 use ferrobody::nalgebra::{DMatrix, DVector};
 use ferrobody::pipeline::{forward_dynamics, realize};
+use ferrobody::simulation::StepJacobian;
 use ferrobody::{Data, Model, Stage, State};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, ToPyArray};
 use pyo3::exceptions::PyValueError;

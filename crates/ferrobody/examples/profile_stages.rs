@@ -6,7 +6,7 @@
 //! `cargo run --release -p ferrobody --example profile_stages -- examples/scenes/s6_chain_contact.toml`
 
 use ferrobody::algorithms::kinematics::kinematics;
-use ferrobody::forces::calc_all_forces;
+use ferrobody::model::calc_all_forces;
 use ferrobody::prelude::*;
 use std::hint::black_box;
 use std::time::Instant;

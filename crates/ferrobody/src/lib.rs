@@ -51,6 +51,7 @@ mod run_budget;
 pub mod scalar;
 pub mod simulation;
 pub mod state;
+pub mod tree;
 pub mod unilateral;
 
 /// The README's examples, compiled and run as doctests so that they cannot go stale.
@@ -69,3 +70,4 @@ pub use model::{Model, ModelBuilder};
 pub use scalar::Real;
 pub use simulation::Simulation;
 pub use state::State;
+pub use tree::Tree;

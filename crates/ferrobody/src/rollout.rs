@@ -11,10 +11,11 @@
 //! Runs are independent and deterministic: a rollout gives bit for bit the trajectory of the
 //! same run made alone, whatever the thread count.
 
-use crate::algorithms::energy::{kinetic_energy, potential_energy};
-use crate::contact::contact_reports;
+use crate::algorithms::energy::kinetic_energy;
 use crate::integrators::{IntegratorSettings, Stats};
 use crate::math::quaternion::quaternion_from_rotation;
+use crate::model::potential_energy;
+use crate::pipeline::contact_reports;
 use crate::{Data, Error, Model, Result, Simulation, State};
 use rayon::prelude::*;
 

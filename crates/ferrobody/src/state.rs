@@ -6,8 +6,8 @@
 
 use crate::data::Data;
 use crate::ids::{AutoUpdateVarId, DiscreteVarId};
-use crate::model::Model;
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::DVector;
 
 /// The complete state of a simulation.
@@ -28,7 +28,7 @@ pub struct State<T: Real = f64> {
 
 impl<T: Real> State<T> {
     /// The model's default state at t = 0.
-    pub fn new(model: &Model<T>) -> Self {
+    pub fn new(model: &Tree<T>) -> Self {
         Self {
             t: 0.0,
             q: DVector::from_column_slice(&model.default_q),
@@ -41,22 +41,22 @@ impl<T: Real> State<T> {
     }
 
     /// The q of one body's mobilizer.
-    pub fn body_q<'a>(&'a self, model: &Model<T>, body: crate::BodyId) -> &'a [T] {
+    pub fn body_q<'a>(&'a self, model: &Tree<T>, body: crate::BodyId) -> &'a [T] {
         &self.q.as_slice()[model.body(body).q_range()]
     }
 
     /// The u of one body's mobilizer.
-    pub fn body_u<'a>(&'a self, model: &Model<T>, body: crate::BodyId) -> &'a [T] {
+    pub fn body_u<'a>(&'a self, model: &Tree<T>, body: crate::BodyId) -> &'a [T] {
         &self.u.as_slice()[model.body(body).u_range()]
     }
 
     /// Sets the q of one body's mobilizer.
-    pub fn set_body_q(&mut self, model: &Model<T>, body: crate::BodyId, q: &[T]) {
+    pub fn set_body_q(&mut self, model: &Tree<T>, body: crate::BodyId, q: &[T]) {
         self.q.as_mut_slice()[model.body(body).q_range()].copy_from_slice(q);
     }
 
     /// Sets the u of one body's mobilizer.
-    pub fn set_body_u(&mut self, model: &Model<T>, body: crate::BodyId, u: &[T]) {
+    pub fn set_body_u(&mut self, model: &Tree<T>, body: crate::BodyId, u: &[T]) {
         self.u.as_mut_slice()[model.body(body).u_range()].copy_from_slice(u);
     }
 
@@ -111,27 +111,27 @@ impl<T: Real> State<T> {
     }
 
     /// Value of a discrete variable.
-    pub fn discrete<'a>(&'a self, model: &Model<T>, id: DiscreteVarId) -> &'a [T] {
+    pub fn discrete<'a>(&'a self, model: &Tree<T>, id: DiscreteVarId) -> &'a [T] {
         &self.discrete[model.discrete.range(id.0)]
     }
 
     /// Changes a discrete variable (takes effect from the next evaluation).
-    pub fn set_discrete(&mut self, model: &Model<T>, id: DiscreteVarId, value: &[T]) {
+    pub fn set_discrete(&mut self, model: &Tree<T>, id: DiscreteVarId, value: &[T]) {
         self.discrete[model.discrete.range(id.0)].copy_from_slice(value);
     }
 
     /// Mutable view of a discrete variable (takes effect from the next evaluation).
-    pub fn discrete_mut<'a>(&'a mut self, model: &Model<T>, id: DiscreteVarId) -> &'a mut [T] {
+    pub fn discrete_mut<'a>(&'a mut self, model: &Tree<T>, id: DiscreteVarId) -> &'a mut [T] {
         &mut self.discrete[model.discrete.range(id.0)]
     }
 
     /// Value of an auto-update discrete variable held in the state.
-    pub fn auto_update<'a>(&'a self, model: &Model<T>, id: AutoUpdateVarId) -> &'a [T] {
+    pub fn auto_update<'a>(&'a self, model: &Tree<T>, id: AutoUpdateVarId) -> &'a [T] {
         &self.auto_update[model.auto_update.range(id.0)]
     }
 
     /// Sets an auto-update variable in the state and marks it updated at the current time.
-    pub fn set_auto_update(&mut self, model: &Model<T>, id: AutoUpdateVarId, value: &[T]) {
+    pub fn set_auto_update(&mut self, model: &Tree<T>, id: AutoUpdateVarId, value: &[T]) {
         self.auto_update[model.auto_update.range(id.0)].copy_from_slice(value);
         self.auto_update_time[id.0] = self.t;
     }
@@ -144,7 +144,7 @@ impl<T: Real> State<T> {
     /// Swaps every valid auto-update cache entry of `data` into this state, records the current
     /// time as its update time and invalidates the entry (Simbody
     /// `State::autoUpdateDiscreteVariables`). No stage is invalidated.
-    pub fn swap_auto_updates(&mut self, model: &Model<T>, data: &mut Data<T>) {
+    pub fn swap_auto_updates(&mut self, model: &Tree<T>, data: &mut Data<T>) {
         for (i, valid) in data.auto_update_valid.iter_mut().enumerate() {
             if *valid {
                 let r = model.auto_update.range(i);

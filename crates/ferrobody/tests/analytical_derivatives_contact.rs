@@ -108,7 +108,7 @@ fn contact_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
 fn touching_contacts(model: &Model<f64>, state: &State<f64>) -> usize {
     let mut data = Data::new(model);
     realize(model, state, &mut data, Stage::Dynamics).unwrap();
-    let reports = ferrobody::contact::contact_reports(model, state, &data);
+    let reports = ferrobody::pipeline::contact_reports(model, state, &data);
     reports.iter().filter(|c| c.normal_force > 0.0).count()
 }
 

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{add_random_bodies, Rng, G};
-use ferrobody::algorithms::{kinetic_energy, potential_energy};
+use ferrobody::algorithms::kinetic_energy;
+use ferrobody::model::potential_energy;
 use ferrobody::prelude::*;
 
 fn conservative_tree(seed: u64, n: usize) -> (Model<f64>, State<f64>) {

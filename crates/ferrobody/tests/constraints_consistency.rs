@@ -12,8 +12,8 @@
 mod common;
 
 use common::{add_random_bodies, random_transform, Rng};
-use ferrobody::constraints::assembly::assemble;
 use ferrobody::constraints::*;
+use ferrobody::pipeline::assembly::assemble;
 use ferrobody::prelude::*;
 
 fn random_constraint(rng: &mut Rng, kind: usize, b1: BodyId, b2: BodyId) -> Constraint<f64> {

@@ -3,8 +3,10 @@
 
 mod common;
 
-use ferrobody::algorithms::{kinetic_energy, potential_energy};
+use ferrobody::algorithms::kinetic_energy;
 use ferrobody::constraints::*;
+use ferrobody::model::potential_energy;
+use ferrobody::pipeline::assembly;
 use ferrobody::prelude::*;
 
 fn rod(length: f64) -> MassProperties<f64> {

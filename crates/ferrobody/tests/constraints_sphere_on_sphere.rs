@@ -7,8 +7,9 @@
 
 mod common;
 
-use ferrobody::algorithms::{kinetic_energy, potential_energy};
+use ferrobody::algorithms::kinetic_energy;
 use ferrobody::constraints::{Constraint, ConstraintId};
+use ferrobody::model::potential_energy;
 use ferrobody::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;

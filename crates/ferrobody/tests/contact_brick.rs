@@ -3,8 +3,8 @@
 //! round-off, and the thrown brick of `examples/scenes/b1_brick_on_floor.toml` against its
 //! Simbody trajectory.
 
-use ferrobody::forces::element_contribution;
 use ferrobody::io::load_scene;
+use ferrobody::model::element_contribution;
 use ferrobody::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -6,8 +6,8 @@
 use ferrobody::contact::{
     ElasticFoundationForce, FoundationParameters, FoundationShape, FoundationSurface,
 };
-use ferrobody::forces::element_contribution;
 use ferrobody::geometry::{springs_in_half_space, springs_in_sphere, Shape, TriangleMesh};
+use ferrobody::model::element_contribution;
 use ferrobody::prelude::*;
 use nalgebra::{Matrix3, Vector3};
 use std::path::PathBuf;

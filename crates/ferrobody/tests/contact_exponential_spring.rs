@@ -5,10 +5,11 @@
 //! floor and wall springs, every per-spring invariant on every sampled state, and energy
 //! conservation in the runs without damping or friction.
 
-use ferrobody::algorithms::{kinetic_energy, potential_energy};
+use ferrobody::algorithms::kinetic_energy;
 use ferrobody::contact::{ExponentialSpringForce, ExponentialSpringParameters};
 use ferrobody::forces::ForceContext;
 use ferrobody::io::load_scene;
+use ferrobody::model::potential_energy;
 use ferrobody::prelude::*;
 use std::path::PathBuf;
 

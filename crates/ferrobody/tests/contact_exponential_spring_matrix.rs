@@ -4,9 +4,10 @@
 //! friction, and on a tilted floor. On every sampled state (every 1/60 s) every spring's outputs
 //! satisfy Simbody's invariants; without damping and friction the energy is conserved.
 
-use ferrobody::algorithms::{kinetic_energy, potential_energy};
+use ferrobody::algorithms::kinetic_energy;
 use ferrobody::contact::{ExponentialSpringForce, ExponentialSpringParameters};
 use ferrobody::forces::ForceContext;
+use ferrobody::model::potential_energy;
 use ferrobody::prelude::*;
 
 const H: f64 = 0.1;

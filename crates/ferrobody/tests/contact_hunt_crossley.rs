@@ -4,9 +4,10 @@
 //! point to 1e-10. Then invariants (proptest): no force when separated, equal and opposite
 //! forces, rotating the whole scene rotates the forces.
 
-use ferrobody::algorithms::potential_energy;
-use ferrobody::contact::{contact_reports, ContactMaterial, FrictionModel, HuntCrossleyForce};
+use ferrobody::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
 use ferrobody::geometry::{ContactSurface, Shape};
+use ferrobody::model::potential_energy;
+use ferrobody::pipeline::contact_reports;
 use ferrobody::prelude::*;
 use proptest::prelude::*;
 
@@ -334,7 +335,7 @@ proptest! {
         set_ball(&model, &mut s, balls[1], &id, Vector3::new(5.0, 1.0, 0.0), v, w);
         let mut d = Data::new(&model);
         realize(&model, &s, &mut d, Stage::Dynamics).unwrap();
-        let contact_only = ferrobody::forces::element_contribution(&model, &s, &d, ForceId(0));
+        let contact_only = ferrobody::model::element_contribution(&model, &s, &d, ForceId(0));
         prop_assert!(contact_only.body_forces.iter().all(|f| f.norm() == 0.0));
     }
 
@@ -354,7 +355,7 @@ proptest! {
             set_ball(&model, &mut s, balls[1], rot, c0 + n * (0.22 + gap), -v, w * 0.5);
             let mut d = Data::new(&model);
             realize(&model, &s, &mut d, Stage::Velocity).unwrap();
-            let c = ferrobody::forces::element_contribution(&model, &s, &d, ForceId(0));
+            let c = ferrobody::model::element_contribution(&model, &s, &d, ForceId(0));
             // Total force and total moment about the Ground origin must vanish.
             let mut total = nalgebra::Vector6::zeros();
             for (i, f) in c.body_forces.iter().enumerate() {

@@ -4,9 +4,9 @@
 //! forces, a closed form and brute force. The trajectory against OpenSim's run is in
 //! `opensim_models.rs::mesh_against_mesh_matches_opensim`.
 
-use ferrobody::forces::element_contribution;
 use ferrobody::geometry::{springs_between_meshes, TriangleMesh};
 use ferrobody::math::Transform;
+use ferrobody::model::element_contribution;
 use ferrobody::nalgebra::Vector3;
 use ferrobody::prelude::*;
 

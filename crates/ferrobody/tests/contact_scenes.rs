@@ -5,8 +5,9 @@
 //! 1e-4 m. Also: with no dissipation and no friction, a bouncing ball conserves kinetic plus
 //! potential energy (contact energy included).
 
-use ferrobody::algorithms::{kinetic_energy, potential_energy};
+use ferrobody::algorithms::kinetic_energy;
 use ferrobody::io::{load_scene, parse_scene, Scene};
+use ferrobody::model::potential_energy;
 use ferrobody::prelude::*;
 use std::collections::HashMap;
 mod common;

@@ -96,7 +96,7 @@ fn simbody_grid_static_vertical_horizontal() {
             "h = {h}: {f:?}"
         );
         let pe =
-            ferrobody::forces::element_contribution(&model, &s, &d, ForceId(1)).potential_energy;
+            ferrobody::model::element_contribution(&model, &s, &d, ForceId(1)).potential_energy;
         assert!((pe - 0.4 * fh * depth).abs() < 1e-10, "h = {h}: PE {pe}");
         // 2. Vertical velocities (0, −v, 0), v = −1.0, −0.9, ..., 1.0 as Simbody accumulates them.
         let mut v = -1.0;

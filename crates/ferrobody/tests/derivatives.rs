@@ -7,9 +7,10 @@ mod common;
 use common::{add_random_bodies, add_random_forces, random_state, Rng};
 use ferrobody::algorithms::crba;
 use ferrobody::contact::{SmoothContactParameters, SmoothSphereHalfSpaceForce};
-use ferrobody::derivatives::{ForwardDynamicsJacobian, ForwardDynamicsJacobianLanes, StepJacobian};
+use ferrobody::derivatives::{ForwardDynamicsJacobian, ForwardDynamicsJacobianLanes};
 use ferrobody::pipeline::forward_dynamics;
 use ferrobody::prelude::*;
+use ferrobody::simulation::StepJacobian;
 use nalgebra::{DMatrix, DVector};
 
 /// A random tree of `n` bodies whose every body carries a 0.4 m sphere against a ground half

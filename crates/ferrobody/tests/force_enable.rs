@@ -3,9 +3,10 @@
 //! energy, reports no contacts and updates none of its auto-update variables; enabling it again
 //! restores it from the next evaluation; bad ids are errors.
 
-use ferrobody::algorithms::potential_energy;
-use ferrobody::contact::{contact_reports, ExponentialSpringForce};
+use ferrobody::contact::ExponentialSpringForce;
 use ferrobody::io::{load_scene, parse_scene};
+use ferrobody::model::potential_energy;
+use ferrobody::pipeline::contact_reports;
 use ferrobody::prelude::*;
 use std::path::PathBuf;
 

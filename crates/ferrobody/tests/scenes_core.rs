@@ -2,8 +2,9 @@
 //! (shared/spec/scenarios.md): p1 conserves energy; p2 conserves kinetic energy and angular
 //! momentum, flips about its intermediate axis, and translates uniformly.
 
-use ferrobody::algorithms::{kinetic_energy, momentum_about_ground_origin, potential_energy};
+use ferrobody::algorithms::{kinetic_energy, momentum_about_ground_origin};
 use ferrobody::io::load_scene;
+use ferrobody::model::potential_energy;
 use ferrobody::prelude::*;
 use std::path::Path;
 

@@ -13,7 +13,7 @@
 //! `A' = Φᵀ A_parent`, `u̇ = ν − Gᵀ A'`, `A = A' + H u̇ + c`.
 //!
 //! Three kinds of bodies take three paths: bodies of planar subtrees run the same recursion
-//! on 3×3 reduced quantities (`algorithms/aba_planar.rs`, [`crate::model::planar`]); rigid
+//! on 3×3 reduced quantities (`algorithms/aba_planar.rs`, [`crate::tree::planar`]); rigid
 //! Free leaf bodies on Ground are solved in closed form; all others use the 6×6 articulated
 //! inertias above.
 
@@ -29,8 +29,8 @@ use crate::math::small::mul3v;
 use crate::math::small::{mul6v, mul6v_pair, mul6x3v, sub_outer6};
 use crate::math::spatial::{add_shifted_inertia, shift_force, shift_motion};
 use crate::math::{angular, spatial, SpatialVec};
-use crate::model::Model;
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::{Matrix6, Vector3, Vector6};
 
 /// Computes u̇ and body accelerations.
@@ -38,7 +38,7 @@ use nalgebra::{Matrix6, Vector3, Vector6};
 /// Reads: `data.pos`, `data.vel`, `data.dynamics`. Writes: `data.aba`, `data.acc.udot`,
 /// `data.acc.a_gb`. Fails if an articulated inertia is singular (a body whose mobilizer moves no
 /// mass).
-pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
+pub fn aba<T: Real>(model: &Tree<T>, data: &mut Data<T>) -> Result<()> {
     data.require(Stage::Dynamics);
     let nb = model.nbodies();
     for i in 1..nb {
@@ -121,7 +121,7 @@ pub fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
 }
 
 /// The error for a body whose articulated inertia along its hinge is not positive definite.
-pub(super) fn singular<T: Real>(body: &crate::model::Body<T>) -> Error {
+pub(super) fn singular<T: Real>(body: &crate::tree::Body<T>) -> Error {
     Error::Model(format!(
         "articulated inertia of body '{}' is singular",
         body.name
@@ -156,7 +156,7 @@ fn articulate_body<T: Real>(
 /// Newton–Euler equations `M_B [α; a] = ε` give `I_C α = ε_m − c × ε_f` and
 /// `a = ε_f/m + c × α`, solved with the cached inverse central inertia (`I_C⁻¹` in Ground is
 /// `R I_C,body⁻¹ Rᵀ`). Its Coriolis term is zero (no parent motion, M at the body origin).
-fn solve_rigid_free_body<T: Real>(body: &crate::model::Body<T>, i: usize, data: &mut Data<T>) {
+fn solve_rigid_free_body<T: Real>(body: &crate::tree::Body<T>, i: usize, data: &mut Data<T>) {
     let k = body.u_start;
     let ws = &mut data.aba;
     let tau = &data.dynamics.mobility_forces.as_slice()[k..k + 6];

@@ -1,4 +1,4 @@
-//! The articulated-body steps for bodies of planar subtrees ([`crate::model::planar`]): the
+//! The articulated-body steps for bodies of planar subtrees ([`crate::tree::planar`]): the
 //! recursion of [`super::aba`] on the reduced quantities `P̃ = Sᵀ P S` (3×3), `z̃ = Sᵀ z`,
 //! `c̃ = Sᵀ c`, `h̃ = Sᵀ h`, with `S = [n 0 0; 0 e1 e2]`:
 //!
@@ -15,9 +15,9 @@
 use super::spd_inverse::invert_spd;
 use crate::data::Data;
 use crate::math::small::mul3v;
-use crate::model::planar::PlaneBasis;
-use crate::model::Body;
 use crate::scalar::Real;
+use crate::tree::planar::PlaneBasis;
+use crate::tree::Body;
 use nalgebra::{Matrix3, Matrix6, Vector3};
 
 /// Reduced inertia and bias force of planar body `i`, from its rigid inertia and `z = b − F`.

@@ -19,56 +19,18 @@
 //! Units: kg, kg·m, kg·m²; M in kg, kg·m or kg·m² by the columns' kinds.
 
 use crate::data::{Data, Stage};
-use crate::math::{angular, linear, spatial, SpatialVec};
-use crate::model::Model;
+use crate::math::{angular, linear, spatial};
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
-/// A (composite) rigid-body inertia about a tree's reference point, in Ground: mass (kg), first
-/// moment `h = m d` (kg·m) and rotational inertia about the point (kg·m²).
-#[derive(Clone, Copy, Debug)]
-pub struct InertiaAboutPoint<T: Real> {
-    /// Mass (kg).
-    pub mass: T,
-    /// First moment of mass about the point (kg·m).
-    pub h: Vector3<T>,
-    /// Rotational inertia about the point (kg·m²).
-    pub i_o: Matrix3<T>,
-}
-
-impl<T: Real> InertiaAboutPoint<T> {
-    /// No mass.
-    pub fn zero() -> Self {
-        Self {
-            mass: T::zero(),
-            h: Vector3::zeros(),
-            i_o: Matrix3::zeros(),
-        }
-    }
-
-    /// The force `K s` of motion `s` (angular, then linear, about the point).
-    #[inline(always)]
-    fn force(&self, s: &SpatialVec<T>) -> SpatialVec<T> {
-        let (w, v) = (angular(s), linear(s));
-        spatial(
-            self.i_o * w + self.h.cross(&v),
-            v * self.mass + w.cross(&self.h),
-        )
-    }
-
-    #[inline(always)]
-    fn add(&mut self, other: &Self) {
-        self.mass += other.mass;
-        self.h += other.h;
-        self.i_o += other.i_o;
-    }
-}
+pub use crate::math::inertia::InertiaAboutPoint;
 
 /// Fills `m` (nu × nu) with the mass matrix.
 ///
 /// Reads: `data.pos`. Writes: `m`, and `data.aba.composite` and `data.aba.ph` (the hinge
 /// columns about each tree's reference point) as workspace.
-pub fn crba<T: Real>(model: &Model<T>, data: &mut Data<T>, m: &mut DMatrix<T>) {
+pub fn crba<T: Real>(model: &Tree<T>, data: &mut Data<T>, m: &mut DMatrix<T>) {
     data.require(Stage::Position);
     let nb = model.nbodies();
     let (pos, ws) = (&data.pos, &mut data.aba);

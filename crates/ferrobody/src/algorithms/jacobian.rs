@@ -5,15 +5,15 @@
 use crate::data::{Data, Stage};
 use crate::ids::BodyId;
 use crate::math::{angular, linear, spatial};
-use crate::model::Model;
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::{Matrix3xX, Matrix6xX, Vector3};
 
 /// Frame Jacobian (6 × nu) of body `body` taken at station `p_bs` (in the body frame).
 ///
 /// Reads: `data.pos`.
 pub fn frame_jacobian<T: Real>(
-    model: &Model<T>,
+    model: &Tree<T>,
     data: &Data<T>,
     body: BodyId,
     p_bs: &Vector3<T>,
@@ -38,7 +38,7 @@ pub fn frame_jacobian<T: Real>(
 ///
 /// Reads: `data.pos`.
 pub fn station_jacobian<T: Real>(
-    model: &Model<T>,
+    model: &Tree<T>,
     data: &Data<T>,
     body: BodyId,
     p_bs: &Vector3<T>,

@@ -21,9 +21,9 @@ use crate::math::small::mul3v;
 use crate::math::spatial::shift_motion;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
 use crate::mobilizer::HingeAxis;
-use crate::model::{Body, Model};
 use crate::scalar::Real;
 use crate::state::State;
+use crate::tree::{Body, Tree};
 use nalgebra::{Matrix3, Vector3};
 
 mod special;
@@ -38,7 +38,7 @@ use special::{
 /// Computes body poses, mobilizer frames, spatial inertias and hinge columns in Ground.
 ///
 /// Reads: `state.q`. Writes: `data.pos`. Realizes Position.
-pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
+pub fn position_kinematics<T: Real>(model: &Tree<T>, state: &State<T>, data: &mut Data<T>) {
     let q = state.q.as_slice();
     data.pos.x_gb[0] = Transform::identity();
     // The previous body's pose stays in registers: in a chain it is the parent, and reading it
@@ -60,7 +60,7 @@ pub fn position_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
 /// memory. Same arithmetic as [`position_kinematics`] then [`velocity_kinematics`].
 ///
 /// Reads: `state.q`, `state.u`. Writes: `data.pos`, `data.vel`. Realizes Velocity.
-pub fn kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
+pub fn kinematics<T: Real>(model: &Tree<T>, state: &State<T>, data: &mut Data<T>) {
     let (q, u) = (state.q.as_slice(), state.u.as_slice());
     let qdot_is_u = start_velocities(model, state, data);
     data.pos.x_gb[0] = Transform::identity();
@@ -260,7 +260,7 @@ fn general_hinge_in_ground<T: Real>(
 /// Computes body velocities, Coriolis accelerations, gyroscopic forces and q̇.
 ///
 /// Reads: `state.q`, `state.u`, `data.pos`. Writes: `data.vel`. Realizes Velocity.
-pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
+pub fn velocity_kinematics<T: Real>(model: &Tree<T>, state: &State<T>, data: &mut Data<T>) {
     data.require(Stage::Position);
     let (q, u) = (state.q.as_slice(), state.u.as_slice());
     let qdot_is_u = start_velocities(model, state, data);
@@ -293,7 +293,7 @@ pub fn velocity_kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &m
 
 /// Ground's velocity, and q̇ in one copy when every mobilizer has q̇ = u (no quaternions, no
 /// Euler-angle Ball or Free; then q and u line up). Returns whether that copy was made.
-fn start_velocities<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) -> bool {
+fn start_velocities<T: Real>(model: &Tree<T>, state: &State<T>, data: &mut Data<T>) -> bool {
     data.vel.v_gb[0] = SpatialVec::zeros();
     let qdot_is_u = model.qdot_is_u;
     if qdot_is_u {

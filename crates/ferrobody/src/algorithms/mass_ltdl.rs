@@ -15,8 +15,8 @@
 //! column-major matrix so each step is an axpy over contiguous memory.
 
 use crate::error::{Error, Result};
-use crate::model::Model;
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::DMatrix;
 
 const NONE: usize = usize::MAX;
@@ -31,7 +31,7 @@ pub struct MassLtdl {
 
 impl MassLtdl {
     /// The speed tree of `model`, with room for its factors.
-    pub fn new<T: Real>(model: &Model<T>) -> Self {
+    pub fn new<T: Real>(model: &Tree<T>) -> Self {
         let bodies = model.bodies();
         let mut last_speed = vec![NONE; bodies.len()];
         let mut parent_speed = vec![NONE; model.nu()];

@@ -8,7 +8,7 @@
 //! Springer 2011 (the Ground-frame spatial operator form used here).
 
 pub mod aba;
-mod aba_planar;
+pub(crate) mod aba_planar;
 pub mod crba;
 pub mod energy;
 pub mod jacobian;
@@ -21,7 +21,7 @@ mod spd_inverse;
 
 pub use aba::aba;
 pub use crba::crba;
-pub use energy::{kinetic_energy, potential_energy};
+pub use energy::kinetic_energy;
 pub use jacobian::{frame_jacobian, station_jacobian};
 pub use kinematics::{position_kinematics, velocity_kinematics};
 pub use mass_ltdl::MassLtdl;

@@ -3,8 +3,8 @@
 use crate::data::{Data, Stage};
 use crate::math::spatial::shift_force;
 use crate::math::{angular, linear};
-use crate::model::Model;
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::Vector3;
 
 /// Momentum of the whole system, in Ground.
@@ -17,7 +17,7 @@ pub struct Momentum<T: Real> {
 }
 
 /// Total momentum. Reads: `data.pos`, `data.vel`.
-pub fn momentum_about_ground_origin<T: Real>(model: &Model<T>, data: &Data<T>) -> Momentum<T> {
+pub fn momentum_about_ground_origin<T: Real>(model: &Tree<T>, data: &Data<T>) -> Momentum<T> {
     data.require(Stage::Velocity);
     let mut h = crate::math::SpatialVec::zeros();
     for i in 1..model.nbodies() {

@@ -8,13 +8,13 @@
 use crate::data::{Data, Stage};
 use crate::math::spatial::{shift_force, shift_motion};
 use crate::math::SpatialVec;
-use crate::model::Model;
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::DVector;
 
 /// Inverse dynamics: the residual generalized force for accelerations `udot`, returned as a new
 /// vector. See [`rnea_into`] for the allocation-free form.
-pub fn rnea<T: Real>(model: &Model<T>, data: &mut Data<T>, udot: &DVector<T>) -> DVector<T> {
+pub fn rnea<T: Real>(model: &Tree<T>, data: &mut Data<T>, udot: &DVector<T>) -> DVector<T> {
     let mut tau = DVector::zeros(model.nu());
     rnea_into(model, data, udot, &mut tau);
     tau
@@ -25,7 +25,7 @@ pub fn rnea<T: Real>(model: &Model<T>, data: &mut Data<T>, udot: &DVector<T>) ->
 /// Reads: `data.pos`, `data.vel`, `data.dynamics`. Writes: `tau`, and `data.aba.z` /
 /// `data.aba.a` as workspace (body forces and accelerations).
 pub fn rnea_into<T: Real>(
-    model: &Model<T>,
+    model: &Tree<T>,
     data: &mut Data<T>,
     udot: &DVector<T>,
     tau: &mut DVector<T>,

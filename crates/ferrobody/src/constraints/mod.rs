@@ -17,14 +17,10 @@
 //! Rows of one constraint are contiguous, holonomic rows first. Equations and sign conventions:
 //! `docs/models/constraints.md`. Solution and projection: [`dynamics`], [`projection`].
 
-pub mod assembly;
 mod cast;
-pub mod dynamics;
 pub mod line_on_line;
 pub mod plane;
 pub mod points;
-pub mod projection;
-pub(crate) mod queries;
 pub(crate) mod schur;
 pub mod sphere_on_sphere;
 pub mod station;
@@ -37,9 +33,9 @@ pub use sphere_on_sphere::SphereOnSphereContact;
 use crate::error::{Error, Result};
 use crate::ids::BodyId;
 use crate::math::SpatialVec;
-use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::State;
+use crate::tree::Tree;
 use station::BodyMotion;
 
 /// Simbody's `TinyReal = eps^(5/4)` (notes §0): below this distance a direction is undefined.
@@ -155,7 +151,7 @@ impl<T: Real> Constraint<T> {
     }
 
     /// The per-state parameters of this constraint (empty for all but SphereOnSphereContact).
-    pub(crate) fn parameters<'a>(&self, model: &Model<T>, state: &'a State<T>) -> &'a [T] {
+    pub(crate) fn parameters<'a>(&self, model: &Tree<T>, state: &'a State<T>) -> &'a [T] {
         match self {
             Constraint::SphereOnSphereContact(c) => state.discrete(model, c.parameters),
             _ => &[],

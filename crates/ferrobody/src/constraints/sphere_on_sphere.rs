@@ -20,15 +20,14 @@
 //! `findForceOnSphereBInG = −(λx Cx + λy Cy + λz Cz)`. Rows are ordered [normal, x, y];
 //! the Simbody-style getters return vectors ordered (x, y, z).
 
-use super::queries::motion;
-use super::station::{frame_from_z_axis, BodyMotion};
+use super::station::{frame_from_z_axis, motion, BodyMotion};
 use super::ConstraintId;
 use crate::data::Data;
 use crate::ids::{BodyId, DiscreteVarId};
 use crate::math::{SpatialVec, Transform};
-use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::State;
+use crate::tree::Tree;
 use nalgebra::{Matrix3, Vector3};
 
 /// Sphere-on-sphere contact constraint. Centres and radii live in the state (a Position-stage
@@ -104,44 +103,44 @@ impl<T: Real> SphereOnSphereContact<T> {
     }
 
     /// Centre of F's sphere in this state, `p_FSf` (`getCenterOnF`).
-    pub fn center_on_f(&self, model: &Model<T>, state: &State<T>) -> Vector3<T> {
+    pub fn center_on_f(&self, model: &Tree<T>, state: &State<T>) -> Vector3<T> {
         let p = state.discrete(model, self.parameters);
         Vector3::new(p[0], p[1], p[2])
     }
 
     /// Radius of F's sphere in this state (`getRadiusOnF`).
-    pub fn radius_on_f(&self, model: &Model<T>, state: &State<T>) -> T {
+    pub fn radius_on_f(&self, model: &Tree<T>, state: &State<T>) -> T {
         state.discrete(model, self.parameters)[3]
     }
 
     /// Centre of B's sphere in this state, `p_BSb` (`getCenterOnB`).
-    pub fn center_on_b(&self, model: &Model<T>, state: &State<T>) -> Vector3<T> {
+    pub fn center_on_b(&self, model: &Tree<T>, state: &State<T>) -> Vector3<T> {
         let p = state.discrete(model, self.parameters);
         Vector3::new(p[4], p[5], p[6])
     }
 
     /// Radius of B's sphere in this state (`getRadiusOnB`).
-    pub fn radius_on_b(&self, model: &Model<T>, state: &State<T>) -> T {
+    pub fn radius_on_b(&self, model: &Tree<T>, state: &State<T>) -> T {
         state.discrete(model, self.parameters)[7]
     }
 
     /// Sets F's sphere centre in this state (`setCenterOnF`).
-    pub fn set_center_on_f(&self, model: &Model<T>, state: &mut State<T>, c: &Vector3<T>) {
+    pub fn set_center_on_f(&self, model: &Tree<T>, state: &mut State<T>, c: &Vector3<T>) {
         state.discrete_mut(model, self.parameters)[0..3].copy_from_slice(c.as_slice());
     }
 
     /// Sets F's sphere radius in this state (`setRadiusOnF`).
-    pub fn set_radius_on_f(&self, model: &Model<T>, state: &mut State<T>, r: T) {
+    pub fn set_radius_on_f(&self, model: &Tree<T>, state: &mut State<T>, r: T) {
         state.discrete_mut(model, self.parameters)[3] = r;
     }
 
     /// Sets B's sphere centre in this state (`setCenterOnB`).
-    pub fn set_center_on_b(&self, model: &Model<T>, state: &mut State<T>, c: &Vector3<T>) {
+    pub fn set_center_on_b(&self, model: &Tree<T>, state: &mut State<T>, c: &Vector3<T>) {
         state.discrete_mut(model, self.parameters)[4..7].copy_from_slice(c.as_slice());
     }
 
     /// Sets B's sphere radius in this state (`setRadiusOnB`).
-    pub fn set_radius_on_b(&self, model: &Model<T>, state: &mut State<T>, r: T) {
+    pub fn set_radius_on_b(&self, model: &Tree<T>, state: &mut State<T>, r: T) {
         state.discrete_mut(model, self.parameters)[7] = r;
     }
 
@@ -251,7 +250,7 @@ impl<T: Real> SphereOnSphereContact<T> {
 /// Simbody's computations on a realized state. Vectors over the rows are returned in Simbody's
 /// (x, y, z) order: tangential x, tangential y, normal.
 impl<T: Real> SphereOnSphereContact<T> {
-    fn xyz(&self, v: &[T]) -> Vector3<T> {
+    pub(crate) fn xyz(&self, v: &[T]) -> Vector3<T> {
         if self.enforce_rolling {
             Vector3::new(v[1], v[2], v[0])
         } else {
@@ -259,39 +258,10 @@ impl<T: Real> SphereOnSphereContact<T> {
         }
     }
 
-    /// Signed distance between the sphere surfaces (m), `getPositionError`.
-    pub fn get_position_error(&self, model: &Model<T>, data: &Data<T>) -> crate::Result<T> {
-        Ok(model.constraint_position_errors(data, self.index)?[0])
-    }
-
-    /// `getVelocityErrors`: (slip x, slip y, normal separation rate).
-    pub fn get_velocity_errors(
-        &self,
-        model: &Model<T>,
-        data: &Data<T>,
-    ) -> crate::Result<Vector3<T>> {
-        Ok(self.xyz(model.constraint_velocity_errors(data, self.index)?))
-    }
-
-    /// `getAccelerationErrors`, ordered as [`Self::get_velocity_errors`].
-    pub fn get_acceleration_errors(
-        &self,
-        model: &Model<T>,
-        data: &Data<T>,
-    ) -> crate::Result<Vector3<T>> {
-        Ok(self.xyz(model.constraint_acceleration_errors(data, self.index)?))
-    }
-
-    /// `getMultipliers`: the negative of the force on sphere B at Co, in the contact frame
-    /// (x, y tangential, z normal).
-    pub fn get_multipliers(&self, model: &Model<T>, data: &Data<T>) -> crate::Result<Vector3<T>> {
-        Ok(self.xyz(model.constraint_multipliers(data, self.index)?))
-    }
-
     /// `findContactFrameInG`: origin Co, z from F's centre toward B's (Position stage).
     pub fn find_contact_frame_in_g(
         &self,
-        model: &Model<T>,
+        model: &Tree<T>,
         state: &State<T>,
         data: &Data<T>,
     ) -> Transform<T> {
@@ -300,20 +270,8 @@ impl<T: Real> SphereOnSphereContact<T> {
     }
 
     /// `findSeparation`: `|p_SfSb| − (rf + rb)` (m; negative when penetrating).
-    pub fn find_separation(&self, model: &Model<T>, state: &State<T>, data: &Data<T>) -> T {
+    pub fn find_separation(&self, model: &Tree<T>, state: &State<T>, data: &Data<T>) -> T {
         let par = state.discrete(model, self.parameters);
         self.geometry(&motion(data), par).r - (par[3] + par[7])
-    }
-
-    /// `findForceOnSphereBInG`: the force this constraint applies to sphere B at Co, in
-    /// Ground (Acceleration stage): `−(λx Cx + λy Cy + λz Cz)`.
-    pub fn find_force_on_sphere_b_in_g(
-        &self,
-        model: &Model<T>,
-        state: &State<T>,
-        data: &Data<T>,
-    ) -> crate::Result<Vector3<T>> {
-        let lambda = self.get_multipliers(model, data)?;
-        Ok(-(self.find_contact_frame_in_g(model, state, data).r * lambda))
     }
 }

@@ -10,6 +10,7 @@
 //! and a force `f` applied there is the spatial force `[r × f; f]` about B's origin. Forces on
 //! Ground are dropped (Ground does not move).
 
+use crate::data::Data;
 use crate::math::{SpatialVec, Transform};
 use crate::scalar::Real;
 use nalgebra::Vector3;
@@ -108,6 +109,15 @@ pub fn frame_from_z_axis<T: Real>(z: &Vector3<T>) -> (Vector3<T>, Vector3<T>) {
     let x = z.cross(&e).normalize();
     let y = z.cross(&x);
     (x, y)
+}
+
+/// The body poses, velocities and accelerations of realized `data`, as constraints read them.
+pub(crate) fn motion<T: Real>(data: &Data<T>) -> BodyMotion<'_, T> {
+    BodyMotion {
+        x_gb: &data.pos.x_gb,
+        v_gb: &data.vel.v_gb,
+        a_gb: &data.acc.a_gb,
+    }
 }
 
 #[cfg(test)]

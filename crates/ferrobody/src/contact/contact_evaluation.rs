@@ -1,11 +1,11 @@
 //! What one Hunt–Crossley (or brick) contact evaluation gives ([`ContactEvaluation`]: point,
 //! normal, depth, forces, potential energy), and the reusable buffers of the evaluations
-//! ([`ContactScratch`], kept in `Data` so the step loop does not allocate). Re-exported by
+//! ([`ContactScratch`], defined with the broad phase and kept in `Data` so the step loop does
+//! not allocate). Re-exported by
 //! [`super::hunt_crossley`].
 
-use crate::geometry::BroadPhase;
+pub use crate::geometry::ContactScratch;
 use crate::ids::BodyId;
-use crate::math::Transform;
 use crate::scalar::Real;
 use nalgebra::Vector3;
 
@@ -39,23 +39,5 @@ impl<T: Real> ContactEvaluation<T> {
     /// Total force on body 2 (N, Ground); body 1 gets its negative.
     pub fn force_on_body2(&self) -> Vector3<T> {
         self.normal * self.normal_force + self.friction_force
-    }
-}
-
-/// Reusable buffers of contact evaluation, kept in `Data` so the step loop does not allocate.
-#[derive(Clone, Debug)]
-pub struct ContactScratch<T: Real> {
-    /// Surface poses in Ground.
-    pub x_gs: Vec<Transform<T>>,
-    /// Broad-phase buffers.
-    pub broad: BroadPhase,
-}
-
-impl<T: Real> Default for ContactScratch<T> {
-    fn default() -> Self {
-        Self {
-            x_gs: Vec::new(),
-            broad: BroadPhase::default(),
-        }
     }
 }

@@ -29,9 +29,9 @@ use crate::data::Data;
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId};
 use crate::math::Transform;
-use crate::model::{Model, ModelBuilder};
 use crate::scalar::Real;
 use crate::state::State;
+use crate::tree::Tree;
 use nalgebra::Vector3;
 
 /// Simbody's `SignificantReal` (ε^(7/8)).
@@ -126,55 +126,6 @@ impl<T: Real> ExponentialSpringOutput<T> {
 }
 
 impl<T: Real> ExponentialSpringForce<T> {
-    /// Adds a spring to `builder`: allocates its discrete variables (μs, μk) and auto-update
-    /// variables (anchor point, Sliding = 1) and the force element.
-    pub fn add_to(
-        builder: &mut ModelBuilder<T>,
-        name: Option<&str>,
-        x_gp: Transform<T>,
-        body: BodyId,
-        station: Vector3<T>,
-        parameters: ExponentialSpringParameters<T>,
-    ) -> crate::Result<crate::ids::ForceId> {
-        parameters
-            .validate()
-            .map_err(|m| crate::Error::Model(format!("exponential spring: {m}")))?;
-        if body.0 >= builder.nbodies() {
-            return Err(crate::Error::Model(format!(
-                "exponential spring: body index {} does not exist",
-                body.0
-            )));
-        }
-        let name = name.map_or_else(
-            || format!("exponential_spring{}", builder.force_count()),
-            String::from,
-        );
-        let mu_static = builder.add_discrete_variable(
-            &format!("{name}.mu_static"),
-            &[parameters.initial_mu_static],
-        );
-        let mu_kinetic = builder.add_discrete_variable(
-            &format!("{name}.mu_kinetic"),
-            &[parameters.initial_mu_kinetic],
-        );
-        let zero = T::zero();
-        let anchor =
-            builder.add_auto_update_variable(&format!("{name}.anchor"), &[zero, zero, zero]);
-        let sliding = builder.add_auto_update_variable(&format!("{name}.sliding"), &[T::one()]);
-        let element = ExponentialSpringForce {
-            name,
-            x_gp,
-            body,
-            station,
-            parameters,
-            mu_static,
-            mu_kinetic,
-            anchor,
-            sliding,
-        };
-        builder.add_force(crate::forces::Force::ExponentialSpring(element))
-    }
-
     /// Checks the body against the model's body count and the parameters.
     pub(crate) fn validate(&self, nbodies: usize) -> Result<(), String> {
         if self.body.0 >= nbodies {
@@ -209,18 +160,18 @@ impl<T: Real> ExponentialSpringForce<T> {
     }
 
     /// μs held in the state.
-    pub fn mu_static(&self, model: &Model<T>, state: &State<T>) -> T {
+    pub fn mu_static(&self, model: &Tree<T>, state: &State<T>) -> T {
         state.discrete(model, self.mu_static)[0]
     }
 
     /// μk held in the state.
-    pub fn mu_kinetic(&self, model: &Model<T>, state: &State<T>) -> T {
+    pub fn mu_kinetic(&self, model: &Tree<T>, state: &State<T>) -> T {
         state.discrete(model, self.mu_kinetic)[0]
     }
 
     /// Sets μs (clipped to ≥ 0); lowers μk to μs if it was larger (Simbody `setMuStatic`).
     /// Takes effect from the next evaluation.
-    pub fn set_mu_static(&self, model: &Model<T>, state: &mut State<T>, mu_s: T) {
+    pub fn set_mu_static(&self, model: &Tree<T>, state: &mut State<T>, mu_s: T) {
         let mu_s = if mu_s.re() < 0.0 { T::zero() } else { mu_s };
         state.set_discrete(model, self.mu_static, &[mu_s]);
         if self.mu_kinetic(model, state).re() > mu_s.re() {
@@ -229,7 +180,7 @@ impl<T: Real> ExponentialSpringForce<T> {
     }
 
     /// Sets μk (clipped to ≥ 0); raises μs to μk if it was smaller (Simbody `setMuKinetic`).
-    pub fn set_mu_kinetic(&self, model: &Model<T>, state: &mut State<T>, mu_k: T) {
+    pub fn set_mu_kinetic(&self, model: &Tree<T>, state: &mut State<T>, mu_k: T) {
         let mu_k = if mu_k.re() < 0.0 { T::zero() } else { mu_k };
         state.set_discrete(model, self.mu_kinetic, &[mu_k]);
         if mu_k.re() > self.mu_static(model, state).re() {
@@ -238,20 +189,20 @@ impl<T: Real> ExponentialSpringForce<T> {
     }
 
     /// The anchor point p₀ held in the state, in P.
-    pub fn anchor_in_state(&self, model: &Model<T>, state: &State<T>) -> Vector3<T> {
+    pub fn anchor_in_state(&self, model: &Tree<T>, state: &State<T>) -> Vector3<T> {
         let a = state.auto_update(model, self.anchor);
         Vector3::new(a[0], a[1], a[2])
     }
 
     /// The Sliding value K held in the state.
-    pub fn sliding_in_state(&self, model: &Model<T>, state: &State<T>) -> T {
+    pub fn sliding_in_state(&self, model: &Tree<T>, state: &State<T>) -> T {
         state.auto_update(model, self.sliding)[0]
     }
 
     /// Moves the anchor point to the station's projection onto the plane and marks it updated
     /// at the state's time (Simbody `resetAnchorPoint`).
-    pub fn reset_anchor_point(&self, model: &Model<T>, state: &mut State<T>) {
-        let mut data = Data::new(model);
+    pub fn reset_anchor_point(&self, model: &Tree<T>, state: &mut State<T>) {
+        let mut data = Data::for_tree(model);
         position_kinematics(model, state, &mut data);
         let p_g = data.pos.x_gb[self.body.0].apply(&self.station);
         let p_p = self.x_gp.inverse().apply(&p_g);

@@ -2,14 +2,16 @@
 //! algorithms. Sized once from the model; the contact buffers grow on the first evaluations to
 //! the number of pairs and are reused after that, so stepping does not allocate.
 
+mod constraint_cache;
 mod stage;
 
+pub use constraint_cache::ConstraintCache;
 pub use stage::Stage;
 
 use crate::math::inertia::RigidInertia;
 use crate::math::{SpatialVec, Transform};
-use crate::model::Model;
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::{DVector, Matrix3, Matrix6, Vector3};
 
 /// Position-stage results (depend on q).
@@ -76,7 +78,7 @@ pub struct AbaWorkspace<T: Real> {
     pub ph: Vec<SpatialVec<T>>,
     /// Body accelerations used as workspace by inverse dynamics (nbodies).
     pub a: Vec<SpatialVec<T>>,
-    /// Bodies of planar subtrees (`crate::model::planar`): reduced articulated inertia
+    /// Bodies of planar subtrees (`crate::tree::planar`): reduced articulated inertia
     /// `Sᵀ P S` (nbodies).
     pub p3: Vec<Matrix3<T>>,
     /// Planar bodies: reduced bias force `Sᵀ z` (nbodies).
@@ -95,7 +97,7 @@ pub struct AbaWorkspace<T: Real> {
     /// See `first_child`.
     pub next_sibling: Vec<usize>,
     /// CRBA: each body's composite inertia about its tree's reference point (nbodies).
-    pub composite: Vec<crate::algorithms::crba::InertiaAboutPoint<T>>,
+    pub composite: Vec<crate::math::inertia::InertiaAboutPoint<T>>,
     /// CRBA: the root body of each body's tree (nbodies; 0 for Ground).
     pub tree_root: Vec<usize>,
 }
@@ -121,14 +123,21 @@ pub struct Data<T: Real = f64> {
     /// Number of times the Dynamics stage was realized (force evaluations).
     pub realizations: u64,
     /// Constraint errors, multipliers and their workspace.
-    pub constraints: crate::constraints::dynamics::ConstraintCache<T>,
+    pub constraints: ConstraintCache<T>,
     /// Reusable buffers of contact evaluation (surface poses, broad-phase pairs).
-    pub contact_scratch: crate::contact::hunt_crossley::ContactScratch<T>,
+    pub contact_scratch: crate::geometry::ContactScratch<T>,
 }
 
 impl<T: Real> Data<T> {
-    /// Data sized for `model`, with nothing realized.
-    pub fn new(model: &Model<T>) -> Self {
+    /// Data sized for the tree alone (no constraint buffers), with nothing realized: for the
+    /// tree algorithms. [`Data::new`] sizes it for a whole model.
+    pub(crate) fn for_tree(model: &Tree<T>) -> Self {
+        Self::with_constraint_rows(model, 0, 0)
+    }
+
+    /// Data sized for `model` and `rows` constraint rows (`holonomic` of them holonomic), with
+    /// nothing realized.
+    pub(crate) fn with_constraint_rows(model: &Tree<T>, rows: usize, holonomic: usize) -> Self {
         let nb = model.nbodies();
         let (nq, nu, nz) = (model.nq(), model.nu(), model.nz());
         let sv = || vec![SpatialVec::<T>::zeros(); nb];
@@ -171,18 +180,13 @@ impl<T: Real> Data<T> {
                 shift3: vec![Vector3::zeros(); nb],
                 first_child: vec![0; nb],
                 next_sibling: vec![0; nb],
-                composite: vec![crate::algorithms::crba::InertiaAboutPoint::zero(); nb],
+                composite: vec![crate::math::inertia::InertiaAboutPoint::zero(); nb],
                 tree_root: vec![0; nb],
             },
             auto_update_cache: model.auto_update.defaults.clone(),
             auto_update_valid: vec![false; model.auto_update.len()],
             realizations: 0,
-            constraints: crate::constraints::dynamics::ConstraintCache::new(
-                model.n_constraint_rows,
-                model.n_holonomic_rows,
-                nu,
-                nb,
-            ),
+            constraints: ConstraintCache::new(rows, holonomic, nu, nb),
             contact_scratch: Default::default(),
         }
     }

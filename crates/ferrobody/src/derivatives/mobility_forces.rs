@@ -12,8 +12,8 @@
 //! `Force::MobilityLinearSpring`, `MobilityLinearDamper`, `MobilityConstantForce`; units N·m/rad
 //! or N/m, N·m·s/rad or N·s/m).
 
-use crate::forces::Force;
 use crate::ids::ForceId;
+use crate::model::Force;
 use crate::model::Model;
 use crate::state::State;
 use nalgebra::DMatrix;

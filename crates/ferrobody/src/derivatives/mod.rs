@@ -14,9 +14,7 @@ mod mobility_forces;
 mod origin_frame;
 pub mod rnea_derivatives;
 pub mod state_derivative;
-pub mod step;
 
 pub use forward_dynamics::{ForwardDynamicsJacobian, ForwardDynamicsJacobianLanes, LANES};
 pub use rnea_derivatives::RneaDerivatives;
 pub use state_derivative::StateDerivativeJacobian;
-pub use step::StepJacobian;

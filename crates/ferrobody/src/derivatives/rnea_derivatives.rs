@@ -44,9 +44,9 @@ use super::origin_frame::{
 };
 use crate::data::Data;
 use crate::error::Result;
-use crate::forces::Force;
 use crate::math::spatial;
 use crate::mobilizer::Mobilizer;
+use crate::model::Force;
 use crate::model::Model;
 use crate::state::State;
 use nalgebra::{DMatrix, DVector, Matrix6, Vector3, Vector6};

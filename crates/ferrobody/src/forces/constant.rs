@@ -5,8 +5,8 @@
 use super::context::{check_mobility, check_param};
 use super::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::BodyId;
-use crate::model::Body;
 use crate::scalar::Real;
+use crate::tree::Body;
 use nalgebra::Vector3;
 
 /// Constant force `force` (Ground, N) at station `station` (body frame, m) of `body`.

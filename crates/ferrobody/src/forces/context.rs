@@ -1,13 +1,13 @@
 //! What a force element can read (`ForceContext`) and where it writes (`ForceAccumulator`).
 
-use crate::contact::hunt_crossley::ContactScratch;
 use crate::data::{Data, PositionCache, VelocityCache};
+use crate::geometry::ContactScratch;
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ZId};
 use crate::math::spatial::shift_motion;
 use crate::math::{linear, spatial, SpatialVec, Transform};
-use crate::model::{Body, Model};
 use crate::scalar::Real;
 use crate::state::State;
+use crate::tree::{Body, Tree};
 use nalgebra::Vector3;
 
 /// Read-only view of the model, the state and its Position/Velocity results.
@@ -16,7 +16,7 @@ use nalgebra::Vector3;
 /// write the Dynamics cache and the contact buffers of the same `Data` at the same time.
 pub struct ForceContext<'a, T: Real> {
     /// The model.
-    pub model: &'a Model<T>,
+    pub model: &'a Tree<T>,
     /// The state being evaluated.
     pub state: &'a State<T>,
     /// Its Position-stage results (poses, inertias in Ground, hinge columns).
@@ -27,13 +27,13 @@ pub struct ForceContext<'a, T: Real> {
 
 impl<'a, T: Real> ForceContext<'a, T> {
     /// A context over a state realized to Velocity or later.
-    pub fn new(model: &'a Model<T>, state: &'a State<T>, data: &'a Data<T>) -> Self {
+    pub fn new(model: &'a Tree<T>, state: &'a State<T>, data: &'a Data<T>) -> Self {
         Self::from_caches(model, state, &data.pos, &data.vel)
     }
 
     /// A context over the Position and Velocity caches of a realized state.
     pub fn from_caches(
-        model: &'a Model<T>,
+        model: &'a Tree<T>,
         state: &'a State<T>,
         pos: &'a PositionCache<T>,
         vel: &'a VelocityCache<T>,
@@ -113,7 +113,7 @@ impl<'a, T: Real> ForceContext<'a, T> {
 
 /// Where force elements write their forces and auto-update values.
 pub struct ForceAccumulator<'a, T: Real> {
-    pub(crate) model: &'a Model<T>,
+    pub(crate) model: &'a Tree<T>,
     pub(crate) x_gb: &'a [Transform<T>],
     pub(crate) body_forces: &'a mut [SpatialVec<T>],
     pub(crate) mobility_forces: &'a mut [T],

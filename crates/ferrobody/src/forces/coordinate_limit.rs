@@ -16,8 +16,8 @@
 use super::context::{check_mobility, check_param};
 use super::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::{BodyId, ZId};
-use crate::model::Body;
 use crate::scalar::Real;
+use crate::tree::Body;
 
 /// A soft limit on coordinate `coordinate` of `body`'s mobilizer.
 #[derive(Clone, Debug)]

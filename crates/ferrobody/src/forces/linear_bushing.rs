@@ -14,8 +14,8 @@ use super::context::check_body;
 use super::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::BodyId;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
-use crate::model::Body;
 use crate::scalar::Real;
+use crate::tree::Body;
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 /// A linear bushing between frame F (`x_b1f` on `body1`) and frame M (`x_b2m` on `body2`).

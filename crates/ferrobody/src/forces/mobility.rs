@@ -7,8 +7,8 @@
 use super::context::{check_mobility, check_param};
 use super::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::BodyId;
-use crate::model::Body;
 use crate::scalar::Real;
+use crate::tree::Body;
 
 /// Linear spring on coordinate `coordinate` of `body`'s mobilizer.
 #[derive(Clone, Debug)]

@@ -2,12 +2,14 @@
 //!
 //! Every element turns the Position/Velocity-stage results into body forces (moment about the
 //! body origin, then force, in Ground) and generalized (mobility) forces, and may define a
-//! potential energy. Built-in elements are variants of the [`Force`] enum and are dispatched by
-//! `match` (no dynamic dispatch in the step); user-written elements implement
-//! [`ForceElement`] and are added as [`Force::Custom`].
-//!
-//! Each element's own contribution can be computed on its own with
-//! [`element_contribution`] (MuJoCo's per-source `qfrc_*` idea).
+//! potential energy. This module holds what every element is written against — the
+//! [`ForceElement`] trait, what an element reads ([`ForceContext`]) and where it writes
+//! ([`ForceAccumulator`]) — and the elements that need nothing else (gravity, springs,
+//! dampers, constant forces, limits, bushings). The contact elements live in
+//! [`crate::contact`]. The model's force set, the [`Force`](crate::model::Force) enum that
+//! lists every kind and dispatches by `match` (no dynamic dispatch in the step), is assembled
+//! above them in [`crate::model`]; user-written elements implement [`ForceElement`] and are
+//! added as `Force::Custom`.
 
 mod constant;
 mod context;
@@ -15,7 +17,6 @@ mod coordinate_limit;
 mod gravity;
 mod linear_bushing;
 mod mobility;
-mod parameters;
 mod two_point;
 
 pub use constant::{ConstantForce, ConstantTorque, MobilityConstantForce};
@@ -26,15 +27,9 @@ pub use linear_bushing::LinearBushing;
 pub use mobility::{MobilityLinearDamper, MobilityLinearSpring};
 pub use two_point::{TwoPointLinearDamper, TwoPointLinearSpring};
 
-use crate::data::{Data, Stage};
-use crate::error::{Error, Result};
-use crate::ids::ForceId;
-use crate::math::SpatialVec;
-use crate::model::{Body, Model};
+pub(crate) use context::check_body;
+
 use crate::scalar::Real;
-use crate::state::State;
-use nalgebra::DVector;
-use std::sync::Arc;
 
 /// A force element that users can write themselves.
 ///
@@ -49,218 +44,5 @@ pub trait ForceElement<T: Real>: Send + Sync {
     /// Potential energy stored in this element (J).
     fn potential_energy(&self, _ctx: &ForceContext<'_, T>) -> T {
         T::zero()
-    }
-}
-
-/// A force element of the model.
-#[derive(Clone)]
-pub enum Force<T: Real = f64> {
-    /// Uniform gravity on every body.
-    Gravity(Gravity<T>),
-    /// Linear spring between two stations.
-    TwoPointLinearSpring(TwoPointLinearSpring<T>),
-    /// Linear damper between two stations.
-    TwoPointLinearDamper(TwoPointLinearDamper<T>),
-    /// Linear spring on one generalized coordinate.
-    MobilityLinearSpring(MobilityLinearSpring<T>),
-    /// Linear damper on one generalized speed.
-    MobilityLinearDamper(MobilityLinearDamper<T>),
-    /// Constant force at a station, in Ground.
-    ConstantForce(ConstantForce<T>),
-    /// Constant torque on a body, in Ground.
-    ConstantTorque(ConstantTorque<T>),
-    /// Constant generalized force on one generalized speed.
-    MobilityConstantForce(MobilityConstantForce<T>),
-    /// OpenSim's soft joint stop on one coordinate.
-    CoordinateLimit(CoordinateLimitForce<T>),
-    /// Six uncoupled springs and dampers between two frames (Simbody's LinearBushing).
-    LinearBushing(LinearBushing<T>),
-    /// Hertz/Hunt–Crossley compliant contact between the surfaces of one contact set.
-    HuntCrossley(crate::contact::HuntCrossleyForce<T>),
-    /// Simbody's elastic foundation: springs on mesh faces against half spaces and spheres.
-    ElasticFoundation(crate::contact::ElasticFoundationForce<T>),
-    /// Simbody's smooth sphere/half-space contact (tanh-smoothed, for optimization).
-    SmoothSphereHalfSpace(crate::contact::SmoothSphereHalfSpaceForce<T>),
-    /// Simbody's exponential spring (a station against a plane, with static friction).
-    ExponentialSpring(crate::contact::ExponentialSpringForce<T>),
-    /// A user-written element.
-    Custom(Arc<dyn ForceElement<T>>),
-}
-
-macro_rules! dispatch {
-    ($self:expr, $f:ident => $body:expr) => {
-        match $self {
-            Force::Gravity($f) => $body,
-            Force::TwoPointLinearSpring($f) => $body,
-            Force::TwoPointLinearDamper($f) => $body,
-            Force::MobilityLinearSpring($f) => $body,
-            Force::MobilityLinearDamper($f) => $body,
-            Force::ConstantForce($f) => $body,
-            Force::ConstantTorque($f) => $body,
-            Force::MobilityConstantForce($f) => $body,
-            Force::CoordinateLimit($f) => $body,
-            Force::LinearBushing($f) => $body,
-            Force::HuntCrossley($f) => $body,
-            Force::ElasticFoundation($f) => $body,
-            Force::SmoothSphereHalfSpace($f) => $body,
-            Force::ExponentialSpring($f) => $body,
-            Force::Custom($f) => $body,
-        }
-    };
-}
-
-impl<T: Real> Force<T> {
-    /// The element's name.
-    pub fn name(&self) -> &str {
-        dispatch!(self, f => f.name())
-    }
-
-    /// Adds this element's forces.
-    #[inline]
-    pub fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
-        dispatch!(self, f => f.calc_force(ctx, out))
-    }
-
-    /// Potential energy (J).
-    pub fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {
-        dispatch!(self, f => f.potential_energy(ctx))
-    }
-
-    /// Checks body references and parameter values against the bodies of the model.
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> std::result::Result<(), String> {
-        match self {
-            Force::Gravity(_) | Force::Custom(_) => Ok(()),
-            Force::TwoPointLinearSpring(f) => f.validate(bodies),
-            Force::TwoPointLinearDamper(f) => f.validate(bodies),
-            Force::MobilityLinearSpring(f) => f.validate(bodies),
-            Force::MobilityLinearDamper(f) => f.validate(bodies),
-            Force::ConstantForce(f) => context::check_body(bodies, f.body),
-            Force::ConstantTorque(f) => context::check_body(bodies, f.body),
-            Force::MobilityConstantForce(f) => f.validate(bodies),
-            Force::CoordinateLimit(f) => f.validate(bodies),
-            Force::LinearBushing(f) => f.validate(bodies),
-            Force::HuntCrossley(f) => f.validate(bodies.len()),
-            Force::ElasticFoundation(f) => f.validate(bodies.len()),
-            Force::SmoothSphereHalfSpace(f) => f.validate(bodies.len()),
-            Force::ExponentialSpring(f) => f.validate(bodies.len()),
-        }
-    }
-
-    /// Converts to another scalar type; user-written elements cannot be converted.
-    pub(crate) fn cast<U: Real>(&self) -> Result<Force<U>> {
-        Ok(match self {
-            Force::Gravity(f) => Force::Gravity(f.cast()),
-            Force::TwoPointLinearSpring(f) => Force::TwoPointLinearSpring(f.cast()),
-            Force::TwoPointLinearDamper(f) => Force::TwoPointLinearDamper(f.cast()),
-            Force::MobilityLinearSpring(f) => Force::MobilityLinearSpring(f.cast()),
-            Force::MobilityLinearDamper(f) => Force::MobilityLinearDamper(f.cast()),
-            Force::ConstantForce(f) => Force::ConstantForce(f.cast()),
-            Force::ConstantTorque(f) => Force::ConstantTorque(f.cast()),
-            Force::MobilityConstantForce(f) => Force::MobilityConstantForce(f.cast()),
-            Force::CoordinateLimit(f) => Force::CoordinateLimit(f.cast()),
-            Force::LinearBushing(f) => Force::LinearBushing(f.cast()),
-            Force::HuntCrossley(f) => Force::HuntCrossley(f.cast()),
-            Force::ElasticFoundation(f) => Force::ElasticFoundation(f.cast()),
-            Force::SmoothSphereHalfSpace(f) => Force::SmoothSphereHalfSpace(f.cast()),
-            Force::ExponentialSpring(f) => Force::ExponentialSpring(f.cast()),
-            Force::Custom(f) => {
-                return Err(Error::Model(format!(
-                    "user-written force element '{}' cannot be converted to another scalar type",
-                    f.name()
-                )))
-            }
-        })
-    }
-}
-
-/// Evaluates every force element into `data.dynamics` (the Dynamics stage).
-///
-/// Reads: `data.pos`, `data.vel`, `state`. Writes: `data.dynamics`, the auto-update cache.
-pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
-    data.require(Stage::Velocity);
-    let dynamics = &mut data.dynamics;
-    dynamics.zdot.fill(T::zero());
-    // An auto-update cache entry is valid only if computed in this realization (Simbody
-    // invalidates it with its stage), so a value from an earlier stage evaluation is never
-    // swapped in.
-    data.auto_update_valid.fill(false);
-    dynamics
-        .body_forces
-        .iter_mut()
-        .for_each(|f| *f = SpatialVec::zeros());
-    dynamics.mobility_forces.fill(T::zero());
-    let ctx = ForceContext::from_caches(model, state, &data.pos, &data.vel);
-    let mut out = ForceAccumulator {
-        model,
-        x_gb: &data.pos.x_gb,
-        body_forces: &mut dynamics.body_forces,
-        mobility_forces: dynamics.mobility_forces.as_mut_slice(),
-        auto_update_cache: &mut data.auto_update_cache,
-        auto_update_valid: &mut data.auto_update_valid,
-        zdot: dynamics.zdot.as_mut_slice(),
-        contact_scratch: &mut data.contact_scratch,
-    };
-    let enabled = state.discrete(model, model.force_enabled);
-    for (f, flag) in model.forces.iter().zip(enabled) {
-        if flag.re() == 0.0 {
-            continue;
-        }
-        // The elements of a few loads and stores run here, inlined; through the dispatch of
-        // every kind (a large function) each would pay its frame and register saves.
-        match f {
-            Force::Gravity(e) => e.calc_force(&ctx, &mut out),
-            Force::MobilityLinearSpring(e) => e.calc_force(&ctx, &mut out),
-            Force::MobilityLinearDamper(e) => e.calc_force(&ctx, &mut out),
-            _ => f.calc_force(&ctx, &mut out),
-        }
-    }
-    data.realizations += 1;
-    data.realized = Stage::Dynamics;
-}
-
-/// The forces of one element alone: body forces (nbodies), mobility forces (nu) and its
-/// potential energy. For inspection and tests, not for the step loop (it allocates).
-pub struct ElementContribution<T: Real> {
-    /// Body forces, moment about the body origin then force, in Ground.
-    pub body_forces: Vec<SpatialVec<T>>,
-    /// Generalized forces.
-    pub mobility_forces: DVector<T>,
-    /// Potential energy (J).
-    pub potential_energy: T,
-}
-
-/// Computes one element's contribution at the current state (Velocity stage needed).
-pub fn element_contribution<T: Real>(
-    model: &Model<T>,
-    state: &State<T>,
-    data: &Data<T>,
-    id: ForceId,
-) -> ElementContribution<T> {
-    data.require(Stage::Velocity);
-    let mut body_forces = vec![SpatialVec::zeros(); model.nbodies()];
-    let mut mobility = DVector::zeros(model.nu());
-    let mut au_cache = data.auto_update_cache.clone();
-    let mut au_valid = data.auto_update_valid.clone();
-    let mut zdot = vec![T::zero(); model.nz()];
-    let mut scratch = Default::default();
-    let ctx = ForceContext::new(model, state, data);
-    let force = &model.forces[id.0];
-    {
-        let mut out = ForceAccumulator {
-            model,
-            x_gb: &data.pos.x_gb,
-            body_forces: &mut body_forces,
-            mobility_forces: mobility.as_mut_slice(),
-            auto_update_cache: &mut au_cache,
-            auto_update_valid: &mut au_valid,
-            zdot: &mut zdot,
-            contact_scratch: &mut scratch,
-        };
-        force.calc_force(&ctx, &mut out);
-    }
-    ElementContribution {
-        body_forces,
-        mobility_forces: mobility,
-        potential_energy: force.potential_energy(&ctx),
     }
 }

@@ -9,8 +9,8 @@
 use super::context::{check_body, check_param};
 use super::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::BodyId;
-use crate::model::Body;
 use crate::scalar::Real;
+use crate::tree::Body;
 use nalgebra::Vector3;
 
 /// Linear spring between station `p1` of `body1` and station `p2` of `body2`.

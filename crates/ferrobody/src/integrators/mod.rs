@@ -25,7 +25,7 @@ pub mod explicit_euler;
 pub mod hermite;
 pub mod kinematic_map;
 pub mod newton_matrix;
-pub mod projection;
+pub mod rigid_contact;
 pub mod rk2;
 pub mod rk3;
 pub mod rk4;
@@ -77,7 +77,7 @@ pub enum IntegratorKind {
     ExplicitEulerFixed,
     /// Fixed-step semi-explicit Euler with rigid unilateral contact: impacts, Coulomb friction
     /// and position projection (Simbody's `SemiExplicitEulerTimeStepper`,
-    /// [`crate::unilateral::stepper`]).
+    /// [`crate::integrators::rigid_contact`]).
     #[serde(rename = "semi-explicit-euler")]
     SemiExplicitEuler,
 }

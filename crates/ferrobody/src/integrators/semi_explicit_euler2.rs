@@ -16,9 +16,9 @@
 //! simulation is made).
 
 use super::kinematic_map::multiply_by_n;
-use super::projection::{project_q, Projection};
 use super::rk_merson::MersonWorkspace;
 use crate::error::Result;
+use crate::math::q_projection::{project_q, Projection};
 use crate::model::Model;
 use crate::scalar::Real;
 

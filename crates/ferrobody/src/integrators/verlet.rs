@@ -17,9 +17,9 @@
 //! made).
 
 use super::kinematic_map::qdotdot;
-use super::projection::{project_q, Projection};
 use super::rk_merson::MersonWorkspace;
 use crate::error::Result;
+use crate::math::q_projection::{project_q, Projection};
 use crate::model::Model;
 use crate::scalar::Real;
 

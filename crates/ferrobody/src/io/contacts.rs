@@ -7,10 +7,10 @@
 //! — then `normal_force` (N, 0 for a contact separating faster than its dissipation allows),
 //! `friction_force` (N, magnitude) and `slip_speed` (m/s).
 
-use crate::contact::contact_reports;
 use crate::data::Data;
 use crate::error::{Error, Result};
 use crate::model::Model;
+use crate::pipeline::contact_reports;
 use crate::state::State;
 use std::io::Write;
 

@@ -9,11 +9,11 @@ use super::scene_types::{
     MaterialSection, SceneFile,
 };
 use crate::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
-use crate::forces::Force;
 use crate::geometry::ContactSurface;
 use crate::ids::{BodyId, ForceId};
 use crate::integrators::IntegratorSettings;
 use crate::math::{MassProperties, Transform};
+use crate::model::Force;
 use crate::model::{BodyDef, ModelBuilder};
 use nalgebra::{Matrix3, Vector3};
 use std::collections::BTreeMap;

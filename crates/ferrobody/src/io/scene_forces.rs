@@ -8,10 +8,11 @@ use crate::contact::{
     SmoothSphereHalfSpaceForce,
 };
 use crate::forces::{
-    ConstantForce, ConstantTorque, Force, MobilityConstantForce, MobilityLinearDamper,
+    ConstantForce, ConstantTorque, MobilityConstantForce, MobilityLinearDamper,
     MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
 };
 use crate::ids::ForceId;
+use crate::model::Force;
 use crate::model::ModelBuilder;
 
 type Res<T> = std::result::Result<T, String>;

@@ -11,7 +11,7 @@ use super::scene_types::{ContactSection, MaterialSection, ShapeKind};
 use crate::contact::{
     ElasticFoundationForce, FoundationParameters, FoundationShape, FoundationSurface,
 };
-use crate::forces::Force;
+use crate::model::Force;
 use crate::model::ModelBuilder;
 use std::collections::BTreeMap;
 use std::path::Path;

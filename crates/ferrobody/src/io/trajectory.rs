@@ -6,10 +6,11 @@
 //! `NAME.wx,wy,wz` (angular velocity), all in Ground; `ke, pe, energy`; then each body's
 //! generalized coordinates and speeds as `NAME.q0..`, `NAME.u0..`.
 
-use crate::algorithms::{kinetic_energy, potential_energy};
+use crate::algorithms::kinetic_energy;
 use crate::data::Data;
 use crate::error::{Error, Result};
 use crate::math::quaternion::quaternion_from_rotation;
+use crate::model::potential_energy;
 use crate::model::Model;
 use crate::state::State;
 use std::io::Write;

@@ -12,6 +12,7 @@
 //! (velocity-dependent) force (Simbody theory manual, Sherman et al. 2011, §5).
 
 use crate::math::small::{mul3v, rotate_diagonal, rotate_symmetric};
+use crate::math::spatial::{angular, linear, spatial, SpatialVec};
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 
@@ -215,6 +216,46 @@ pub fn check_inertia(i: &Matrix3<f64>) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// A (composite) rigid-body inertia about a tree's reference point, in Ground: mass (kg), first
+/// moment `h = m d` (kg·m) and rotational inertia about the point (kg·m²).
+#[derive(Clone, Copy, Debug)]
+pub struct InertiaAboutPoint<T: Real> {
+    /// Mass (kg).
+    pub mass: T,
+    /// First moment of mass about the point (kg·m).
+    pub h: Vector3<T>,
+    /// Rotational inertia about the point (kg·m²).
+    pub i_o: Matrix3<T>,
+}
+
+impl<T: Real> InertiaAboutPoint<T> {
+    /// No mass.
+    pub fn zero() -> Self {
+        Self {
+            mass: T::zero(),
+            h: Vector3::zeros(),
+            i_o: Matrix3::zeros(),
+        }
+    }
+
+    /// The force `K s` of motion `s` (angular, then linear, about the point).
+    #[inline(always)]
+    pub(crate) fn force(&self, s: &SpatialVec<T>) -> SpatialVec<T> {
+        let (w, v) = (angular(s), linear(s));
+        spatial(
+            self.i_o * w + self.h.cross(&v),
+            v * self.mass + w.cross(&self.h),
+        )
+    }
+
+    #[inline(always)]
+    pub(crate) fn add(&mut self, other: &Self) {
+        self.mass += other.mass;
+        self.h += other.h;
+        self.i_o += other.i_o;
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 pub mod function;
 pub mod inertia;
+pub mod q_projection;
 pub mod quaternion;
 pub mod small;
 pub mod spatial;

@@ -1,14 +1,16 @@
 //! `ModelBuilder`: add bodies and force elements, validate, and build an immutable [`Model`].
 
-use super::body_checks::{check_mass_of_subtrees, validate_body};
+use super::Force;
 use super::{Body, BodyDef, Model, SlotLayout};
 use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
 use crate::error::{Error, Result};
-use crate::forces::{Force, ForceElement};
+use crate::forces::ForceElement;
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
 use crate::math::MassProperties;
 use crate::mobilizer::Mobilizer;
 use crate::scalar::Real;
+use crate::tree::body_checks::{check_mass_of_subtrees, validate_body};
+use crate::tree::Tree;
 use crate::unilateral::{Underlying, UnilateralContact, UnilateralContactId};
 use std::sync::Arc;
 
@@ -275,7 +277,20 @@ impl<T: Real> ModelBuilder<T> {
             })
             .collect();
         let qdot_is_u = self.bodies.iter().all(|b| b.mobilizer.qdot_is_u());
+        let tree = Tree {
+            bodies: self.bodies,
+            body_names: self.names,
+            nq,
+            nu,
+            default_q,
+            default_z: self.default_z,
+            discrete: self.discrete,
+            auto_update: self.auto_update,
+            quaternion_starts,
+            qdot_is_u,
+        };
         let mut model = Model {
+            tree,
             constraints: self.constraints,
             constraint_rows,
             constraint_enabled,
@@ -285,25 +300,10 @@ impl<T: Real> ModelBuilder<T> {
             unilateral_enabled,
             unilateral_multipliers,
             force_enabled,
-            bodies: self.bodies,
-            body_names: self.names,
             forces: self.forces,
-            nq,
-            nu,
-            default_q,
-            default_z: self.default_z,
-            discrete: self.discrete,
-            auto_update: self.auto_update,
-            quaternion_starts,
-            qdot_is_u,
             planar_xy: false,
         };
-        model.planar_xy = crate::algorithms::planar_xy::is_planar_xy_model(&model);
+        model.planar_xy = super::planar_xy::is_planar_xy_model(&model);
         Ok(model)
     }
 }
-
-/// Largest mass (kg) or inertia entry (kg·m²) a body may have: the spatial inertia and the
-/// mass matrix square these values, so larger ones overflow f64 or make every other body's
-/// contribution round-off.
-pub const MAX_MASS_PROPERTY: f64 = 1e30;

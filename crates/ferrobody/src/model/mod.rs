@@ -6,36 +6,36 @@
 //! simulation; what changes lives in [`State`], and what is computed from the state
 //! lives in [`Data`](crate::Data) (Pinocchio's Model/Data split).
 
-mod body;
-mod body_checks;
 mod builder;
-mod layout;
-pub mod planar;
+pub(crate) mod constraint_queries;
+mod contact_builders;
+mod force_set;
+mod parameters;
+pub(crate) mod planar_xy;
+mod unilateral_queries;
 
-pub use body::{Body, BodyDef};
+pub use crate::tree::planar;
+pub use crate::tree::{Body, BodyDef, SlotLayout, Tree, VarSlot, MAX_MASS_PROPERTY};
 pub use builder::ModelBuilder;
-pub use layout::{SlotLayout, VarSlot};
+pub use force_set::{
+    calc_all_forces, element_contribution, potential_energy, ElementContribution, Force,
+};
 
 use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
+use crate::data::Data;
 use crate::error::{Error, Result};
-use crate::forces::Force;
-use crate::ids::{BodyId, ForceId};
+use crate::ids::ForceId;
 use crate::scalar::Real;
 use crate::state::State;
 
 /// A multibody model (immutable once built, but for force parameters: `set_force_parameter`).
 #[derive(Clone)]
 pub struct Model<T: Real = f64> {
-    pub(crate) bodies: Vec<Body<T>>,
+    /// The bodies, their mobilizers and the layout of the state (the model dereferences to it).
+    pub(crate) tree: Tree<T>,
     pub(crate) forces: Vec<Force<T>>,
-    pub(crate) nq: usize,
-    pub(crate) nu: usize,
-    pub(crate) default_q: Vec<T>,
-    pub(crate) default_z: Vec<T>,
-    pub(crate) discrete: SlotLayout<T>,
     /// Discrete variable holding one enabled flag (1 or 0) per force element.
     pub(crate) force_enabled: crate::ids::DiscreteVarId,
-    pub(crate) auto_update: SlotLayout<T>,
     /// Constraint elements, their rows, and the discrete variable of their enabled flags.
     pub(crate) constraints: Vec<Constraint<T>>,
     pub(crate) constraint_rows: Vec<ConstraintRows>,
@@ -48,76 +48,28 @@ pub struct Model<T: Real = f64> {
     pub(crate) unilateral: Vec<crate::unilateral::UnilateralContact<T>>,
     pub(crate) unilateral_enabled: crate::ids::DiscreteVarId,
     pub(crate) unilateral_multipliers: crate::ids::DiscreteVarId,
-    /// Offsets of the quaternions within q (for projection and error norms).
-    pub(crate) quaternion_starts: Vec<usize>,
-    /// Body name → index (O(1) lookups).
-    pub(crate) body_names: std::collections::HashMap<String, usize>,
-    /// Whether every mobilizer has q̇ = u (no quaternion or Euler-angle Ball/Free), so that
-    /// q̇ is one copy of u.
-    pub(crate) qdot_is_u: bool,
     /// Whether the integrator's derivative runs on the two-dimensional path
-    /// ([`crate::algorithms::planar_xy`]).
+    /// ([`crate::pipeline::planar_xy`]).
     pub(crate) planar_xy: bool,
 }
 
+impl<T: Real> std::ops::Deref for Model<T> {
+    type Target = Tree<T>;
+
+    /// The model's tree: bodies, mobilizers and the layout of the state, which the tree
+    /// algorithms, the state and the data take.
+    fn deref(&self) -> &Tree<T> {
+        &self.tree
+    }
+}
+
 impl<T: Real> Model<T> {
-    /// All bodies, Ground first, in tree order.
-    pub fn bodies(&self) -> &[Body<T>] {
-        &self.bodies
-    }
-
-    /// One body.
-    pub fn body(&self, id: BodyId) -> &Body<T> {
-        &self.bodies[id.0]
-    }
-
-    /// Number of bodies including Ground.
-    pub fn nbodies(&self) -> usize {
-        self.bodies.len()
-    }
-
-    /// Finds a body by name.
-    pub fn body_id(&self, name: &str) -> Option<BodyId> {
-        self.body_names.get(name).copied().map(BodyId)
-    }
-
-    /// Number of generalized coordinates.
-    pub fn nq(&self) -> usize {
-        self.nq
-    }
-
-    /// The number of q Simbody allocates for this tree: nq plus one for every Ball or Free
-    /// mobilizer in Euler-angle mode (Simbody keeps the quaternion's slot count there). The
-    /// integrators' error norm divides by it.
-    pub fn simbody_q_count(&self) -> usize {
-        let euler = self.bodies[1..]
-            .iter()
-            .filter(|b| {
-                matches!(
-                    b.mobilizer,
-                    crate::mobilizer::Mobilizer::BallEuler | crate::mobilizer::Mobilizer::FreeEuler
-                )
-            })
-            .count();
-        self.nq + euler
-    }
-
     /// Whether every body moves in Ground's xy plane (every joint a Weld, Pin, Slider or
     /// Planar whose frames turn about z only; no constraints, no unilateral contacts, no
     /// user-written force element): then the integrators' state derivative runs in two
     /// dimensions (ARCHITECTURE.md, "the pipeline").
     pub fn is_planar_xy(&self) -> bool {
         self.planar_xy
-    }
-
-    /// Number of generalized speeds.
-    pub fn nu(&self) -> usize {
-        self.nu
-    }
-
-    /// Number of continuous auxiliary variables.
-    pub fn nz(&self) -> usize {
-        self.default_z.len()
     }
 
     /// Whether any force element is a contact element.
@@ -219,7 +171,7 @@ impl<T: Real> Model<T> {
     }
 
     /// Enables constraint `id` in `state` without satisfying it (Simbody `Constraint::enable`);
-    /// project or [`assemble`](crate::constraints::assembly::assemble) afterwards.
+    /// project or [`assemble`](crate::pipeline::assembly::assemble) afterwards.
     pub fn enable_constraint(&self, state: &mut State<T>, id: ConstraintId) -> Result<()> {
         self.set_constraint_flag(state, id, T::one())
     }
@@ -245,19 +197,9 @@ impl<T: Real> Model<T> {
         &self.forces
     }
 
-    /// Start indices (in q) of every quaternion.
-    pub fn quaternion_starts(&self) -> &[usize] {
-        &self.quaternion_starts
-    }
-
-    /// Layout of the discrete variables.
-    pub fn discrete_layout(&self) -> &SlotLayout<T> {
-        &self.discrete
-    }
-
-    /// Layout of the auto-update discrete variables.
-    pub fn auto_update_layout(&self) -> &SlotLayout<T> {
-        &self.auto_update
+    /// Data sized for this model (tree, constraint rows), with nothing realized.
+    pub fn new_data(&self) -> Data<T> {
+        Data::with_constraint_rows(&self.tree, self.n_constraint_rows, self.n_holonomic_rows)
     }
 
     /// A state with every variable at its default value and t = 0.
@@ -274,18 +216,10 @@ impl<T: Real> Model<T> {
             .iter()
             .map(|f| f.cast::<U>())
             .collect::<crate::Result<_>>()?;
-        let mut bodies: Vec<Body<U>> = self.bodies.iter().map(cast_body).collect();
-        Body::mark_tree_flags(&mut bodies);
         Ok(Model {
-            bodies,
+            tree: self.tree.cast(),
             forces,
-            nq: self.nq,
-            nu: self.nu,
-            default_q: cast_vec(&self.default_q),
-            default_z: cast_vec(&self.default_z),
-            discrete: self.discrete.cast(),
             force_enabled: self.force_enabled,
-            auto_update: self.auto_update.cast(),
             constraints: self.constraints.iter().map(|c| c.cast()).collect(),
             constraint_rows: self.constraint_rows.clone(),
             constraint_enabled: self.constraint_enabled,
@@ -294,27 +228,14 @@ impl<T: Real> Model<T> {
             unilateral: self.unilateral.iter().map(|c| c.cast()).collect(),
             unilateral_enabled: self.unilateral_enabled,
             unilateral_multipliers: self.unilateral_multipliers,
-            quaternion_starts: self.quaternion_starts.clone(),
-            qdot_is_u: self.qdot_is_u,
             planar_xy: self.planar_xy,
-            body_names: self.body_names.clone(),
         })
     }
 }
 
-fn cast_vec<T: Real, U: Real>(v: &[T]) -> Vec<U> {
-    v.iter().map(|x| U::c(x.re())).collect()
-}
-
-fn cast_body<T: Real, U: Real>(b: &Body<T>) -> Body<U> {
-    let def = BodyDef {
-        name: b.name.clone(),
-        parent: b.parent,
-        mobilizer: b.mobilizer,
-        x_pf: b.x_pf.cast(),
-        x_bm: b.x_bm.cast(),
-        mass_properties: b.mass_properties.cast(),
-        spatial_transform: b.spatial_transform.clone(),
-    };
-    Body::new(def, b.q_start, b.u_start)
+impl<T: Real> Data<T> {
+    /// Data sized for `model`, with nothing realized.
+    pub fn new(model: &Model<T>) -> Self {
+        model.new_data()
+    }
 }

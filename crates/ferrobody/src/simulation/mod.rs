@@ -11,17 +11,11 @@
 //! Reports between steps are Hermite-interpolated from `(t0, y0, f0)` and the end state with its
 //! derivative, so they never change the step sequence.
 
-use crate::constraints::projection::{
-    project_q as project_constraints_q, project_trial_state, project_u as project_constraints_u,
-    ProjectionOptions, ProjectionResult, ProjectionWorkspace,
-};
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
 use crate::integrators::error_norm::{correction_norm_squared, error_norm, relative_scaling};
 use crate::integrators::hermite::{interpolate, Segment};
-use crate::integrators::projection::{
-    normalize_quaternions, project_q, quaternion_norm_error, Projection,
-};
+use crate::integrators::rigid_contact::RigidStepper;
 use crate::integrators::rk_merson::{self, MersonWorkspace};
 use crate::integrators::step_control::{adjust_step_size, choose_step_end};
 use crate::integrators::tr_bdf2::{self, Outcome, TrBdf2};
@@ -29,11 +23,17 @@ use crate::integrators::{
     explicit_euler, rk2, rk3, rk4, rk_feldberg, semi_explicit_euler2, verlet, IntegratorKind,
     IntegratorSettings, Stats,
 };
+use crate::math::q_projection::{
+    normalize_quaternions, project_q, quaternion_norm_error, Projection,
+};
 use crate::model::Model;
+use crate::pipeline::projection::{
+    project_q as project_constraints_q, project_trial_state, project_u as project_constraints_u,
+    ProjectionOptions, ProjectionResult, ProjectionWorkspace,
+};
 use crate::pipeline::{realize, step_derivative};
 use crate::scalar::Real;
 use crate::state::State;
-use crate::unilateral::RigidStepper;
 
 /// Buffers of the step loop, sized once.
 struct Buffers<T: Real> {
@@ -310,5 +310,8 @@ impl<'m, T: Real> Simulation<'m, T> {
 mod attempts;
 mod reports;
 mod setup;
+pub mod step_jacobian;
+
+pub use step_jacobian::StepJacobian;
 
 use setup::{check_dimensions, implicit_workspace, project_state, rigid_stepper};

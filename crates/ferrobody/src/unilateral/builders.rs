@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 use crate::ids::BodyId;
 use crate::math::Transform;
 use crate::mobilizer::Mobilizer;
-use crate::model::Body;
 use crate::scalar::Real;
+use crate::tree::Body;
 use nalgebra::{Matrix3, Vector3};
 
 /// The plane frame of a plane body: z along the unit normal `n`, origin at height `h` along it

@@ -27,25 +27,21 @@
 
 mod builders;
 mod cast;
-mod eval;
-pub mod impact;
 pub mod lsq;
 pub mod pgs;
 pub mod plus;
-mod queries;
 pub mod settings;
 pub mod solver;
-pub mod stepper;
 
 pub use settings::{
     InducedImpactModel, PositionProjection, RestitutionModel, RigidContactSettings,
 };
 pub use solver::ImpulseSolverKind;
-pub use stepper::{ImpactRecord, RigidStats, RigidStepper};
 
 use crate::constraints::Constraint;
 use crate::ids::BodyId;
 use crate::scalar::Real;
+use crate::tree::Tree;
 
 /// Index of a unilateral contact in the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -169,7 +165,7 @@ impl<T: Real> UnilateralContact<T> {
     }
 
     /// The two bodies it touches (for a hard stop: the mobilized body and its parent).
-    pub fn bodies(&self, model: &crate::Model<T>) -> [BodyId; 2] {
+    pub fn bodies(&self, model: &Tree<T>) -> [BodyId; 2] {
         match &self.underlying {
             Underlying::Coordinate { body, .. } => [model.body(*body).parent, *body],
             Underlying::Constraint(c) => c.bodies(),

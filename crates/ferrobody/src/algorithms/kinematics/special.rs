@@ -9,8 +9,8 @@ use crate::math::inertia::RigidInertia;
 use crate::math::transform::rotation_body_xyz_sin_cos;
 use crate::math::{angular, SpatialVec, Transform};
 use crate::mobilizer::Mobilizer;
-use crate::model::Body;
 use crate::scalar::Real;
+use crate::tree::Body;
 use nalgebra::{Matrix3, Vector3};
 
 /// Pose of a Free body (quaternion or Euler angles) on Ground with identity frames

@@ -61,7 +61,7 @@ fn pin_tree(general: bool, planar_root: bool) -> Model<f64> {
         1 + 4,
         "Ground and the even bodies have diagonal inertias"
     );
-    for body in &mut model.bodies[1..] {
+    for body in &mut model.tree.bodies[1..] {
         assert_eq!(
             body.planar_xy_pin,
             body.mobilizer == Mobilizer::Pin,

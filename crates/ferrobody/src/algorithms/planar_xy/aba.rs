@@ -19,8 +19,8 @@
 use super::super::aba::singular;
 use crate::data::Data;
 use crate::error::Result;
-use crate::model::Model;
 use crate::scalar::Real;
+use crate::tree::Tree;
 use nalgebra::{Matrix3, Vector3};
 
 /// The in-plane entries of an articulated inertia (module docs).
@@ -101,7 +101,7 @@ fn shift_force<T: Real>(z: &Vector3<T>, s: &Vector3<T>) -> Vector3<T> {
 /// u̇ from the reduced quantities that `kinematics` left in `data.aba` and the body and
 /// mobility forces. Writes `data.acc.udot`; `data.aba.a3` ends as the reduced body
 /// accelerations. Fails if a hinge's `D` is singular (not positive for one mobility).
-pub(super) fn aba<T: Real>(model: &Model<T>, data: &mut Data<T>) -> Result<()> {
+pub(crate) fn aba<T: Real>(model: &Tree<T>, data: &mut Data<T>) -> Result<()> {
     let nb = model.nbodies();
     data.aba.first_child.fill(0);
     // The contribution of body i + 1 when i is its parent: it is then i's first child, and it
@@ -332,7 +332,7 @@ fn invert_d<T: Real>(n: usize, d: impl Fn(usize, usize) -> T) -> Option<[[T; 3];
 }
 
 /// Base to tip: `A⁺ = Φᵀ A_parent`, `u̇ = ν − ~G A⁺`, `A_B = (A⁺ + H u̇) + A`.
-fn accelerate<T: Real>(model: &Model<T>, data: &mut Data<T>) {
+fn accelerate<T: Real>(model: &Tree<T>, data: &mut Data<T>) {
     // The previous body's acceleration stays in registers for its child (store-to-load
     // forwarding, as in `aba`).
     let mut a_prev = Vector3::zeros();

@@ -14,9 +14,9 @@
 use crate::data::Data;
 use crate::math::{SpatialVec, Transform};
 use crate::mobilizer::Mobilizer;
-use crate::model::{Body, Model};
 use crate::scalar::Real;
 use crate::state::State;
+use crate::tree::{Body, Tree};
 use nalgebra::{Matrix3, Vector3};
 
 /// A turn about Ground's z: the 2×2 block `[[a, b], [c, d]]` of its rotation matrix.
@@ -84,7 +84,7 @@ struct Frame<T: Real> {
 /// (`[[J_zz, F₂₀, F₂₁], [F₂₀, M₀₀, M₀₁], [F₂₁, M₀₁, M₁₁]]` of Simbody's `[[J, F], [~F, M]]`),
 /// the gyroscopic forces `z3`, the mobilizer Coriolis accelerations `a3`, the shifts `shift3`
 /// and the hinge columns `h3`.
-pub(super) fn kinematics<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
+pub(crate) fn kinematics<T: Real>(model: &Tree<T>, state: &State<T>, data: &mut Data<T>) {
     let (q, u) = (state.q.as_slice(), state.u.as_slice());
     data.pos.x_gb[0] = Transform::identity();
     data.vel.v_gb[0] = SpatialVec::zeros();

@@ -10,8 +10,8 @@ use super::forces::ForceCtx;
 use crate::contact::{
     ElasticFoundationForce, FoundationParameters, FoundationShape, FoundationSurface,
 };
-use crate::forces::Force;
 use crate::geometry::Shape;
+use crate::model::Force;
 use roxmltree::Node;
 use std::collections::HashMap;
 use std::sync::Arc;

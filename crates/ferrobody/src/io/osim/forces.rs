@@ -20,10 +20,11 @@ use crate::contact::{
     HuntCrossleyForce, SmoothContactParameters, SmoothSphereHalfSpaceForce,
 };
 use crate::forces::{
-    CoordinateLimitForce, Force, LinearBushing, MobilityLinearDamper, MobilityLinearSpring,
+    CoordinateLimitForce, LinearBushing, MobilityLinearDamper, MobilityLinearSpring,
     TwoPointLinearSpring,
 };
 use crate::ids::{BodyId, ForceId};
+use crate::model::Force;
 use crate::model::ModelBuilder;
 use nalgebra::Vector3;
 use roxmltree::Node;

@@ -5,16 +5,16 @@
 //! evaluates its underlying constraint ([`crate::constraints`]), whose Jacobian row j is the
 //! generalized force of unit multiplier j (`Jᵀ F_j`).
 
-use super::{Underlying, UnilateralContact, UnilateralKind};
-use crate::constraints::dynamics::generalized_forces;
-use crate::constraints::queries::motion;
+use crate::constraints::station::motion;
 use crate::constraints::Constraint;
 use crate::data::Data;
 use crate::ids::BodyId;
 use crate::math::SpatialVec;
 use crate::model::Model;
+use crate::pipeline::constraint_dynamics::generalized_forces;
 use crate::scalar::Real;
 use crate::state::State;
+use crate::unilateral::{Underlying, UnilateralContact, UnilateralKind};
 use nalgebra::{DVector, Vector3};
 
 /// Buffers for Jacobian rows, sized once per model.

@@ -8,17 +8,23 @@
 //!    With constraints, the multipliers correct u̇ (`constraints::dynamics`); their position
 //!    and velocity errors are computed at stages 1 and 2.
 
+pub mod assembly;
+pub mod constraint_dynamics;
+mod contact_report;
+pub(crate) mod planar_xy;
+pub mod projection;
+
+pub use contact_report::{contact_reports, deepest_half_space_overlap, ContactReport};
+
 use crate::algorithms::kinematics::kinematics;
-use crate::algorithms::{aba, planar_xy, position_kinematics};
-use crate::constraints::dynamics::{
-    calc_position_errors, calc_velocity_errors, constrained_accelerations,
-};
+use crate::algorithms::{aba, position_kinematics};
 use crate::data::{Data, Stage};
 use crate::error::Result;
-use crate::forces::calc_all_forces;
+use crate::model::calc_all_forces;
 use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::{copy_small, State};
+use constraint_dynamics::{calc_position_errors, calc_velocity_errors, constrained_accelerations};
 
 /// Realizes `data` from `state` up to `stage`, recomputing every stage from Position on.
 pub fn realize<T: Real>(
@@ -93,7 +99,7 @@ pub fn state_derivative<T: Real>(
 }
 
 /// The state derivative for the integrators' step loop: [`state_derivative`], except that a
-/// planar-xy model takes the two-dimensional path (`algorithms::planar_xy`), which leaves
+/// planar-xy model takes the two-dimensional path ([`planar_xy`]), which leaves
 /// `data` with the poses, velocities, forces and u̇ but not realized. Returns whether `data`
 /// is realized to Acceleration.
 pub(crate) fn step_derivative<T: Real>(

@@ -14,7 +14,7 @@
 //! the step, a friction regime change): the derivative of the path the f64 step takes.
 //! Reference: A. Griewank, A. Walther, *Evaluating Derivatives*, SIAM (2008), ch. 3.
 
-use super::forward_dynamics::LANES;
+use crate::derivatives::forward_dynamics::LANES;
 use crate::error::{Error, Result};
 use crate::integrators::IntegratorSettings;
 use crate::model::Model;

@@ -2,14 +2,15 @@
 //! their power (Simbody `Constraint::getMultipliersAsVector`, `getConstraintForcesAsVectors`,
 //! `calcPower`). The data must be realized to the stage each result belongs to.
 
-use super::station::BodyMotion;
-use super::ConstraintId;
+use crate::constraints::station::motion;
+use crate::constraints::{ConstraintId, SphereOnSphereContact};
 use crate::data::{Data, Stage};
 use crate::error::Result;
 use crate::math::SpatialVec;
 use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::State;
+use nalgebra::Vector3;
 
 impl<T: Real> Model<T> {
     /// Position errors of a constraint's holonomic rows (Position stage).
@@ -92,10 +93,47 @@ impl<T: Real> Model<T> {
     }
 }
 
-pub(crate) fn motion<T: Real>(data: &Data<T>) -> BodyMotion<'_, T> {
-    BodyMotion {
-        x_gb: &data.pos.x_gb,
-        v_gb: &data.vel.v_gb,
-        a_gb: &data.acc.a_gb,
+/// The queries of a sphere-on-sphere contact that read its rows of the model's constraint
+/// results (Simbody `SphereOnSphereContact`'s getters).
+impl<T: Real> SphereOnSphereContact<T> {
+    /// Signed distance between the sphere surfaces (m), `getPositionError`.
+    pub fn get_position_error(&self, model: &Model<T>, data: &Data<T>) -> crate::Result<T> {
+        Ok(model.constraint_position_errors(data, self.index)?[0])
+    }
+
+    /// `getVelocityErrors`: (slip x, slip y, normal separation rate).
+    pub fn get_velocity_errors(
+        &self,
+        model: &Model<T>,
+        data: &Data<T>,
+    ) -> crate::Result<Vector3<T>> {
+        Ok(self.xyz(model.constraint_velocity_errors(data, self.index)?))
+    }
+
+    /// `getAccelerationErrors`, ordered as [`Self::get_velocity_errors`].
+    pub fn get_acceleration_errors(
+        &self,
+        model: &Model<T>,
+        data: &Data<T>,
+    ) -> crate::Result<Vector3<T>> {
+        Ok(self.xyz(model.constraint_acceleration_errors(data, self.index)?))
+    }
+
+    /// `getMultipliers`: the negative of the force on sphere B at Co, in the contact frame
+    /// (x, y tangential, z normal).
+    pub fn get_multipliers(&self, model: &Model<T>, data: &Data<T>) -> crate::Result<Vector3<T>> {
+        Ok(self.xyz(model.constraint_multipliers(data, self.index)?))
+    }
+
+    /// `findForceOnSphereBInG`: the force this constraint applies to sphere B at Co, in
+    /// Ground (Acceleration stage): `−(λx Cx + λy Cy + λz Cz)`.
+    pub fn find_force_on_sphere_b_in_g(
+        &self,
+        model: &Model<T>,
+        state: &State<T>,
+        data: &Data<T>,
+    ) -> crate::Result<Vector3<T>> {
+        let lambda = self.get_multipliers(model, data)?;
+        Ok(-(self.find_contact_frame_in_g(model, state, data).r * lambda))
     }
 }

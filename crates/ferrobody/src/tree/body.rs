@@ -111,7 +111,7 @@ pub struct Body<T: Real = f64> {
     /// built).
     pub rigid_free_on_ground: bool,
     /// The plane basis of the planar subtree this body belongs to, if it does (set when the
-    /// model is built; see [`crate::model::planar`]): ABA then runs on 3×3 inertias.
+    /// model is built; see [`crate::tree::planar`]): ABA then runs on 3×3 inertias.
     pub plane: Option<PlaneBasis<T>>,
     /// A Pin turning about Ground's z at its body origin, at the end of a chain of such Pins
     /// from Ground whose frames keep z exactly (rotation entries 0 and 1 where z is kept):

@@ -3,10 +3,10 @@
 //! (always reported: their forces act at a distance too), at the current state.
 
 use crate::data::{Data, Stage};
-use crate::forces::{Force, ForceContext};
+use crate::forces::ForceContext;
 use crate::geometry::{candidate_pairs, BroadPhase};
 use crate::ids::BodyId;
-use crate::model::Model;
+use crate::model::{Force, Model};
 use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::Vector3;

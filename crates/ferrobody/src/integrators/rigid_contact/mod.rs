@@ -5,7 +5,7 @@
 //!    none, a plain semi-explicit Euler step: `u += h u̇`, `q += h N(q) u_new`.
 //! 2. Velocity errors `v = G u`, friction coefficients from the slip at the start (fixed for
 //!    the step), `A = G M⁻¹ Gᵀ`.
-//! 3. Impact phase ([`super::impact`]): `u ← u − M⁻¹ Gᵀ π_impact`.
+//! 3. Impact phase ([`impact`]): `u ← u − M⁻¹ Gᵀ π_impact`.
 //! 4. Contact phase: `u̇₀` from the forces at the post-impact state,
 //!    `A π = v + G (h u̇₀)` with the contact inequalities and Coulomb friction; `λ = π/h`;
 //!    `u ← u + h u̇₀ − M⁻¹ Gᵀ π`; `z ← z + h ż`.
@@ -17,22 +17,25 @@
 //! `perr₀` is taken at the start of the step (Simbody). Multipliers λ (normal, x, y) of each
 //! contact are stored in the state ([`crate::Model::unilateral_multipliers`]).
 
-use super::eval::RowWorkspace;
-use super::settings::RigidContactSettings;
-use super::solver::{solve, ActiveContact, ImpulseProblem, SolverWorkspace};
 use crate::algorithms::crba;
 use crate::algorithms::energy::kinetic_energy;
 use crate::constraints::schur;
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
-use crate::integrators::projection::normalize_quaternions;
+use crate::math::q_projection::normalize_quaternions;
 use crate::model::Model;
 use crate::pipeline::realize;
 use crate::scalar::Real;
 use crate::state::State;
+use crate::unilateral::settings::RigidContactSettings;
+use crate::unilateral::solver::{solve, ActiveContact, ImpulseProblem, SolverWorkspace};
 use nalgebra::{DMatrix, DVector};
 
+mod eval;
+pub mod impact;
 mod position_projection;
+
+use eval::RowWorkspace;
 
 /// Where an impulse problem starts: the rows' velocity errors `verr` (impacts and the velocity
 /// step, friction rows included), or the position-correction velocities `perr / h` in `work`

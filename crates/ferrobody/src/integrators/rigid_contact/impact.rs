@@ -18,10 +18,10 @@
 //! to `max_induced_impacts` rounds); Mixed adds a final simultaneous round with COR 0.
 //! The total impulse π is returned; the caller applies `Δu = −M⁻¹ Gᵀ π`.
 
-use super::settings::{InducedImpactModel, RestitutionModel};
-use super::stepper::{ImpulseStart, RigidStepper};
+use super::{ImpulseStart, RigidStepper};
 use crate::model::Model;
 use crate::scalar::Real;
+use crate::unilateral::settings::{InducedImpactModel, RestitutionModel};
 
 /// Simbody's `SignificantReal = eps^(7/8)`: an impulse smaller than this has no expansion.
 const SIGNIFICANT_REAL: f64 = 2.009_718_347_115_232_2e-14;

@@ -2,15 +2,17 @@
 //! planar trees with contact, springs and out-of-plane loads; which models qualify; the error
 //! for a singular body and the state `data` is left in.
 
-use super::{is_planar_xy_model, state_derivative};
+use super::state_derivative;
 use crate::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
 use crate::data::{Data, Stage};
-use crate::forces::{ConstantForce, ConstantTorque, Force, MobilityLinearSpring};
+use crate::forces::{ConstantForce, ConstantTorque, MobilityLinearSpring};
 use crate::forces::{MobilityLinearDamper, TwoPointLinearSpring};
 use crate::geometry::{ContactSurface, Shape};
 use crate::ids::BodyId;
 use crate::math::{MassProperties, Transform};
 use crate::mobilizer::Mobilizer;
+use crate::model::planar_xy::is_planar_xy_model;
+use crate::model::Force;
 use crate::model::{BodyDef, Model, ModelBuilder};
 use crate::pipeline;
 use crate::state::State;

@@ -14,10 +14,10 @@
 //! rows a zero multiplier (Simbody: `FactorQTZ` with rank tolerance `m·eps^¾`). Disabled
 //! constraints have zero rows, errors and multipliers. All buffers are sized once.
 
-use super::queries::motion;
-use super::schur;
-use super::station::BodyMotion;
 use crate::algorithms::crba;
+use crate::constraints::schur;
+use crate::constraints::station::motion;
+use crate::constraints::station::BodyMotion;
 use crate::data::Data;
 use crate::error::{Error, Result};
 use crate::math::spatial::{shift_force, shift_motion};
@@ -30,53 +30,7 @@ use nalgebra::{DMatrix, DVector};
 /// `eps^(3/4)`: Simbody's relative rank tolerance per equation for `G M⁻¹ Gᵀ`.
 const EPS_34: f64 = 1.8189894035458565e-12;
 
-/// Constraint results of one state, and the workspace that computes them.
-#[derive(Clone, Debug)]
-pub struct ConstraintCache<T: Real> {
-    /// Position errors of the holonomic rows (Position stage).
-    pub position_errors: Vec<T>,
-    /// Velocity errors of every row (Velocity stage).
-    pub velocity_errors: Vec<T>,
-    /// Acceleration errors of every row after the multipliers are applied (Acceleration stage).
-    pub acceleration_errors: Vec<T>,
-    /// Lagrange multipliers (Acceleration stage), Simbody's sign.
-    pub multipliers: Vec<T>,
-    /// G (rows × nu) at the last realized pose.
-    pub(crate) g: DMatrix<T>,
-    pub(crate) minv_gt: DMatrix<T>,
-    pub(crate) schur: DMatrix<T>,
-    pub(crate) mass: DMatrix<T>,
-    pub(crate) forces: Vec<SpatialVec<T>>,
-    pub(crate) tau: DVector<T>,
-    pub(crate) unit: [T; 6],
-}
-
-impl<T: Real> ConstraintCache<T> {
-    /// Buffers for `rows` constraint rows (`holonomic` of them holonomic), `nu` speeds and
-    /// `nb` bodies.
-    pub fn new(rows: usize, holonomic: usize, nu: usize, nb: usize) -> Self {
-        let n = if rows == 0 { 0 } else { nu };
-        Self {
-            position_errors: vec![T::zero(); holonomic],
-            velocity_errors: vec![T::zero(); rows],
-            acceleration_errors: vec![T::zero(); rows],
-            multipliers: vec![T::zero(); rows],
-            g: DMatrix::zeros(rows, n),
-            minv_gt: DMatrix::zeros(n, rows),
-            schur: DMatrix::zeros(rows, rows),
-            mass: DMatrix::zeros(n, n),
-            forces: vec![SpatialVec::zeros(); if rows == 0 { 0 } else { nb }],
-            tau: DVector::zeros(n),
-            unit: [T::zero(); 6],
-        }
-    }
-}
-
-impl<T: Real> Default for ConstraintCache<T> {
-    fn default() -> Self {
-        Self::new(0, 0, 0, 0)
-    }
-}
+pub use crate::data::ConstraintCache;
 
 /// Fills the position errors (needs the Position stage).
 pub fn calc_position_errors<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
@@ -120,7 +74,7 @@ fn fill_rows<T: Real>(
     state: &State<T>,
     data: &Data<T>,
     out: &mut [T],
-    eval: impl Fn(&super::Constraint<T>, &BodyMotion<T>, &[T], &mut [T]),
+    eval: impl Fn(&crate::constraints::Constraint<T>, &BodyMotion<T>, &[T], &mut [T]),
 ) {
     let k = motion(data);
     for (i, (c, rows)) in model

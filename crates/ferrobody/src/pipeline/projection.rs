@@ -20,10 +20,10 @@
 //! `RMS(uerr) > tol`, modified Newton (G factored once, at most 7 iterations)
 //! `u ← u − S (G S)ᵀ (G S² Gᵀ)⁺ uerr`, then `u_err −= S (G S)ᵀ (G S² Gᵀ)⁺ G u_err`.
 
-use super::dynamics::calc_constraint_jacobian;
+use super::constraint_dynamics::calc_constraint_jacobian;
 use crate::data::{Data, Stage};
 use crate::error::Result;
-use crate::integrators::projection::{normalize_quaternions, quaternion_norm_error};
+use crate::math::q_projection::{normalize_quaternions, quaternion_norm_error};
 use crate::model::Model;
 use crate::pipeline::realize;
 use crate::scalar::Real;

@@ -3,12 +3,12 @@
 //! need `data` realized from `state` to the stage they belong to (Position for perr,
 //! proximity and display; Velocity for verr and slip; Acceleration for aerr).
 
-use super::{UnilateralContact, UnilateralContactId};
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::State;
+use crate::unilateral::{UnilateralContact, UnilateralContactId};
 use nalgebra::Vector3;
 
 impl<T: Real> Model<T> {

@@ -2,14 +2,14 @@
 //! properties) and on the whole tree when it is built (every mobilizer moves some mass), each
 //! failing with a one-line error that names the body.
 
-use super::builder::MAX_MASS_PROPERTY;
+use super::MAX_MASS_PROPERTY;
 use super::{Body, BodyDef};
 use crate::error::{Error, Result};
 use crate::math::inertia::check_inertia;
 use crate::math::Transform;
 use crate::scalar::Real;
 
-pub(super) fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
+pub(crate) fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
     let fail = |m: String| Err(Error::Model(format!("body '{}': {m}", def.name)));
     if def.name.is_empty() {
         return Err(Error::Model("a body needs a non-empty name".into()));
@@ -85,7 +85,7 @@ pub(super) fn check_transform<T: Real>(x: &Transform<T>) -> std::result::Result<
 }
 
 /// A subtree without mass or inertia would make its mobilizer's accelerations undefined.
-pub(super) fn check_mass_of_subtrees<T: Real>(bodies: &[Body<T>]) -> Result<()> {
+pub(crate) fn check_mass_of_subtrees<T: Real>(bodies: &[Body<T>]) -> Result<()> {
     let mut has_mass: Vec<bool> = bodies
         .iter()
         .map(|b| {
