@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{assert_clean_error, assert_success, exe, scenes, temp_dir};
 
 fn run_scene_text(name: &str, text: &str, extra: &[&str]) -> (Output, PathBuf) {

@@ -2,7 +2,7 @@
 //! every model's parameters validated (the exponential spring's honoured) and a default
 //! output folder (issue 23, finding 7).
 
-mod common;
+use crate::common;
 use common::{assert_clean_error, assert_success, exe, temp_dir};
 
 #[test]

@@ -5,7 +5,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{exe, temp_dir};
 
 /// Runs `cmd` and fails (killing it) if it is still running after 20 s.

@@ -3,8 +3,7 @@
 //! combinations. Each must end within 20 s, never panic, and never exit 0 with a NaN or an
 //! infinity in what it wrote.
 
-#[path = "../../ferrobody/tests/support/mutate.rs"]
-mod mutate;
+use crate::mutate;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -12,7 +11,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{exe, temp_dir};
 
 /// Issue 22's bound for any input: a clean error or a clean run within 20 s.

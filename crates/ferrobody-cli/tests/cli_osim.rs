@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-mod common;
+use crate::common;
 use common::{assert_success, exe, temp_dir};
 
 fn model(name: &str) -> PathBuf {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{assert_success, exe, scenes, temp_dir};
 
 /// A primitive's bounding box: lowest and highest corner.

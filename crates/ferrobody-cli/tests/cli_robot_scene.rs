@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::{exe, temp_dir};
 
 fn scene() -> PathBuf {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{exe, temp_dir};
 
 /// Without `--out`, the output folder is the scene's name made one safe path component in the

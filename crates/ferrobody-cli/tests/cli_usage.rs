@@ -1,7 +1,7 @@
 //! Usage errors keep clap's whole message (issue 23, finding 6): what was expected, "did you
 //! mean" hints and the usage line; a bare `ferrobody` prints the help.
 
-mod common;
+use crate::common;
 use common::exe;
 
 #[test]

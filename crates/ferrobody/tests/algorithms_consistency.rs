@@ -3,7 +3,7 @@
 //! (RNEA), the mass matrix against kinetic energy, Jacobians against body velocities, and the
 //! momentum against the mass matrix.
 
-mod common;
+use crate::common;
 
 use common::random_tree;
 use ferrobody::algorithms::{crba, frame_jacobian, kinetic_energy, rnea, station_jacobian};

@@ -3,9 +3,8 @@
 //! generalized forces; M against CRBA; the tree factors of M; the choice of path by
 //! `ForwardDynamicsJacobian`. Contact: `analytical_derivatives_contact.rs`.
 
-mod common;
-#[path = "support/covered_trees.rs"]
-mod covered_trees;
+use crate::common;
+use crate::covered_trees;
 
 use covered_trees::{covered_tree, relative_gap};
 use ferrobody::algorithms::crba;

@@ -2,9 +2,8 @@
 //! reduced Hunt–Crossley path against Ground) and `StateDerivativeJacobian`'s analytical path,
 //! against dual numbers.
 
-mod common;
-#[path = "support/covered_trees.rs"]
-mod covered_trees;
+use crate::common;
+use crate::covered_trees;
 
 use common::{random_state, Rng};
 use covered_trees::{builder_with_bodies_of, covered_tree, relative_gap};

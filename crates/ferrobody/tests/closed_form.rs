@@ -1,6 +1,6 @@
 //! Closed-form checks: free fall, the small-angle pendulum period, and the spring–mass period.
 
-mod common;
+use crate::common;
 
 use common::G;
 use ferrobody::forces::{MobilityLinearSpring, TwoPointLinearSpring};

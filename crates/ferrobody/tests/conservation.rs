@@ -2,7 +2,7 @@
 //! constant. This checks the Coriolis and gyroscopic terms independently of the
 //! ABA/CRBA/RNEA consistency tests, which share them.
 
-mod common;
+use crate::common;
 
 use common::{add_random_bodies, Rng, G};
 use ferrobody::algorithms::kinetic_energy;

@@ -9,7 +9,7 @@
 //!   acceleration-error formula is not the derivative of its velocity error.
 //! * Simbody's PointInPlane check (notes §6.6, TestConstraints.cpp).
 
-mod common;
+use crate::common;
 
 use common::{add_random_bodies, random_transform, Rng};
 use ferrobody::constraints::*;

@@ -1,7 +1,7 @@
 //! Constrained motion over time: a four-bar linkage (a closed loop with a redundant row), a
 //! ball rolling on a sphere carried by a spinning body, and a constraint disabled mid-run.
 
-mod common;
+use crate::common;
 
 use ferrobody::algorithms::kinetic_energy;
 use ferrobody::constraints::*;

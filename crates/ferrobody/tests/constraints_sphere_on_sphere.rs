@@ -5,7 +5,7 @@
 //! 1e-5 N at every report time, energy conserved to 1e-6 J, |position error| ≤ 1e-9 (the
 //! constraint tolerance, accuracy 1e-8 / 10) at every report.
 
-mod common;
+use crate::common;
 
 use ferrobody::algorithms::kinetic_energy;
 use ferrobody::constraints::{Constraint, ConstraintId};

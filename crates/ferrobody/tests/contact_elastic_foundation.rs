@@ -3,6 +3,7 @@
 //! against brute force, a sphere mesh's load against k·V_cap (Simbody's (b) tolerances), the
 //! foundation's scene keys and parameters. Mesh files: `mesh_files.rs`.
 
+use crate::common;
 use ferrobody::contact::{
     ElasticFoundationForce, FoundationParameters, FoundationShape, FoundationSurface,
 };
@@ -12,7 +13,6 @@ use ferrobody::prelude::*;
 use nalgebra::{Matrix3, Vector3};
 use std::path::PathBuf;
 use std::sync::Arc;
-mod common;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")

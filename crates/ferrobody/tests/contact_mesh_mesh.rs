@@ -10,7 +10,7 @@ use ferrobody::model::element_contribution;
 use ferrobody::nalgebra::Vector3;
 use ferrobody::prelude::*;
 
-mod common;
+use crate::common;
 use common::{csv_rows, repo_root as root};
 
 fn ball_slab() -> ferrobody::io::osim::OsimModel {

@@ -5,12 +5,12 @@
 //! 1e-4 m. Also: with no dissipation and no friction, a bouncing ball conserves kinetic plus
 //! potential energy (contact energy included).
 
+use crate::common;
 use ferrobody::algorithms::kinetic_energy;
 use ferrobody::io::{load_scene, parse_scene, Scene};
 use ferrobody::model::potential_energy;
 use ferrobody::prelude::*;
 use std::collections::HashMap;
-mod common;
 use std::path::PathBuf;
 
 fn root() -> PathBuf {

@@ -2,7 +2,7 @@
 //! `pipeline::forward_dynamics` on random trees (every mobilizer kind) with smooth
 //! sphere/half-space contact on every body, and ∂u̇/∂τ against the inverse mass matrix.
 
-mod common;
+use crate::common;
 
 use common::{add_random_bodies, add_random_forces, random_state, Rng};
 use ferrobody::algorithms::crba;

@@ -5,7 +5,7 @@
 //! with a clear error, and the implicit method crosses a stiff problem in few steps.
 //! (The Simbody methods' agreement with OpenSim's runs is in tests/opensim_models.rs.)
 
-mod common;
+use crate::common;
 
 use ferrobody::forces::MobilityLinearSpring;
 use ferrobody::prelude::*;

@@ -4,11 +4,11 @@
 //! body origin, must agree within 1e-5 (the acceptance limit; the physics and the integrator
 //! are the same, so the measured differences, in docs/validation.md, are near round-off).
 
+use crate::common;
 use ferrobody::io::osim::{self, OsimModel};
 use ferrobody::prelude::*;
 use ferrobody::{pipeline, Stage};
 use std::collections::HashMap;
-mod common;
 
 fn load(name: &str) -> OsimModel {
     osim::load(&common::repo_root().join("testdata/opensim").join(name)).unwrap()

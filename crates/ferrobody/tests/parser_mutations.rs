@@ -6,10 +6,8 @@
 //! very code the fuzz targets run (`fuzz/src/lib.rs`: parse, build, 20 steps, one output row).
 //! Each mutant must load and step or give a clean one-line error; a panic fails the test.
 
-#[path = "../../../fuzz/src/lib.rs"]
-mod fuzz_inputs;
-#[path = "support/mutate.rs"]
-mod mutate;
+use crate::fuzz_inputs;
+use crate::mutate;
 
 use mutate::mutate;
 use proptest::prelude::*;

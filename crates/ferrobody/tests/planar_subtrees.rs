@@ -5,7 +5,7 @@
 //! accelerations of inverse dynamics; and any joint that can leave the plane must keep its
 //! whole subtree on the 6×6 path.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use ferrobody::algorithms::{crba, rnea};

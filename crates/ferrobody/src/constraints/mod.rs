@@ -15,7 +15,7 @@
 //! along +n has a **negative** normal multiplier. Row j of G is the generalized force of the
 //! body forces of a unit multiplier j, which makes `λ·verr` the power of the multiplier forces.
 //! Rows of one constraint are contiguous, holonomic rows first. Equations and sign conventions:
-//! `docs/models/constraints.md`. Solution and projection: [`dynamics`], [`projection`].
+//! `docs/models/constraints.md`. Solution and projection (with the model's whole set, above these elements): [`crate::pipeline::constraint_dynamics`], [`crate::pipeline::projection`].
 
 mod cast;
 pub mod line_on_line;

@@ -131,6 +131,11 @@ impl<T: Real> ElasticFoundationForce<T> {
                 "transition_velocity: must be positive and finite, got {vt}"
             ));
         }
+        // A solid meets only the meshes after it; a mesh, every surface after it: O(meshes · n)
+        // work, not n²/2 tests, and the pairs in the same order.
+        let meshes: Vec<usize> = (0..surfaces.len())
+            .filter(|&j| matches!(surfaces[j].shape, FoundationShape::Mesh(..)))
+            .collect();
         let mut pairs = Vec::new();
         for (i, s) in surfaces.iter().enumerate() {
             match &s.shape {
@@ -142,7 +147,15 @@ impl<T: Real> ElasticFoundationForce<T> {
                 }
                 FoundationShape::Solid(shape) => shape.validate().map_err(|e| format!("surface[{i}].{e}"))?,
             }
-            for (j, t) in surfaces.iter().enumerate().skip(i + 1) {
+            let later: Box<dyn Iterator<Item = usize>> = match s.shape {
+                FoundationShape::Mesh(..) => Box::new(i + 1..surfaces.len()),
+                FoundationShape::Solid(_) => {
+                    let first = meshes.partition_point(|&j| j <= i);
+                    Box::new(meshes[first..].iter().copied())
+                }
+            };
+            for j in later {
+                let t = &surfaces[j];
                 if s.body == t.body {
                     continue;
                 }

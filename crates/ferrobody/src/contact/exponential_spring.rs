@@ -204,7 +204,18 @@ impl<T: Real> ExponentialSpringForce<T> {
     pub fn reset_anchor_point(&self, model: &Tree<T>, state: &mut State<T>) {
         let mut data = Data::for_tree(model);
         position_kinematics(model, state, &mut data);
-        let p_g = data.pos.x_gb[self.body.0].apply(&self.station);
+        self.reset_anchor_point_at(model, state, &data.pos.x_gb);
+    }
+
+    /// [`Self::reset_anchor_point`] with the body poses `x_gb` of `state` already computed
+    /// (position kinematics), so that many springs are reset with one pass over the tree.
+    pub fn reset_anchor_point_at(
+        &self,
+        model: &Tree<T>,
+        state: &mut State<T>,
+        x_gb: &[Transform<T>],
+    ) {
+        let p_g = x_gb[self.body.0].apply(&self.station);
         let p_p = self.x_gp.inverse().apply(&p_g);
         state.set_auto_update(model, self.anchor, &[p_p.x, p_p.y, T::zero()]);
     }

@@ -30,6 +30,7 @@ use super::surface_pose::{surface_pose, SurfacePoseKind};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::geometry::{
     candidate_pairs, pair_contact, BroadPhase, ContactSurface, Shape, SmallSetPlan,
+    UnsupportedPairs,
 };
 use crate::ids::BodyId;
 use crate::math::spatial::shift_motion;
@@ -86,6 +87,8 @@ impl<T: Real> HuntCrossleyForce<T> {
                 materials.len()
             ));
         }
+        // The pairs without a contact routine, indexed once: O(n log n), not n²/2 tests.
+        let unsupported = UnsupportedPairs::new(&surfaces);
         for (i, (s, m)) in surfaces.iter().zip(&materials).enumerate() {
             m.validate()
                 .map_err(|e| format!("surface[{i}].material: {e}"))?;
@@ -99,14 +102,12 @@ impl<T: Real> HuntCrossleyForce<T> {
                      has no brick contact)"
                 ));
             }
-            for (j, t) in surfaces.iter().enumerate().skip(i + 1) {
-                if s.body != t.body && !crate::geometry::pair_supported(&s.shape, &t.shape) {
-                    return Err(format!(
-                        "surfaces {i} and {j}: no contact routine for {} against {} yet",
-                        s.shape.name(),
-                        t.shape.name()
-                    ));
-                }
+            if let Some(j) = unsupported.first_partner_after(i) {
+                return Err(format!(
+                    "surfaces {i} and {j}: no contact routine for {} against {} yet",
+                    s.shape.name(),
+                    surfaces[j].shape.name()
+                ));
             }
         }
         let vt = transition_velocity.re();

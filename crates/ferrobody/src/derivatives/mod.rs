@@ -3,7 +3,7 @@
 //!
 //! * [`ForwardDynamicsJacobian`]: ∂u̇/∂q, ∂u̇/∂u, ∂u̇/∂τ of forward dynamics, contact included.
 //! * [`StateDerivativeJacobian`]: ∂ẏ/∂y of the state derivative (implicit integration).
-//! * [`StepJacobian`]: ∂x₊/∂x and ∂x₊/∂p of one fixed-size integrator step, p force
+//! * [`StepJacobian`](crate::simulation::StepJacobian) (with the simulation, whose step it differentiates): ∂x₊/∂x and ∂x₊/∂p of one fixed-size integrator step, p force
 //!   parameters by name.
 
 mod body_forces;

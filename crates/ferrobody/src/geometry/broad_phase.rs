@@ -105,8 +105,8 @@ const GRID_OFFSET: i64 = 1 << 20;
 /// Pairs from a uniform grid whose cell is the largest bounding-sphere diameter, so touching
 /// spheres lie in the same or adjacent cells. Cells are sorted by (x, z, y), so each column
 /// (x, z) is contiguous and sorted by y; a sphere is checked against the rest of its own column
-/// and four forward columns, found with pointers that only move forward: O(n) after the sort,
-/// and the sort repairs the previous order by insertion sort. Returns false (and does nothing)
+/// and four forward columns, found with pointers that only move forward: O(n) after the sort;
+/// the first sort is O(n log n), later ones repair the previous order by insertion sort. Returns false (and does nothing)
 /// when a centre lies outside the grid's range.
 fn grid_pairs<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhase) -> bool {
     let h = 2.0
@@ -153,12 +153,20 @@ fn grid_pairs<T: Real>(surfaces: &[ContactSurface<T>], bp: &mut BroadPhase) -> b
         };
         bp.cells.push((key(k), i));
     }
-    for k in 1..bp.cells.len() {
-        let mut m = k;
-        while m > 0 && bp.cells[m - 1] > bp.cells[m] {
-            bp.cells.swap(m - 1, m);
-            m -= 1;
+    if reuse {
+        // Nearly sorted already: insertion sort moves each entry past the few it overtook.
+        for k in 1..bp.cells.len() {
+            let mut m = k;
+            while m > 0 && bp.cells[m - 1] > bp.cells[m] {
+                bp.cells.swap(m - 1, m);
+                m -= 1;
+            }
         }
+    } else {
+        // Index order can be far from cell order (a lattice listed z before x): insertion sort
+        // would take O(n²) moves. The entries are distinct (each index once), so any sort gives
+        // the same order.
+        bp.cells.sort_unstable();
     }
     let mut order = order;
     order.clear();

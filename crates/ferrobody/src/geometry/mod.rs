@@ -27,6 +27,7 @@ mod pass_cache;
 mod small_set;
 mod triangle_mesh;
 mod triangle_overlap;
+mod unsupported_pairs;
 
 pub use broad_phase::{candidate_pairs, BroadPhase};
 pub use contact_ellipsoid_sphere::contact_ellipsoid_sphere;
@@ -44,6 +45,7 @@ pub use pass_cache::PassCache;
 pub use small_set::SmallSetPlan;
 pub use triangle_mesh::TriangleMesh;
 pub use triangle_overlap::triangles_overlap;
+pub use unsupported_pairs::UnsupportedPairs;
 
 use crate::ids::BodyId;
 use crate::math::Transform;

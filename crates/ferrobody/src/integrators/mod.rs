@@ -2,7 +2,7 @@
 //!
 //! * [`IntegratorKind::RungeKuttaMerson`]: 4th-order, 5 stages, error-controlled exactly as
 //!   Simbody's `RungeKuttaMersonIntegrator` (tableau in [`rk_merson`], step-size rules in
-//!   [`step_control`], error norm in [`error_norm`], quaternion projection in [`projection`]).
+//!   [`step_control`], error norm in [`error_norm`], quaternion projection in [`crate::math::q_projection`]).
 //! * [`IntegratorKind::RungeKutta2`], [`IntegratorKind::RungeKutta3`] and
 //!   [`IntegratorKind::RungeKuttaFeldberg`]: Simbody's other error-controlled explicit methods
 //!   ([`rk2`], [`rk3`], [`rk_feldberg`]), with the same step control and error order 2, 3, 4.

@@ -8,7 +8,9 @@ use super::scene_types::{
     BodySection, ContactModelKind, ContactSection, ForceSection, FrameSection, IntegratorSection,
     MaterialSection, SceneFile,
 };
+use crate::algorithms::position_kinematics;
 use crate::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
+use crate::data::Data;
 use crate::geometry::ContactSurface;
 use crate::ids::{BodyId, ForceId};
 use crate::integrators::IntegratorSettings;
@@ -101,9 +103,19 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) 
     set_robot_states(&model, &mut state, &raw.robots, &robots)?;
     // Exponential springs start with their anchor points under their stations (Simbody's
     // resetAnchorPoint after setting the initial state).
-    for f in model.forces() {
-        if let Force::ExponentialSpring(spring) = f {
-            spring.reset_anchor_point(&model, &mut state);
+    // One pass of position kinematics serves every spring (each on its own would make the
+    // build quadratic in the springs).
+    if model
+        .forces()
+        .iter()
+        .any(|f| matches!(f, Force::ExponentialSpring(_)))
+    {
+        let mut data = Data::new(&model);
+        position_kinematics(&model, &state, &mut data);
+        for f in model.forces() {
+            if let Force::ExponentialSpring(spring) = f {
+                spring.reset_anchor_point_at(&model, &mut state, &data.pos.x_gb);
+            }
         }
     }
     let duration = positive("simulation.duration", raw.simulation.duration)?;

@@ -1,10 +1,13 @@
-//! The model: the immutable description of a multibody system.
+//! The model: the immutable description of a multibody system, assembled from its parts.
 //!
-//! A [`Model`] holds the bodies in tree order (every parent before its children; body 0 is
-//! Ground), the force elements, and the layout of the state (q, u, z, discrete and auto-update
-//! discrete variables). It is built once by [`ModelBuilder`] and never changes during a
-//! simulation; what changes lives in [`State`], and what is computed from the state
-//! lives in [`Data`](crate::Data) (Pinocchio's Model/Data split).
+//! A [`Model`] is the system layer of the crate (ARCHITECTURE.md, "layers"): it holds the
+//! [`Tree`] (bodies in tree order, Ground first, and the layout of the state), the force set
+//! ([`Force`]: every force and contact element, with their enabled flags and parameters by
+//! name), the constraint elements and the unilateral contacts. It dereferences to its tree, so
+//! the tree algorithms take a model where they take a tree. It is built once by
+//! [`ModelBuilder`] and never changes during a simulation; what changes lives in [`State`],
+//! and what is computed from the state lives in [`Data`] (Pinocchio's Model/Data split;
+//! Simbody's System of subsystems).
 
 mod builder;
 pub(crate) mod constraint_queries;

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! Each contact wraps a bilateral constraint of [`crate::constraints`] (hard stops use a
-//! coordinate row) whose rows the time stepper ([`stepper`]) switches on while the contact is
+//! coordinate row) whose rows the time stepper ([`crate::integrators::rigid_contact`]) switches on while the contact is
 //! proximal. Unlike Simbody 3.7 (notes §4.2, §9.7) the plane height of PointPlaneContact and
 //! SpherePlaneContact is honoured by the constraint, not only by the proximity test.
 //! Model and stepper: `docs/models/unilateral-contact.md`.
