@@ -28,6 +28,7 @@ mod contact_exponential_spring_matrix;
 mod contact_hunt_crossley;
 mod contact_mesh_mesh;
 mod contact_scenes;
+mod contact_sets;
 mod contact_smooth_sphere_halfspace;
 mod derivatives;
 mod docs_figures;

@@ -15,10 +15,16 @@
 //! ```
 //!
 //! A contact whose f ≤ 0 (separating faster than the dissipation allows) gets no force; its
-//! potential energy still counts, as in Simbody. **Deliberate difference:** Simbody's
-//! `HuntCrossleyForce` returns from its loop at the first such contact, so the contacts after it
-//! in the same set get no force at all (notes §9.2, a defect); here a separating contact is
-//! skipped and the others are still evaluated. References: K. H. Hunt, F. R. E. Crossley,
+//! potential energy still counts, as in Simbody. What happens to the contacts after it in the
+//! set depends on the model, as in Simbody:
+//!
+//! * `hunt_crossley` ([`FrictionModel::Hollars`], Simbody's `HuntCrossleyForce`): Simbody's
+//!   `HuntCrossleyForceImpl::calcForce` returns from its loop at the first such contact
+//!   (`if (f <= 0) return;`), so the contacts after it in the same set get no force at all
+//!   (notes §9.2, a defect kept for fidelity);
+//! * `compliant` ([`FrictionModel::Stribeck`], Simbody's `CompliantContactSubsystem`): each
+//!   contact is computed on its own (its `HertzCircular` generator returns for that contact
+//!   only), so a separating contact is skipped and the others are still evaluated. References: K. H. Hunt, F. R. E. Crossley,
 //! J. Appl. Mech. 42 (1975) 440; M. Hollars, Simbody documentation; M. A. Sherman, A. Seth,
 //! S. L. Delp, "Simbody: multibody dynamics for biomedical research", Procedia IUTAM 2 (2011)
 //! 241–261.
@@ -445,7 +451,9 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
         self.surface_poses(ctx, &mut scratch.x_gs);
         let x_gs = &scratch.x_gs;
         // Simbody's `HuntCrossleyForceImpl::calcForce` returns at the first point contact whose
-        // normal force is not positive: the contacts after it add nothing.
+        // normal force is not positive: the contacts after it add nothing. Its
+        // `CompliantContactSubsystem` computes every contact on its own (module docs).
+        let stops_at_pulling_contact = self.friction == FrictionModel::Hollars;
         let mut stopped = false;
         let mut apply = |i: usize, j: usize| {
             if stopped {
@@ -457,7 +465,7 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
             match pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j]) {
                 Some(point_contact) => {
                     let c = self.evaluate_point(ctx, (i, j), point_contact);
-                    stopped = c.normal_force.re() <= 0.0;
+                    stopped = stops_at_pulling_contact && c.normal_force.re() <= 0.0;
                     apply_contact(&c, x_gb, body_forces);
                 }
                 None => {

@@ -94,9 +94,10 @@ pub(super) fn add_contacts(
         };
         let wrench = match law.wrench(&x_gh, &c_d, &w_d, &v_d) {
             Contact::Apart => continue,
-            // Simbody stops at a contact that pulls: the spheres after it add nothing
-            // (`HuntCrossleyForce::calc_force`).
-            Contact::Pulls => break,
+            // Simbody's HuntCrossleyForce stops at a contact that pulls: the spheres after it
+            // add nothing; its CompliantContactSubsystem goes on (`HuntCrossleyForce::calc_force`).
+            Contact::Pulls if element.friction == FrictionModel::Hollars => break,
+            Contact::Pulls => continue,
             Contact::Pushes(wrench) => wrench,
         };
         let mut moves_c = nalgebra::Matrix3x6::zeros();
