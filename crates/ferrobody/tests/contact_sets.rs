@@ -75,13 +75,11 @@ fn run(model: &str, with_a: bool) -> (f64, u64, f64) {
 }
 
 /// The compliant model evaluates ball b's contact even while ball a's, listed before it, pulls:
-/// b's speed and height are the same with a or without it, and Simbody's
-/// CompliantContactSubsystem's within 1 ulp (the steps are Simbody's). Not yet to the last bit:
-/// the compliant model evaluates each contact with HuntCrossleyForce's arithmetic (in Ground),
-/// while Simbody's CCS works in the half space's frame and re-expresses the force in Ground
-/// (`CompliantContactSubsystem.cpp`, `calcHertzContactForce`, `changeFrameInPlace`), which
-/// rounds differently; issue 41 item 3. With the early return (the defect this guards against)
-/// b's speed is HuntCrossleyForce's −0.0060251…, 1.1e15 ulps away.
+/// b's speed and height are Simbody's CompliantContactSubsystem's to the last bit, with a or
+/// without it, in as many steps. (The half space and sphere run in the subsystem's arithmetic,
+/// `contact/compliant_point.rs`; in HuntCrossleyForce's they were 1 ulp away. With the early
+/// return, the defect this guards against, b's speed is HuntCrossleyForce's −0.0060251…,
+/// 1.1e15 ulps away.)
 #[test]
 fn a_leaving_contact_does_not_stop_the_compliant_set() {
     let alone = run("compliant", false);

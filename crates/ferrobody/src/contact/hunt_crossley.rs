@@ -30,6 +30,7 @@
 //! 241–261.
 
 pub use super::contact_evaluation::{ContactEvaluation, ContactScratch};
+use super::compliant_point::add_half_space_sphere;
 use super::friction::{hollars, stribeck, FrictionModel};
 use super::material::{combine, CombinedMaterial, ContactMaterial};
 use super::surface_pose::{surface_pose, SurfacePoseKind};
@@ -460,6 +461,28 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
                 return;
             }
             let (si, sj) = (&self.surfaces[i], &self.surfaces[j]);
+            if !stops_at_pulling_contact {
+                // The compliant model's half space and sphere, in Simbody's CCS arithmetic.
+                let pair = match (&si.shape, &sj.shape) {
+                    (Shape::HalfSpace, &Shape::Sphere { radius }) => Some((i, j, radius)),
+                    (&Shape::Sphere { radius }, Shape::HalfSpace) => Some((j, i, radius)),
+                    _ => None,
+                };
+                if let Some((h, s, radius)) = pair {
+                    let (sh, ss) = (&self.surfaces[h], &self.surfaces[s]);
+                    add_half_space_sphere(
+                        ctx,
+                        &self.pair_material(h, s),
+                        self.transition_velocity,
+                        (sh.body, ss.body),
+                        (&x_gs[h], &sh.x_bs),
+                        (&x_gs[s], &ss.x_bs),
+                        T::c(radius),
+                        body_forces,
+                    );
+                    return;
+                }
+            }
             // Each path applies its own evaluation: merged, the point contact's would go
             // through memory (see `evaluate_point`).
             match pair_contact(&si.shape, &x_gs[i], &sj.shape, &x_gs[j]) {

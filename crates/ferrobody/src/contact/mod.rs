@@ -12,6 +12,7 @@
 
 mod brick_penalty;
 mod checks;
+mod compliant_point;
 mod contact_evaluation;
 pub mod elastic_foundation;
 mod elastic_foundation_patch;

@@ -1,0 +1,136 @@
+//! A half space against a sphere in Simbody's `CompliantContactSubsystem` arithmetic (the
+//! `compliant` model): the contact is formed and its force computed in the half space's frame
+//! H, then re-expressed in Ground, as Simbody 3.7 does (`ContactTracker::HalfSpaceSphere::
+//! trackContact`, `CompliantContactSubsystemImpl::ensureForceCacheValid`,
+//! `calcHertzContactForce`, `ContactForce::changeFrameInPlace`, `realizeSubsystemDynamicsImpl`).
+//! The equations are those of [`super::hunt_crossley`]; only the order of the operations, and so
+//! the rounding, differs from `HuntCrossleyForce`'s, which works in Ground:
+//!
+//! ```text
+//! p_HC = R_GHᵀ (p_GS − p_GH),  x = p_HC,x + r,  origin = (x/2, p_HC,y, p_HC,z),  n = (−1, 0, 0)
+//! V_HS = R_GHᵀ [ω_S − ω_H;  (v_S − v_H) − ω_H × (p_GS − p_GH)]          (findRelativeVelocity)
+//! P = origin + (x (½ − s1)) n,  v = v_HS + ω_HS × (P − p_HC),  ẋ = −v·n,  v_t = v + ẋ n
+//! f_H = (4/3) k x √(R k x),  f_HC = ((f_H 1.5) c) ẋ,  f = f_H + f_HC          (f ≤ 0: no force)
+//! F = f_H n + (f_HC n + (−μ f / |v_t|) v_t),  μ = Stribeck(μs, μd, μv v_trans, |v_t| / v_trans)
+//! P_G = p_GH + R_GH P,  F_G = R_GH F;  body 2 gets (r₂ × F_G, F_G), body 1 (r₁ × −F_G, −F_G),
+//! r_i = P_G − p_GBi
+//! ```
+//!
+//! Reference: Simbody 3.7's sources named above; test `crates/ferrobody/tests/contact_sets.rs`.
+
+use super::friction::step_up;
+use super::material::CombinedMaterial;
+use crate::forces::ForceContext;
+use crate::ids::BodyId;
+use crate::math::{spatial, SpatialVec, Transform};
+use crate::scalar::Real;
+use nalgebra::{Matrix3, Vector3};
+
+/// Simbody's `SignificantReal` squared: below it a slip has no direction.
+const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
+
+/// One half space (surface 1, on `bodies.0`, pose `x_gh`) and one sphere (surface 2, on
+/// `bodies.1`, pose `x_gs`, radius `r`) of a compliant set: adds the contact's forces to
+/// `body_forces` as Simbody's `CompliantContactSubsystem` does (module docs).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn add_half_space_sphere<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    m: &CombinedMaterial<T>,
+    v_trans: T,
+    bodies: (BodyId, BodyId),
+    (x_gh, x_bh): (&Transform<T>, &Transform<T>),
+    (x_gs, x_bs): (&Transform<T>, &Transform<T>),
+    r: T,
+    body_forces: &mut [SpatialVec<T>],
+) {
+    let r_gh = &x_gh.r;
+    let d = x_gs.p - x_gh.p;
+    let p_hc = tr_mul(r_gh, &d);
+    let x = p_hc.x + r;
+    if x.re() <= 0.0 {
+        return;
+    }
+    let (two, zero) = (T::c(2.0), T::zero());
+    let origin = Vector3::new(x / two, p_hc.y, p_hc.z);
+    let normal = Vector3::new(-T::one(), zero, zero);
+    // Relative velocity of S in H, expressed in H (findRelativeVelocity).
+    let (w_h, v_h) = frame_velocity(ctx, bodies.0, x_bh);
+    let (w_s, v_s) = frame_velocity(ctx, bodies.1, x_bs);
+    let w12 = tr_mul(r_gh, &(w_s - w_h));
+    let v12 = tr_mul(r_gh, &((v_s - v_h) - w_h.cross(&d)));
+    // calcHertzContactForce, in H.
+    let s = x * (T::c(0.5) - m.s1);
+    let point = origin + normal * s;
+    let f_hertz = T::c(4.0 / 3.0) * m.k * x * (r * m.k * x).sqrt();
+    let vel = v12 + w12.cross(&(point - p_hc));
+    let xdot = -vel.dot(&normal);
+    let vel_normal = normal * -xdot;
+    let vel_tangent = vel - vel_normal;
+    let f_hc = f_hertz * T::c(1.5) * m.c * xdot;
+    let f_normal = f_hertz + f_hc;
+    if f_normal.re() <= 0.0 {
+        return;
+    }
+    let mut friction = Vector3::zeros();
+    let slip2 = vel_tangent.norm_squared();
+    if slip2.re() > SIGNIFICANT_REAL_SQUARED {
+        let slip = slip2.sqrt();
+        let v = slip * (T::one() / v_trans);
+        let mu = stribeck(m.mu_s, m.mu_d, m.mu_v * v_trans, v);
+        friction = vel_tangent * (-(f_normal * mu) / slip);
+    }
+    let force_h = normal * f_hertz + (normal * f_hc + friction);
+    // changeFrameInPlace(X_GH), then realizeSubsystemDynamicsImpl.
+    let p_g = x_gh.p + mat_mul(r_gh, &point);
+    let f_g = mat_mul(r_gh, &force_h);
+    for (body, f) in [(bodies.1, f_g), (bodies.0, -f_g)] {
+        let r_b = p_g - ctx.x_gb(body).p;
+        body_forces[body.0] += spatial(r_b.cross(&f), f);
+    }
+}
+
+/// Simbody's `stribeck(us, ud, uv, v)` of `CompliantContactSubsystem`, with `uv` and `v` in
+/// multiples of the transition velocity.
+#[inline(always)]
+fn stribeck<T: Real>(us: T, ud: T, uv: T, v: T) -> T {
+    let mu_wet = uv * v;
+    let mu_dry = if v.re() >= 3.0 {
+        ud
+    } else if v.re() >= 1.0 {
+        us - (us - ud) * step_up((v - T::one()) / T::c(2.0))
+    } else {
+        us * step_up(v)
+    };
+    mu_dry + mu_wet
+}
+
+/// A surface frame's angular and linear velocity in Ground (Simbody's
+/// `findFrameVelocityInGround`: `ω`, `v + ω × (R_GB p_BF)`); zero on Ground.
+#[inline(always)]
+fn frame_velocity<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    body: BodyId,
+    x_bf: &Transform<T>,
+) -> (Vector3<T>, Vector3<T>) {
+    if body == BodyId::GROUND {
+        return (Vector3::zeros(), Vector3::zeros());
+    }
+    let v = ctx.v_gb(body);
+    let (w, v) = (
+        Vector3::new(v[0], v[1], v[2]),
+        Vector3::new(v[3], v[4], v[5]),
+    );
+    (w, v + w.cross(&mat_mul(&ctx.x_gb(body).r, &x_bf.p)))
+}
+
+/// `R v`, each row a left-to-right sum (SimTK's `Mat33 * Vec3`).
+#[inline(always)]
+fn mat_mul<T: Real>(r: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
+    Vector3::from_fn(|i, _| r[(i, 0)] * v.x + r[(i, 1)] * v.y + r[(i, 2)] * v.z)
+}
+
+/// `Rᵀ v`, each column of R a left-to-right sum (SimTK's `~Rotation * Vec3`).
+#[inline(always)]
+fn tr_mul<T: Real>(r: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
+    Vector3::from_fn(|k, _| r[(0, k)] * v.x + r[(1, k)] * v.y + r[(2, k)] * v.z)
+}
