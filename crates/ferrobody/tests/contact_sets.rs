@@ -31,11 +31,11 @@ fn simbody(model: &str, with_a: bool) -> (f64, u64, f64) {
 
 /// The reference's scene in ferrobody's format: `model` is `compliant` or `hunt_crossley`.
 fn two_balls(model: &str, with_a: bool) -> String {
-    let mut s = format!(
+    let mut s = String::from(
         "gravity = [0.0, -9.81, 0.0]\n[simulation]\nduration = 0.001\n\
          [integrator]\nmethod = \"rk-merson\"\naccuracy = 1e-6\n\
          [material.s1]\nstiffness = 1e6\ndissipation = 0.5\nstatic_friction = 0.8\n\
-         dynamic_friction = 0.5\nviscous_friction = 0.0\n"
+         dynamic_friction = 0.5\nviscous_friction = 0.0\n",
     );
     let ball = |name: &str, x: f64, vy: f64| {
         format!(

@@ -24,13 +24,15 @@
 //!   (notes §9.2, a defect kept for fidelity);
 //! * `compliant` ([`FrictionModel::Stribeck`], Simbody's `CompliantContactSubsystem`): each
 //!   contact is computed on its own (its `HertzCircular` generator returns for that contact
-//!   only), so a separating contact is skipped and the others are still evaluated. References: K. H. Hunt, F. R. E. Crossley,
-//! J. Appl. Mech. 42 (1975) 440; M. Hollars, Simbody documentation; M. A. Sherman, A. Seth,
+//!   only), so a separating contact is skipped and the others are still evaluated; a half space
+//!   and a sphere are evaluated in the subsystem's own arithmetic (`contact/compliant_point.rs`).
+//!
+//! References: K. H. Hunt, F. R. E. Crossley, J. Appl. Mech. 42 (1975) 440; M. Hollars, Simbody documentation; M. A. Sherman, A. Seth,
 //! S. L. Delp, "Simbody: multibody dynamics for biomedical research", Procedia IUTAM 2 (2011)
 //! 241–261.
 
-pub use super::contact_evaluation::{ContactEvaluation, ContactScratch};
 use super::compliant_point::add_half_space_sphere;
+pub use super::contact_evaluation::{ContactEvaluation, ContactScratch};
 use super::friction::{hollars, stribeck, FrictionModel};
 use super::material::{combine, CombinedMaterial, ContactMaterial};
 use super::surface_pose::{surface_pose, SurfacePoseKind};
