@@ -133,7 +133,13 @@ fn multi_balls(unequal: bool) -> Vec<BallSpec> {
     let mut balls = vec![
         (0.1, [0.0, 0.3, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 5.0], s1),
         (0.08, [1.0, 0.2, 0.2], [-0.5, 1.0, 0.0], [2.0, 0.0, 0.0], s1),
-        (0.12, [2.0, 0.45, -0.2], [0.0, -2.0, 0.5], [0.0, 3.0, 1.0], s1),
+        (
+            0.12,
+            [2.0, 0.45, -0.2],
+            [0.0, -2.0, 0.5],
+            [0.0, 3.0, 1.0],
+            s1,
+        ),
     ];
     if unequal {
         balls[0].4 = [2e6, 0.2, 0.9, 0.6, 0.1];
@@ -286,7 +292,10 @@ fn bouncing_balls_in_one_set_match_simbody_within_its_one_ulp_spread() {
             );
             // The spread's own runs take 736–740 (bounce_ccs), 2767–2773 (bounce_hc) and
             // 3043–3050 (unequal_hc) steps: a count within 1 % of Simbody's.
-            assert!(steps.abs_diff(steps_ref) * 100 <= steps_ref, "{reference}: steps");
+            assert!(
+                steps.abs_diff(steps_ref) * 100 <= steps_ref,
+                "{reference}: steps"
+            );
         }
     }
 }
