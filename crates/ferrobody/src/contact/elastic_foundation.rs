@@ -147,14 +147,13 @@ impl<T: Real> ElasticFoundationForce<T> {
                 }
                 FoundationShape::Solid(shape) => shape.validate().map_err(|e| format!("surface[{i}].{e}"))?,
             }
-            let later: Box<dyn Iterator<Item = usize>> = match s.shape {
-                FoundationShape::Mesh(..) => Box::new(i + 1..surfaces.len()),
-                FoundationShape::Solid(_) => {
-                    let first = meshes.partition_point(|&j| j <= i);
-                    Box::new(meshes[first..].iter().copied())
-                }
+            // One of the two is empty: every later surface (a mesh), or the later meshes.
+            let n = surfaces.len();
+            let (later_all, later_meshes) = match s.shape {
+                FoundationShape::Mesh(..) => (i + 1..n, &meshes[..0]),
+                FoundationShape::Solid(_) => (n..n, &meshes[meshes.partition_point(|&j| j <= i)..]),
             };
-            for j in later {
+            for j in later_all.chain(later_meshes.iter().copied()) {
                 let t = &surfaces[j];
                 if s.body == t.body {
                     continue;
