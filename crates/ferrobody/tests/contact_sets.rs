@@ -263,8 +263,8 @@ fn multi_ball_rows(model: &str, unequal: bool, times: &[f64]) -> (Vec<Vec<f64>>,
 /// count; within 1e-8 m); unequal_hc 6.8e-7 and bounce_hc 9.4e-7 (within the spread);
 /// bounce_ccs 6.4e-7 m (1.3× the larger spread, 740 steps to Simbody's 736). Where they part:
 /// ball 2, spinning about a tilted axis, has ω_x = −7.0e-18 rad/s after its first 10 ms of free
-/// flight where Simbody keeps exactly 0 — the free body's own arithmetic (gyroscopic and
-/// articulated terms of a spinning sphere), not the contact; docs/validation.md. The bound for
+/// flight where Simbody keeps exactly 0 — the free body's own arithmetic, not the contact
+/// (docs/validation.md). The bound for
 /// bounce_ccs is twice the larger spread until that is made exact (issue 41, item 3).
 #[test]
 fn bouncing_balls_in_one_set_match_simbody_within_its_one_ulp_spread() {
