@@ -20,7 +20,7 @@
 //! Reference: Simbody `Simbody/src/CompliantContactSubsystem.cpp`
 //! (`calcPointHalfSpacePenaltyForce`).
 
-use super::friction::stribeck;
+use super::friction::{stribeck, SIGNIFICANT_REAL_SQUARED};
 use super::hunt_crossley::{point_velocity, ContactEvaluation, HuntCrossleyForce};
 use super::material::harmonic_mean;
 use super::material::ContactMaterial;
@@ -30,9 +30,6 @@ use crate::ids::BodyId;
 use crate::math::Transform;
 use crate::scalar::Real;
 use nalgebra::Vector3;
-
-/// `SignificantReal²` of Simbody: below this squared slip speed there is no friction.
-const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
 
 /// The brick penalty contact of `face` between the half space (surface `surfaces.0`, on
 /// `bodies.0`, frame origin `p_gh`, material `m_h`) and the brick (surface `surfaces.1`).

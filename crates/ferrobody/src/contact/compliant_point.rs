@@ -18,16 +18,14 @@
 //!
 //! Reference: Simbody 3.7's sources named above; test `crates/ferrobody/tests/contact_sets.rs`.
 
-use super::friction::step_up;
+use super::friction::{stribeck_in_transition_units, SIGNIFICANT_REAL_SQUARED};
 use super::material::CombinedMaterial;
 use crate::forces::ForceContext;
 use crate::ids::BodyId;
+use crate::math::small::{mul3tv, mul3v};
 use crate::math::{spatial, SpatialVec, Transform};
 use crate::scalar::Real;
-use nalgebra::{Matrix3, Vector3};
-
-/// Simbody's `SignificantReal` squared: below it a slip has no direction.
-const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
+use nalgebra::Vector3;
 
 /// One half space (surface 1, on `bodies.0`, pose `x_gh`) and one sphere (surface 2, on
 /// `bodies.1`, pose `x_gs`, radius `r`) of a compliant set: adds the contact's forces to
@@ -45,7 +43,7 @@ pub(super) fn add_half_space_sphere<T: Real>(
 ) {
     let r_gh = &x_gh.r;
     let d = x_gs.p - x_gh.p;
-    let p_hc = tr_mul(r_gh, &d);
+    let p_hc = mul3tv(r_gh, &d);
     let x = p_hc.x + r;
     if x.re() <= 0.0 {
         return;
@@ -56,8 +54,8 @@ pub(super) fn add_half_space_sphere<T: Real>(
     // Relative velocity of S in H, expressed in H (findRelativeVelocity).
     let (w_h, v_h) = frame_velocity(ctx, bodies.0, x_bh);
     let (w_s, v_s) = frame_velocity(ctx, bodies.1, x_bs);
-    let w12 = tr_mul(r_gh, &(w_s - w_h));
-    let v12 = tr_mul(r_gh, &((v_s - v_h) - w_h.cross(&d)));
+    let w12 = mul3tv(r_gh, &(w_s - w_h));
+    let v12 = mul3tv(r_gh, &((v_s - v_h) - w_h.cross(&d)));
     // calcHertzContactForce, in H.
     let s = x * (T::c(0.5) - m.s1);
     let point = origin + normal * s;
@@ -76,32 +74,17 @@ pub(super) fn add_half_space_sphere<T: Real>(
     if slip2.re() > SIGNIFICANT_REAL_SQUARED {
         let slip = slip2.sqrt();
         let v = slip * (T::one() / v_trans);
-        let mu = stribeck(m.mu_s, m.mu_d, m.mu_v * v_trans, v);
+        let mu = stribeck_in_transition_units(m.mu_s, m.mu_d, m.mu_v * v_trans, v);
         friction = vel_tangent * (-(f_normal * mu) / slip);
     }
     let force_h = normal * f_hertz + (normal * f_hc + friction);
     // changeFrameInPlace(X_GH), then realizeSubsystemDynamicsImpl.
-    let p_g = x_gh.p + mat_mul(r_gh, &point);
-    let f_g = mat_mul(r_gh, &force_h);
+    let p_g = x_gh.p + mul3v(r_gh, &point);
+    let f_g = mul3v(r_gh, &force_h);
     for (body, f) in [(bodies.1, f_g), (bodies.0, -f_g)] {
         let r_b = p_g - ctx.x_gb(body).p;
         body_forces[body.0] += spatial(r_b.cross(&f), f);
     }
-}
-
-/// Simbody's `stribeck(us, ud, uv, v)` of `CompliantContactSubsystem`, with `uv` and `v` in
-/// multiples of the transition velocity.
-#[inline(always)]
-fn stribeck<T: Real>(us: T, ud: T, uv: T, v: T) -> T {
-    let mu_wet = uv * v;
-    let mu_dry = if v.re() >= 3.0 {
-        ud
-    } else if v.re() >= 1.0 {
-        us - (us - ud) * step_up((v - T::one()) / T::c(2.0))
-    } else {
-        us * step_up(v)
-    };
-    mu_dry + mu_wet
 }
 
 /// A surface frame's angular and linear velocity in Ground (Simbody's
@@ -120,17 +103,5 @@ fn frame_velocity<T: Real>(
         Vector3::new(v[0], v[1], v[2]),
         Vector3::new(v[3], v[4], v[5]),
     );
-    (w, v + w.cross(&mat_mul(&ctx.x_gb(body).r, &x_bf.p)))
-}
-
-/// `R v`, each row a left-to-right sum (SimTK's `Mat33 * Vec3`).
-#[inline(always)]
-fn mat_mul<T: Real>(r: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
-    Vector3::from_fn(|i, _| r[(i, 0)] * v.x + r[(i, 1)] * v.y + r[(i, 2)] * v.z)
-}
-
-/// `Rᵀ v`, each column of R a left-to-right sum (SimTK's `~Rotation * Vec3`).
-#[inline(always)]
-fn tr_mul<T: Real>(r: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
-    Vector3::from_fn(|k, _| r[(0, k)] * v.x + r[(1, k)] * v.y + r[(2, k)] * v.z)
+    (w, v + w.cross(&mul3v(&ctx.x_gb(body).r, &x_bf.p)))
 }

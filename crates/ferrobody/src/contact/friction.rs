@@ -10,6 +10,10 @@
 
 use crate::scalar::Real;
 
+/// Simbody's `SignificantReal` squared: a slip speed² at or below it has no direction, and
+/// the compliant generators apply no friction.
+pub(super) const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
+
 /// Which friction curve a contact element uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrictionModel {
@@ -46,6 +50,22 @@ pub fn stribeck<T: Real>(slip: T, v_trans: T, mu_s: T, mu_d: T, mu_v: T) -> T {
         mu_d
     };
     dry + mu_v * slip
+}
+
+/// [`stribeck`] as Simbody's `CompliantContactSubsystem` writes it (`stribeck(us, ud, uv, v)`),
+/// with `uv` and `v` already in multiples of the transition velocity: the same curve, another
+/// rounding. Its half-space/sphere contacts use it (`compliant_point.rs`).
+#[inline(always)]
+pub(super) fn stribeck_in_transition_units<T: Real>(us: T, ud: T, uv: T, v: T) -> T {
+    let mu_wet = uv * v;
+    let mu_dry = if v.re() >= 3.0 {
+        ud
+    } else if v.re() >= 1.0 {
+        us - (us - ud) * step_up((v - T::one()) / T::c(2.0))
+    } else {
+        us * step_up(v)
+    };
+    mu_dry + mu_wet
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@
 
 use super::compliant_point::add_half_space_sphere;
 pub use super::contact_evaluation::{ContactEvaluation, ContactScratch};
-use super::friction::{hollars, stribeck, FrictionModel};
+use super::friction::{hollars, stribeck, FrictionModel, SIGNIFICANT_REAL_SQUARED};
 use super::material::{combine, CombinedMaterial, ContactMaterial};
 use super::surface_pose::{surface_pose, SurfacePoseKind};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
@@ -46,9 +46,6 @@ use crate::math::spatial::shift_motion;
 use crate::math::{linear, spatial, Transform};
 use crate::scalar::Real;
 use nalgebra::Vector3;
-
-/// `SignificantReal²` of Simbody: below this squared slip speed there is no friction.
-const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
 
 /// A contact set with its force law.
 #[derive(Clone, Debug)]

@@ -32,6 +32,17 @@ pub fn mul3v<T: Real>(a: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
     )
 }
 
+/// `aᵀ · v` for a 3×3 matrix, each entry a left-to-right sum down a column of `a` (SimTK's
+/// `~Rotation * Vec3`).
+#[inline(always)]
+pub fn mul3tv<T: Real>(a: &Matrix3<T>, v: &Vector3<T>) -> Vector3<T> {
+    Vector3::new(
+        a[(0, 0)] * v.x + a[(1, 0)] * v.y + a[(2, 0)] * v.z,
+        a[(0, 1)] * v.x + a[(1, 1)] * v.y + a[(2, 1)] * v.z,
+        a[(0, 2)] * v.x + a[(1, 2)] * v.y + a[(2, 2)] * v.z,
+    )
+}
+
 /// `m · v` for a 6×6 matrix.
 #[inline(always)]
 pub fn mul6v<T: Real>(m: &Matrix6<T>, v: &Vector6<T>) -> Vector6<T> {

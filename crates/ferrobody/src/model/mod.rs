@@ -200,11 +200,6 @@ impl<T: Real> Model<T> {
         &self.forces
     }
 
-    /// Data sized for this model (tree, constraint rows), with nothing realized.
-    pub fn new_data(&self) -> Data<T> {
-        Data::with_constraint_rows(&self.tree, self.n_constraint_rows, self.n_holonomic_rows)
-    }
-
     /// A state with every variable at its default value and t = 0.
     pub fn default_state(&self) -> State<T> {
         State::new(self)
@@ -237,8 +232,8 @@ impl<T: Real> Model<T> {
 }
 
 impl<T: Real> Data<T> {
-    /// Data sized for `model`, with nothing realized.
+    /// Data sized for `model` (its tree and constraint rows), with nothing realized.
     pub fn new(model: &Model<T>) -> Self {
-        model.new_data()
+        Data::with_constraint_rows(&model.tree, model.n_constraint_rows, model.n_holonomic_rows)
     }
 }
