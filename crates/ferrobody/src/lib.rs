@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
 
+pub mod actuators;
 pub mod algorithms;
 pub mod constraints;
 pub mod contact;

@@ -1,5 +1,6 @@
 //! The names most programs need: `use ferrobody::prelude::*;`.
 
+pub use crate::actuators::{Actuator, ActuatorKind};
 pub use crate::data::{Data, Stage};
 pub use crate::error::{Error, Result};
 pub use crate::forces::{ForceAccumulator, ForceContext, ForceElement};

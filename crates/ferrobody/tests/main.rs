@@ -11,6 +11,7 @@ mod fuzz_inputs;
 #[path = "support/mutate.rs"]
 mod mutate;
 
+mod actuators;
 mod algorithms_consistency;
 mod analytical_derivatives;
 mod analytical_derivatives_contact;

@@ -67,6 +67,11 @@ pub struct ForwardDynamicsJacobianLanes<const N: usize> {
     pub dudot_du: DMatrix<f64>,
     /// ∂u̇/∂τ (nu × nu).
     pub dudot_dtau: DMatrix<f64>,
+    /// ∂u̇/∂ctrl (nu × nctrl) = ∂u̇/∂τ · ∂τ/∂ctrl ([`Model::control_jacobian`]): the controls
+    /// enter only through their actuators' generalized forces.
+    pub dudot_dctrl: DMatrix<f64>,
+    /// ∂τ/∂ctrl at the last state (nu × nctrl).
+    dtau_dctrl: DMatrix<f64>,
 }
 
 impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
@@ -88,6 +93,8 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
             dudot_dq: DMatrix::zeros(nu, nq),
             dudot_du: DMatrix::zeros(nu, nu),
             dudot_dtau: DMatrix::zeros(nu, nu),
+            dudot_dctrl: DMatrix::zeros(nu, model.nctrl()),
+            dtau_dctrl: DMatrix::zeros(nu, model.nctrl()),
         })
     }
 
@@ -102,6 +109,17 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         } else {
             self.compute_dual(state, tau)
         }
+    }
+
+    /// `dudot_dctrl = dudot_dtau · ∂τ/∂ctrl` at `state` (no allocation).
+    fn control_columns(&mut self, state: &State<f64>) {
+        if self.model_f64.nctrl() == 0 {
+            return;
+        }
+        self.model_f64
+            .fill_control_jacobian(state, &mut self.dtau_dctrl);
+        self.dudot_dctrl
+            .gemm(1.0, &self.dudot_dtau, &self.dtau_dctrl, 0.0);
     }
 
     /// [`Self::compute`] by Carpentier and Mansard's derivatives of inverse dynamics at the
@@ -137,7 +155,9 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         self.udot.copy_from(&self.data_f64.acc.udot);
         self.analytical
             .compute(&self.model_f64, state, &self.data_f64, self.udot.as_slice());
-        self.solve_with_tree_factors()
+        self.solve_with_tree_factors()?;
+        self.control_columns(state);
+        Ok(())
     }
 
     /// `M⁻¹` by solving with the tree factors of M against the identity (M⁻¹ is symmetric,
@@ -177,6 +197,7 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         if !constrained {
             self.inverse_mass_matrix(state)?;
         }
+        self.control_columns(state);
         Ok(())
     }
 

@@ -8,7 +8,9 @@
 //!   constant force               →  nothing
 //! ```
 //!
-//! with i the mobilizer's speed and j its coordinate of the same index (Simbody's
+//! with i the mobilizer's speed and j its coordinate of the same index; an actuator
+//! (`τ_i = gear·f`, f affine in ℓ = gear·q_j and ℓ̇ = gear·u_i) adds `−gear²·b₁` and `−gear²·b₂`,
+//! nothing where its force is clamped (Simbody's
 //! `Force::MobilityLinearSpring`, `MobilityLinearDamper`, `MobilityConstantForce`; units N·m/rad
 //! or N/m, N·m·s/rad or N·s/m).
 
@@ -53,5 +55,16 @@ pub(super) fn add_terms(
             }
             _ => {}
         }
+    }
+    let controls = model.controls(state);
+    for (actuator, &ctrl) in model.actuators().iter().zip(controls) {
+        let body = &model.bodies()[actuator.body.0];
+        let (row, column) = (
+            body.u_range().start + actuator.coordinate,
+            body.q_range().start + actuator.coordinate,
+        );
+        let [dq, du] = actuator.state_slopes(ctrl, state.q[column], state.u[row]);
+        dtau_dq[(row, column)] -= dq;
+        dtau_du[(row, row)] -= du;
     }
 }

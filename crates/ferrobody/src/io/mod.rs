@@ -12,6 +12,7 @@ mod frame_rotation;
 pub mod mesh;
 pub mod osim;
 pub mod scene;
+mod scene_actuators;
 mod scene_build;
 mod scene_constraints;
 mod scene_contact_shape;

@@ -63,9 +63,12 @@ pub fn parse_scene(text: &str, file: &str, default_name: &str) -> Result<Scene> 
         }
     })?;
     let scene_dir = Path::new(file).parent().unwrap_or(Path::new(""));
-    build_scene(raw, default_name, scene_dir).map_err(|message| Error::Scene {
-        file: file.to_string(),
-        message,
+    let line_of = |offset: usize| text.get(..offset).unwrap_or(text).matches('\n').count() + 1;
+    build_scene(raw, default_name, scene_dir, line_of).map_err(|e| Error::Scene {
+        file: e
+            .line
+            .map_or(file.to_string(), |line| format!("{file}:{line}")),
+        message: e.message,
     })
 }
 

@@ -1,6 +1,7 @@
 //! Turning a parsed scene file into a model, an initial state and run settings.
 
 use super::scene::Scene;
+use super::scene_actuators::{add_actuators, set_initial_controls};
 use super::scene_contact_shape::surface_shape;
 use super::scene_forces::{add_exponential_spring, build_force};
 use super::scene_robot::{add_robots, check_contact_names, robot_surfaces, set_robot_states};
@@ -42,7 +43,39 @@ pub(super) fn model_reason(e: &crate::error::Error) -> String {
     m.strip_prefix("model: ").unwrap_or(&m).to_string()
 }
 
-pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) -> Res<Scene> {
+/// Why a scene could not be built: the message, and the line of the table at fault where it
+/// is known (`[[actuator]]` tables keep their place in the file).
+pub(super) struct BuildError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl From<String> for BuildError {
+    fn from(message: String) -> Self {
+        Self {
+            line: None,
+            message,
+        }
+    }
+}
+
+/// Builds the scene; `line_of` turns a byte offset of the text into its line.
+pub(super) fn build_scene(
+    raw: SceneFile,
+    default_name: &str,
+    scene_dir: &Path,
+    line_of: impl Fn(usize) -> usize,
+) -> Result<Scene, BuildError> {
+    let at_line = |(line, message): (usize, String)| BuildError {
+        line: Some(line),
+        message,
+    };
+    let actuator_lines: Vec<usize> = raw
+        .actuators
+        .iter()
+        .map(|a| line_of(a.span().start))
+        .collect();
+    let actuators: Vec<_> = raw.actuators.into_iter().map(|a| a.into_inner()).collect();
     let mut b = ModelBuilder::<f64>::new();
     for (i, body) in raw.bodies.iter().enumerate() {
         add_body(&mut b, body).map_err(|m| format!("body[{i}] '{}'{m}", body.name))?;
@@ -80,7 +113,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) 
             if !from_robots.is_empty() {
                 return Err(format!(
                     "contact[{i}]: robot collision spheres join Hunt-Crossley elements, not an elastic foundation"
-                ));
+                ).into());
             }
             super::scene_foundation::build_foundation(&b, &raw.materials, c, &element_names[i], scene_dir)
         } else {
@@ -94,6 +127,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) 
     }
     super::scene_constraints::add_constraints(&mut b, &raw.constraints)?;
     super::scene_unilateral::add_unilateral_contacts(&mut b, &raw.unilateral_contacts)?;
+    add_actuators(&mut b, &actuators, &actuator_lines, &robots).map_err(at_line)?;
     let model = b.build().map_err(|e| model_reason(&e))?;
     let mut state = model.default_state();
     for (i, body) in raw.bodies.iter().enumerate() {
@@ -101,23 +135,8 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) 
             .map_err(|m| format!("body[{i}] '{}'.{m}", body.name))?;
     }
     set_robot_states(&model, &mut state, &raw.robots, &robots)?;
-    // Exponential springs start with their anchor points under their stations (Simbody's
-    // resetAnchorPoint after setting the initial state).
-    // One pass of position kinematics serves every spring (each on its own would make the
-    // build quadratic in the springs).
-    if model
-        .forces()
-        .iter()
-        .any(|f| matches!(f, Force::ExponentialSpring(_)))
-    {
-        let mut data = Data::new(&model);
-        position_kinematics(&model, &state, &mut data);
-        for f in model.forces() {
-            if let Force::ExponentialSpring(spring) = f {
-                spring.reset_anchor_point_at(&model, &mut state, &data.pos.x_gb);
-            }
-        }
-    }
+    set_initial_controls(&model, &mut state, &actuators, &actuator_lines).map_err(at_line)?;
+    reset_exponential_spring_anchors(&model, &mut state);
     let duration = positive("simulation.duration", raw.simulation.duration)?;
     let report_interval = positive(
         "simulation.report_interval",
@@ -125,14 +144,7 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) 
     )?;
     check_report_rows(duration, report_interval)?;
     let integrator = integrator_settings(raw.integrator.as_ref())?;
-    let mut visuals = Vec::new();
-    for (i, body) in raw.bodies.iter().enumerate() {
-        for (k, v) in body.visuals.iter().enumerate() {
-            let visual = super::scene_visual::build_visual(BodyId(i + 1), v)
-                .map_err(|m| format!("body[{i}] '{}'.visual[{k}]{m}", body.name))?;
-            visuals.push(visual);
-        }
-    }
+    let visuals = build_visuals(&raw.bodies)?;
     Ok(Scene {
         name: raw.name.unwrap_or_else(|| default_name.to_string()),
         description: raw.description.unwrap_or_default(),
@@ -145,6 +157,42 @@ pub(super) fn build_scene(raw: SceneFile, default_name: &str, scene_dir: &Path) 
         visuals,
         left_out,
     })
+}
+
+/// Exponential springs start with their anchor points under their stations (Simbody's
+/// resetAnchorPoint after setting the initial state). One pass of position kinematics serves
+/// every spring (each on its own would make the build quadratic in the springs).
+fn reset_exponential_spring_anchors(
+    model: &crate::model::Model<f64>,
+    state: &mut crate::state::State<f64>,
+) {
+    if !model
+        .forces()
+        .iter()
+        .any(|f| matches!(f, Force::ExponentialSpring(_)))
+    {
+        return;
+    }
+    let mut data = Data::new(model);
+    position_kinematics(model, state, &mut data);
+    for f in model.forces() {
+        if let Force::ExponentialSpring(spring) = f {
+            spring.reset_anchor_point_at(model, state, &data.pos.x_gb);
+        }
+    }
+}
+
+/// The bodies' `[[body.visual]]` shapes.
+fn build_visuals(bodies: &[BodySection]) -> Res<Vec<super::scene_visual::Visual>> {
+    let mut visuals = Vec::new();
+    for (i, body) in bodies.iter().enumerate() {
+        for (k, v) in body.visuals.iter().enumerate() {
+            let visual = super::scene_visual::build_visual(BodyId(i + 1), v)
+                .map_err(|m| format!("body[{i}] '{}'.visual[{k}]{m}", body.name))?;
+            visuals.push(visual);
+        }
+    }
+    Ok(visuals)
 }
 
 /// Applies a force's `enabled = false` (Simbody `Force::setDisabledByDefault`).

@@ -35,7 +35,7 @@ pub(super) struct RobotSection {
 
 /// A robot added to the model being built.
 pub(super) struct AddedRobot {
-    info: RobotInfo,
+    pub(super) info: RobotInfo,
     /// The floating base's initial pose (None: welded).
     x_gb: Option<Transform<f64>>,
 }

@@ -24,6 +24,8 @@ pub(super) struct SceneFile {
     pub unilateral_contacts: Vec<super::scene_unilateral::UnilateralSection>,
     #[serde(default, rename = "robot")]
     pub robots: Vec<super::scene_robot::RobotSection>,
+    #[serde(default, rename = "actuator")]
+    pub actuators: Vec<toml::Spanned<super::scene_actuators::ActuatorSection>>,
 }
 
 #[derive(Deserialize, Debug)]

@@ -39,6 +39,7 @@ pub struct ModelBuilder<T: Real = f64> {
     constraints: Vec<Constraint<T>>,
     constraint_disabled_by_default: Vec<bool>,
     unilateral: Vec<UnilateralContact<T>>,
+    actuators: Vec<crate::actuators::Actuator<T>>,
 }
 
 impl<T: Real> Default for ModelBuilder<T> {
@@ -71,6 +72,7 @@ impl<T: Real> ModelBuilder<T> {
             constraints: Vec::new(),
             constraint_disabled_by_default: Vec::new(),
             unilateral: Vec::new(),
+            actuators: Vec::new(),
         }
     }
 
@@ -223,6 +225,32 @@ impl<T: Real> ModelBuilder<T> {
         Ok(UnilateralContactId(self.unilateral.len() - 1))
     }
 
+    /// Adds an actuator (its control is the next entry of the control vector); returns its
+    /// index. Errors on an unknown body, a coordinate the mobilizer lacks or whose q̇ ≠ u, a
+    /// zero gear, an inverted range, a bad gain, or a name already taken.
+    pub fn add_actuator(&mut self, actuator: crate::actuators::Actuator<T>) -> Result<usize> {
+        if let Some(problem) = self.actuator_problem(&actuator) {
+            return Err(Error::Model(format!(
+                "actuator '{}': {problem}",
+                actuator.name
+            )));
+        }
+        self.actuators.push(actuator);
+        Ok(self.actuators.len() - 1)
+    }
+
+    /// What is wrong with `actuator` for this model, if anything (what [`Self::add_actuator`]
+    /// refuses, without the actuator's name).
+    pub(crate) fn actuator_problem(
+        &self,
+        actuator: &crate::actuators::Actuator<T>,
+    ) -> Option<String> {
+        if self.actuators.iter().any(|a| a.name == actuator.name) {
+            return Some("an actuator of this name already exists".into());
+        }
+        actuator.validate(&self.bodies).err()
+    }
+
     /// Validates the whole model and builds it.
     pub fn build(mut self) -> Result<Model<T>> {
         check_mass_of_subtrees(&self.bodies)?;
@@ -258,6 +286,10 @@ impl<T: Real> ModelBuilder<T> {
         let unilateral_multipliers = DiscreteVarId(
             self.discrete
                 .push("unilateral_multipliers", &vec![T::zero(); 3 * nu_contacts]),
+        );
+        let controls = DiscreteVarId(
+            self.discrete
+                .push("controls", &vec![T::zero(); self.actuators.len()]),
         );
         let (mut start, mut position_start) = (0, 0);
         let constraint_rows: Vec<ConstraintRows> = self
@@ -301,6 +333,8 @@ impl<T: Real> ModelBuilder<T> {
             unilateral_multipliers,
             force_enabled,
             forces: self.forces,
+            actuators: self.actuators,
+            controls,
             planar_xy: false,
         };
         model.planar_xy = super::planar_xy::is_planar_xy_model(&model);

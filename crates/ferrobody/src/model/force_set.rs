@@ -181,6 +181,7 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
             _ => f.calc_force(&ctx, &mut out),
         }
     }
+    model.apply_actuators(state, dynamics.mobility_forces.as_mut_slice());
     data.realizations += 1;
     data.realized = Stage::Dynamics;
 }

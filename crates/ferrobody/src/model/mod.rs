@@ -9,6 +9,7 @@
 //! and what is computed from the state lives in [`Data`] (Pinocchio's Model/Data split;
 //! Simbody's System of subsystems).
 
+mod actuation;
 mod builder;
 pub(crate) mod constraint_queries;
 mod contact_builders;
@@ -51,6 +52,10 @@ pub struct Model<T: Real = f64> {
     pub(crate) unilateral: Vec<crate::unilateral::UnilateralContact<T>>,
     pub(crate) unilateral_enabled: crate::ids::DiscreteVarId,
     pub(crate) unilateral_multipliers: crate::ids::DiscreteVarId,
+    /// Actuators, in control order, and the discrete variable holding the controls (one per
+    /// actuator; [`Model::controls`]).
+    pub(crate) actuators: Vec<crate::actuators::Actuator<T>>,
+    pub(crate) controls: crate::ids::DiscreteVarId,
     /// Whether the integrator's derivative runs on the two-dimensional path
     /// ([`crate::pipeline::planar_xy`]).
     pub(crate) planar_xy: bool,
@@ -226,6 +231,8 @@ impl<T: Real> Model<T> {
             unilateral: self.unilateral.iter().map(|c| c.cast()).collect(),
             unilateral_enabled: self.unilateral_enabled,
             unilateral_multipliers: self.unilateral_multipliers,
+            actuators: self.actuators.iter().map(|a| a.cast()).collect(),
+            controls: self.controls,
             planar_xy: self.planar_xy,
         })
     }

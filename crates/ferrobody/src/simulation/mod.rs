@@ -157,6 +157,26 @@ impl<'m, T: Real> Simulation<'m, T> {
         &mut self.state
     }
 
+    /// The controls held for the next steps (one per actuator, [`Model::controls`]).
+    pub fn controls(&self) -> &[T] {
+        self.model.controls(&self.state)
+    }
+
+    /// Sets the controls, held constant from now on (zero-order hold). A change is a
+    /// discontinuity at the current time: as Simbody's integrators do after an event handler
+    /// changes the state, the next step starts from a fresh derivative (no first-same-as-last
+    /// reuse, no interpolation back across the change) with the step size the integrator had
+    /// reached. Setting the same values again changes nothing. Errors (state unchanged) if
+    /// they are not one finite value per actuator.
+    pub fn set_controls(&mut self, controls: &[T]) -> Result<()> {
+        if self.model.controls(&self.state) == controls {
+            return Ok(());
+        }
+        self.model.set_controls(&mut self.state, controls)?;
+        self.state_mut();
+        Ok(())
+    }
+
     /// The model.
     pub fn model(&self) -> &'m Model<T> {
         self.model

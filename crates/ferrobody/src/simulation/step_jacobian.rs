@@ -1,13 +1,14 @@
-//! Exact Jacobians of one fixed-size integrator step, x₊ = Φ_h(x, p), by forward-mode dual
-//! numbers: ∂x₊/∂x (ny × ny, x = [q, u, z]) and ∂x₊/∂p for chosen force parameters p
+//! Exact Jacobians of one fixed-size integrator step, x₊ = Φ_h(x, p, c), by forward-mode dual
+//! numbers: ∂x₊/∂x (ny × ny, x = [q, u, z]), ∂x₊/∂p for chosen force parameters p
 //! (contact stiffness, dissipation, frictions, transition velocity, ... by force and
-//! parameter name, as `Model::set_force_parameter` names them).
+//! parameter name, as `Model::set_force_parameter` names them) and ∂x₊/∂c for the controls c
+//! held over the step (`Model::controls`, one per actuator).
 //!
 //! The step is the integrator's own, run on `num_dual::DualSVec64<LANES>` by
 //! [`crate::Simulation`]: a fixed-step method (`rk4`, `explicit-euler-fixed`) takes one step of
 //! `h`; an error-controlled one takes one attempt of exactly `h` (initial, minimum and maximum
 //! step all `h`, so Simbody's rule accepts it whatever its error), with its projection. Each
-//! pass seeds LANES of the ny + np directions; ⌈(ny + np)/LANES⌉ passes. A pass builds a
+//! pass seeds LANES of the ny + np + nctrl directions; ⌈(ny + np + nctrl)/LANES⌉ passes. A pass builds a
 //! simulation (its buffers are allocated per call; the dual model is made once).
 //!
 //! What the derivative means where the step is not differentiable (a contact starting within
@@ -37,6 +38,8 @@ pub struct StepJacobian {
     pub dx_dx: DMatrix<f64>,
     /// ∂x₊/∂p (ny × np), columns in the order the parameters were given.
     pub dx_dp: DMatrix<f64>,
+    /// ∂x₊/∂c (ny × nctrl), columns in control order.
+    pub dx_dctrl: DMatrix<f64>,
 }
 
 impl StepJacobian {
@@ -75,14 +78,19 @@ impl StepJacobian {
             x_next: DVector::zeros(ny),
             dx_dx: DMatrix::zeros(ny, ny),
             dx_dp: DMatrix::zeros(ny, parameters.len()),
+            dx_dctrl: DMatrix::zeros(ny, model.nctrl()),
         })
     }
 
-    /// Takes one step from `state` and fills `x_next` and the Jacobians.
+    /// Takes one step from `state` (with the controls it holds) and fills `x_next` and the
+    /// Jacobians.
     pub fn compute(&mut self, state: &State<f64>) -> Result<()> {
         let (nq, nu) = (self.model.nq(), self.model.nu());
         let ny = self.x_next.len();
-        let directions = ny + self.parameters.len();
+        let np = self.parameters.len();
+        let nctrl = self.model.nctrl();
+        let directions = ny + np + nctrl;
+        let mut controls = vec![D::from_re(0.0); nctrl];
         let mut start = self.model.default_state();
         for first in (0..directions).step_by(LANES) {
             let seed = |x: f64, direction: usize| {
@@ -107,6 +115,10 @@ impl StepJacobian {
                     i => start.z[i - nq - nu] = v,
                 }
             }
+            for (k, c) in controls.iter_mut().enumerate() {
+                *c = seed(self.model.controls(&start)[k].re, ny + np + k);
+            }
+            self.model.set_controls(&mut start, &controls)?;
             let mut sim = Simulation::new(&self.model, start.clone(), self.settings)?;
             sim.advance_to(state.t + self.h)?;
             let end = sim.state();
@@ -118,8 +130,10 @@ impl StepJacobian {
                     let d = x.eps.0.map_or(0.0, |e| e[lane]);
                     if direction < ny {
                         self.dx_dx[(row, direction)] = d;
-                    } else if direction < directions {
+                    } else if direction < ny + np {
                         self.dx_dp[(row, direction - ny)] = d;
+                    } else if direction < directions {
+                        self.dx_dctrl[(row, direction - ny - np)] = d;
                     }
                 }
             }

@@ -14,6 +14,7 @@
 //! root link is welded to Ground, or mobilized by a Free joint (`floating_base`); a root link
 //! named `world` without inertia is Ground itself. Gravity is −9.81 m/s² along z (REP 103).
 
+use super::actuators::{add_actuators, UrdfActuators};
 use super::document::{CollisionGeometry, JointKind, Robot, UrdfError};
 use super::links::{combine, err, mass_properties, mobilizer};
 use crate::ids::BodyId;
@@ -95,6 +96,8 @@ pub struct RobotJoint {
     pub kind: JointKind,
     /// Its position limits (lower, upper), when the file gives them.
     pub limits: Option<(f64, f64)>,
+    /// Its `<limit effort>` (N or N·m), when the file gives it.
+    pub effort: Option<f64>,
 }
 
 /// The tree of a robot: link indices by name, each link's parent joint, each link's child
@@ -218,6 +221,15 @@ fn hosts<'r>(robot: &'r Robot, t: &Tree<'r>) -> Result<Hosts<'r>, UrdfError> {
 /// mass joins the body it is welded to, and its frame is kept as a frame on that body
 /// (children attach to it there). Bodies come in tree order from the root.
 pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotInfo), UrdfError> {
+    build_actuated(robot, root_joint, UrdfActuators::None)
+}
+
+/// [`build`] with actuators on the robot's joints ([`UrdfActuators`]).
+pub fn build_actuated(
+    robot: &Robot,
+    root_joint: RootJoint,
+    actuators: UrdfActuators,
+) -> Result<(Model<f64>, RobotInfo), UrdfError> {
     let mut b = ModelBuilder::<f64>::new();
     b.add_gravity(Vector3::new(0.0, 0.0, -9.81));
     let attach = Attach {
@@ -225,6 +237,7 @@ pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotI
         ..Attach::default()
     };
     let info = add_robot(&mut b, robot, &attach)?;
+    add_actuators(&mut b, robot, &info, actuators)?;
     let model = b
         .build()
         .map_err(|e| err(1, "robot".into(), e.to_string()))?;
@@ -286,6 +299,7 @@ pub fn add_robot(
                 body: id,
                 kind: JointKind::Floating,
                 limits: None,
+                effort: None,
             });
         }
     }
@@ -311,6 +325,7 @@ pub fn add_robot(
             body: id,
             kind: j.kind,
             limits: j.limits,
+            effort: j.effort,
         });
     }
     for l in &robot.links {

@@ -107,6 +107,8 @@ pub struct Joint {
     pub axis: Vector3<f64>,
     /// (lower, upper) position limits, when given (revolute, prismatic).
     pub limits: Option<(f64, f64)>,
+    /// `<limit effort>`: the largest joint force or torque (N or N·m), when given.
+    pub effort: Option<f64>,
 }
 
 /// The whole document.
@@ -118,6 +120,8 @@ pub struct Robot {
     pub links: Vec<Link>,
     /// Joints in file order.
     pub joints: Vec<Joint>,
+    /// The joints named by `<transmission>` elements, in file order (empty when none).
+    pub transmission_joints: Vec<String>,
     /// Elements read but not simulated, by tag.
     pub left_out: BTreeMap<String, usize>,
 }
@@ -221,12 +225,16 @@ pub fn read(xml: &roxmltree::Document) -> Result<Robot, UrdfError> {
         name: root.attribute("name").unwrap_or("robot").to_string(),
         links: Vec::new(),
         joints: Vec::new(),
+        transmission_joints: Vec::new(),
         left_out: BTreeMap::new(),
     };
     for n in root.children().filter(Node::is_element) {
         match n.tag_name().name() {
             "link" => robot.links.push(read_link(&r, n, &mut robot.left_out)?),
             "joint" => robot.joints.push(read_joint(&r, n, &mut robot.left_out)?),
+            "transmission" => robot
+                .transmission_joints
+                .extend(transmission_joints(&r, n)?),
             other => *robot.left_out.entry(other.to_string()).or_default() += 1,
         }
     }
@@ -348,6 +356,7 @@ fn read_joint(
         None => Vector3::x(),
     };
     let mut limits = None;
+    let mut effort = None;
     if let Some(l) = child(n, "limit") {
         let bound = |key: &str| -> Result<Option<f64>, UrdfError> {
             l.attribute(key)
@@ -359,6 +368,10 @@ fn read_joint(
                 return Err(r.err(l, &path, format!("limit: lower {lo} is above upper {hi}")));
             }
             limits = Some((lo, hi));
+        }
+        effort = bound("effort")?;
+        if let Some(e) = effort.filter(|e| *e < 0.0) {
+            return Err(r.err(l, &path, format!("limit: effort {e} is negative")));
         }
     }
     for c in n.children().filter(Node::is_element) {
@@ -376,5 +389,16 @@ fn read_joint(
         child: child_link,
         axis,
         limits,
+        effort,
     })
+}
+
+/// The joints a `<transmission>` drives (its `<joint name>` children; ROS's
+/// `transmission_interface` format).
+fn transmission_joints(r: &Reader, n: Node) -> Result<Vec<String>, UrdfError> {
+    let path = format!("transmission '{}'", n.attribute("name").unwrap_or_default());
+    n.children()
+        .filter(|c| c.has_tag_name("joint"))
+        .map(|j| Ok(r.attr(j, &path, "name")?.to_string()))
+        .collect()
 }

@@ -6,16 +6,23 @@
 //! * [`build`]: links → bodies, joints → mobilizers (the table there), gravity −9.81 m/s²
 //!   along z.
 //!
-//! Read but not simulated: visual geometry, transmissions, Gazebo extensions, joint dynamics,
+//! * [`UrdfActuators`]: optional motors or position servos on the joints (`<limit effort>` as
+//!   force range, `<transmission>` elements choosing the joints where present).
+//!
+//! Read but not simulated: visual geometry, Gazebo extensions, joint dynamics,
 //! mimic and safety tags, counted by tag in [`UrdfModel::left_out`]. Collision geometry is
 //! read: its spheres become contact surfaces when a scene's `[[robot]]` asks for contact
 //! (`io::scene`); a robot run alone has no contact and counts it as left out.
 
+mod actuators;
 pub mod build;
 pub mod document;
 mod links;
 
-pub use build::{add_robot, Attach, CollisionSphere, RobotInfo, RobotJoint, RootJoint};
+pub use actuators::UrdfActuators;
+pub use build::{
+    add_robot, build_actuated, Attach, CollisionSphere, RobotInfo, RobotJoint, RootJoint,
+};
 pub use document::JointKind;
 
 use crate::error::{Error, Result};
@@ -49,6 +56,16 @@ pub fn load(path: &Path, root: RootJoint) -> Result<UrdfModel> {
 
 /// Parses URDF text; `file` names it in errors.
 pub fn parse(text: &str, file: &str, root: RootJoint) -> Result<UrdfModel> {
+    parse_actuated(text, file, root, UrdfActuators::None)
+}
+
+/// [`parse`] with actuators on the robot's joints ([`UrdfActuators`]).
+pub fn parse_actuated(
+    text: &str,
+    file: &str,
+    root: RootJoint,
+    actuators: UrdfActuators,
+) -> Result<UrdfModel> {
     let xml = roxmltree::Document::parse(text).map_err(|e| Error::Scene {
         file: format!("{file}:{}", e.pos().row),
         message: format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
@@ -58,7 +75,7 @@ pub fn parse(text: &str, file: &str, root: RootJoint) -> Result<UrdfModel> {
         message: format!("{}: {}", e.path, e.message),
     };
     let robot = document::read(&xml).map_err(error)?;
-    let (model, info) = build::build(&robot, root).map_err(error)?;
+    let (model, info) = build::build_actuated(&robot, root, actuators).map_err(error)?;
     let default_state = model.default_state();
     Ok(UrdfModel {
         name: robot.name,
