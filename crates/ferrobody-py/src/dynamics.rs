@@ -46,6 +46,30 @@ fn read_into(value: &Bound<'_, PyAny>, target: &mut [f64], what: &str) -> PyResu
 }
 
 impl PyDynamics {
+    /// The forward-dynamics Jacobians at the given state, controls and τ.
+    fn compute_jacobian(
+        &mut self,
+        py: Python<'_>,
+        q: &Bound<'_, PyAny>,
+        u: &Bound<'_, PyAny>,
+        tau: Option<&Bound<'_, PyAny>>,
+        t: f64,
+        ctrl: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<&ForwardDynamicsJacobian> {
+        self.set_state_ctrl(q, Some(u), t, ctrl)?;
+        match tau {
+            Some(tau) => read_into(tau, self.tau.as_mut_slice(), "tau")?,
+            None => self.tau.fill(0.0),
+        }
+        if self.jacobian.is_none() {
+            self.jacobian = Some(ForwardDynamicsJacobian::new(&self.model).map_err(to_py_err)?);
+        }
+        let j = self.jacobian.as_mut().expect("made above");
+        let (state, tau) = (&self.state, self.tau.as_slice());
+        py.detach(|| j.compute(state, tau)).map_err(to_py_err)?;
+        Ok(j)
+    }
+
     /// Sets q and u (and t) of the workspace state.
     fn set_state(
         &mut self,
@@ -53,9 +77,27 @@ impl PyDynamics {
         u: Option<&Bound<'_, PyAny>>,
         t: f64,
     ) -> PyResult<()> {
+        self.set_state_ctrl(q, u, t, None)
+    }
+
+    /// [`Self::set_state`] with the actuators' controls (zero when not given).
+    fn set_state_ctrl(
+        &mut self,
+        q: &Bound<'_, PyAny>,
+        u: Option<&Bound<'_, PyAny>>,
+        t: f64,
+        ctrl: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         if !t.is_finite() {
             return Err(PyValueError::new_err(format!("t is {t}: must be finite")));
         }
+        let mut controls = vec![0.0; self.model.nctrl()];
+        if let Some(c) = ctrl {
+            read_into(c, &mut controls, "ctrl")?;
+        }
+        self.model
+            .set_controls(&mut self.state, &controls)
+            .map_err(to_py_err)?;
         self.state.t = t;
         read_into(q, self.state.q.as_mut_slice(), "q")?;
         match u {
@@ -85,8 +127,9 @@ impl PyDynamics {
         }
     }
 
-    /// u̇ = M⁻¹(τ + forces − bias): forward dynamics (ABA, constraints included).
-    #[pyo3(signature = (q, u, tau=None, t=0.0))]
+    /// u̇ = M⁻¹(τ + forces − bias): forward dynamics (ABA, constraints included), the
+    /// actuators driven by `ctrl` (zero when not given).
+    #[pyo3(signature = (q, u, tau=None, t=0.0, ctrl=None))]
     fn forward_dynamics<'py>(
         &mut self,
         py: Python<'py>,
@@ -94,8 +137,9 @@ impl PyDynamics {
         u: &Bound<'py, PyAny>,
         tau: Option<&Bound<'py, PyAny>>,
         t: f64,
+        ctrl: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        self.set_state(q, Some(u), t)?;
+        self.set_state_ctrl(q, Some(u), t, ctrl)?;
         match tau {
             Some(tau) => read_into(tau, self.tau.as_mut_slice(), "tau")?,
             None => self.tau.fill(0.0),
@@ -111,8 +155,10 @@ impl PyDynamics {
     }
 
     /// τ such that the model moves with accelerations `udot`: inverse dynamics (RNEA), the
-    /// model's forces (gravity, springs, contact) counted as applied.
-    #[pyo3(signature = (q, u, udot, t=0.0))]
+    /// model's forces (gravity, springs, contact, actuators at `ctrl`, zero when not given)
+    /// counted as applied. With `u = 0`, `udot = 0` and motors of gear 1, τ is the gravity
+    /// compensation to put in the controls.
+    #[pyo3(signature = (q, u, udot, t=0.0, ctrl=None))]
     fn inverse_dynamics<'py>(
         &mut self,
         py: Python<'py>,
@@ -120,8 +166,9 @@ impl PyDynamics {
         u: &Bound<'py, PyAny>,
         udot: &Bound<'py, PyAny>,
         t: f64,
+        ctrl: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        self.set_state(q, Some(u), t)?;
+        self.set_state_ctrl(q, Some(u), t, ctrl)?;
         read_into(udot, self.vector.as_mut_slice(), "udot")?;
         realize(&self.model, &self.state, &mut self.data, Stage::Dynamics).map_err(to_py_err)?;
         rnea_into(&self.model, &mut self.data, &self.vector, &mut self.tau);
@@ -141,8 +188,9 @@ impl PyDynamics {
     }
 
     /// (u̇, ∂u̇/∂q, ∂u̇/∂u, ∂u̇/∂τ): forward dynamics and its exact Jacobians (analytical
-    /// where docs/derivatives.md says, dual numbers otherwise; nu × nq, nu × nu, nu × nu).
-    #[pyo3(signature = (q, u, tau=None, t=0.0))]
+    /// where docs/derivatives.md says, dual numbers otherwise; nu × nq, nu × nu, nu × nu),
+    /// the actuators driven by `ctrl` (zero when not given).
+    #[pyo3(signature = (q, u, tau=None, t=0.0, ctrl=None))]
     #[allow(clippy::type_complexity)]
     fn forward_dynamics_derivatives<'py>(
         &mut self,
@@ -151,29 +199,37 @@ impl PyDynamics {
         u: &Bound<'py, PyAny>,
         tau: Option<&Bound<'py, PyAny>>,
         t: f64,
+        ctrl: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(
         Bound<'py, PyArray1<f64>>,
         Bound<'py, PyArray2<f64>>,
         Bound<'py, PyArray2<f64>>,
         Bound<'py, PyArray2<f64>>,
     )> {
-        self.set_state(q, Some(u), t)?;
-        match tau {
-            Some(tau) => read_into(tau, self.tau.as_mut_slice(), "tau")?,
-            None => self.tau.fill(0.0),
-        }
-        if self.jacobian.is_none() {
-            self.jacobian = Some(ForwardDynamicsJacobian::new(&self.model).map_err(to_py_err)?);
-        }
-        let j = self.jacobian.as_mut().expect("made above");
-        let (state, tau) = (&self.state, self.tau.as_slice());
-        py.detach(|| j.compute(state, tau)).map_err(to_py_err)?;
+        let j = self.compute_jacobian(py, q, u, tau, t, ctrl)?;
         Ok((
             j.udot.as_slice().to_pyarray(py),
             matrix(py, &j.dudot_dq),
             matrix(py, &j.dudot_du),
             matrix(py, &j.dudot_dtau),
         ))
+    }
+
+    /// ∂u̇/∂ctrl (nu × nctrl), exact: ∂u̇/∂τ times the actuators' ∂τ/∂ctrl (zero where a
+    /// control or force range clamps), at the state and controls given as for
+    /// `forward_dynamics_derivatives`.
+    #[pyo3(signature = (q, u, ctrl=None, tau=None, t=0.0))]
+    fn control_derivatives<'py>(
+        &mut self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        u: &Bound<'py, PyAny>,
+        ctrl: Option<&Bound<'py, PyAny>>,
+        tau: Option<&Bound<'py, PyAny>>,
+        t: f64,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let j = self.compute_jacobian(py, q, u, tau, t, ctrl)?;
+        Ok(matrix(py, &j.dudot_dctrl))
     }
 
     fn __repr__(&self) -> String {
@@ -194,10 +250,12 @@ fn matrix<'py>(py: Python<'py>, m: &DMatrix<f64>) -> Bound<'py, PyArray2<f64>> {
         .expect("sizes match")
 }
 
-/// One step of size `h` from `state` and its exact Jacobians: (x₊ = [q, u, z] after the step,
-/// ∂x₊/∂x (ny × ny), ∂x₊/∂p (ny × np)) for the `(force, parameter)` pairs in `parameters`.
+/// One step of size `h` from `state`, holding `controls` (default: the state's), and its exact
+/// Jacobians:
+/// (x₊ = [q, u, z] after the step, ∂x₊/∂x (ny × ny), ∂x₊/∂p (ny × np) for the
+/// `(force, parameter)` pairs in `parameters`, ∂x₊/∂ctrl (ny × nctrl)).
 #[pyfunction]
-#[pyo3(signature = (model, state, h, parameters=Vec::new(), integrator=None))]
+#[pyo3(signature = (model, state, h, parameters=Vec::new(), integrator=None, controls=None))]
 #[allow(clippy::type_complexity)]
 pub fn step_jacobian<'py>(
     py: Python<'py>,
@@ -206,28 +264,38 @@ pub fn step_jacobian<'py>(
     h: f64,
     parameters: Vec<(String, String)>,
     integrator: Option<&str>,
+    controls: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray2<f64>>,
     Bound<'py, PyArray2<f64>>,
+    Bound<'py, PyArray2<f64>>,
 )> {
     let settings = crate::simulation::settings(model, integrator, None, None)?;
-    let start = state.to_state(py, &model.model)?;
+    let mut start = state.to_state(py, &model.model)?;
+    if let Some(c) = controls {
+        let c = crate::arrays::read_vector(c, model.model.nctrl(), "controls")?;
+        model
+            .model
+            .set_controls(&mut start, &c)
+            .map_err(to_py_err)?;
+    }
     let named: Vec<(&str, &str)> = parameters
         .iter()
         .map(|(f, p)| (f.as_str(), p.as_str()))
         .collect();
     let m = &model.model;
-    let (x, dx, dp) = py
+    let (x, dx, dp, dc) = py
         .detach(|| {
             let mut j = StepJacobian::new(m, settings, h, &named)?;
             j.compute(&start)?;
-            Ok::<_, ferrobody::Error>((j.x_next, j.dx_dx, j.dx_dp))
+            Ok::<_, ferrobody::Error>((j.x_next, j.dx_dx, j.dx_dp, j.dx_dctrl))
         })
         .map_err(to_py_err)?;
     Ok((
         x.as_slice().to_pyarray(py),
         matrix(py, &dx),
         matrix(py, &dp),
+        matrix(py, &dc),
     ))
 }

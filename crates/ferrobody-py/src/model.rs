@@ -12,8 +12,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// Where a model comes from: its text, its file name, its kind ("toml", "osim" or "urdf") and,
-/// for URDF robots, whether the base floats.
-type Source = (String, String, String, bool);
+/// for URDF robots, whether the base floats and which actuators it gets (`"none"`,
+/// `"motors"` or `"position"`, with the servos' kp and kv).
+type Source = (String, String, String, bool, (String, f64, f64));
 
 /// A loaded model with its run settings (immutable; `copy()` for a copy).
 #[pyclass(module = "ferrobody", name = "Model", frozen)]
@@ -34,7 +35,7 @@ pub struct PyModel {
 
 impl PyModel {
     fn from_source(source: Source) -> PyResult<Self> {
-        let (text, file, kind, floating_base) = &source;
+        let (text, file, kind, floating_base, (actuators, kp, kv)) = &source;
         let (text, file) = (text.clone(), file.clone());
         let (scene, names) = if kind == "urdf" {
             let root = if *floating_base {
@@ -42,7 +43,9 @@ impl PyModel {
             } else {
                 urdf::RootJoint::Fixed
             };
-            let robot = urdf::parse(&text, &file, root).map_err(to_py_err)?;
+            let actuators = urdf::UrdfActuators::from_name(actuators, *kp, *kv)
+                .map_err(PyValueError::new_err)?;
+            let robot = urdf::parse_actuated(&text, &file, root, actuators).map_err(to_py_err)?;
             let joints = robot.info.joints.clone();
             let scene = robot.into_default_scene();
             let mut q = generic_names(&scene.model, "q", |b| b.q_range());
@@ -149,11 +152,26 @@ fn generic_names(
     names
 }
 
+/// The position of `name` in `names`, or a `KeyError` naming the kind.
+fn index_of(names: &[String], name: &str, kind: &str) -> PyResult<usize> {
+    names
+        .iter()
+        .position(|n| n == name)
+        .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(format!("no {kind} named '{name}'")))
+}
+
 /// Loads a scene file (`.toml`), an OpenSim model (`.osim`) or a URDF robot (`.urdf`, with
-/// `floating_base=True` for a free root link), run as `ferrobody run` runs it.
+/// `floating_base=True` for a free root link and `actuators="motors"` or `"position"` (gains
+/// `kp`, `kv`) for one actuator per actuated joint), run as `ferrobody run` runs it.
 #[pyfunction]
-#[pyo3(signature = (path, floating_base=false))]
-pub fn load(path: std::path::PathBuf, floating_base: bool) -> PyResult<PyModel> {
+#[pyo3(signature = (path, floating_base=false, actuators="none", kp=1.0, kv=0.0))]
+pub fn load(
+    path: std::path::PathBuf,
+    floating_base: bool,
+    actuators: &str,
+    kp: f64,
+    kv: f64,
+) -> PyResult<PyModel> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(&path).map_err(|e| {
         let message = format!("{file}: cannot read the file: {e}");
@@ -170,7 +188,14 @@ pub fn load(path: std::path::PathBuf, floating_base: bool) -> PyResult<PyModel> 
         "osim" | "urdf" => extension,
         _ => "toml".to_string(),
     };
-    PyModel::from_source((text, file, kind, floating_base))
+    urdf::UrdfActuators::from_name(actuators, kp, kv).map_err(PyValueError::new_err)?;
+    if kind != "urdf" && actuators != "none" {
+        return Err(PyValueError::new_err(format!(
+            "{file}: actuators=\"{actuators}\" is for URDF robots; a scene declares its own with [[actuator]]"
+        )));
+    }
+    let actuation = (actuators.to_string(), kp, kv);
+    PyModel::from_source((text, file, kind, floating_base, actuation))
 }
 
 /// Rebuilds a model from its source and parameter changes (what unpickling calls).
@@ -280,6 +305,34 @@ impl PyModel {
         self.model
             .force_parameter(force, parameter)
             .map_err(to_py_err)
+    }
+    /// Names of the actuators, in control order.
+    #[getter]
+    fn actuator_names(&self) -> Vec<String> {
+        self.model
+            .actuators()
+            .iter()
+            .map(|a| a.name.clone())
+            .collect()
+    }
+    /// Number of controls (one per actuator).
+    #[getter]
+    fn nctrl(&self) -> usize {
+        self.model.nctrl()
+    }
+    /// Index of a generalized coordinate by name (`coordinate_names`); `KeyError` if none.
+    fn q_index(&self, name: &str) -> PyResult<usize> {
+        index_of(&self.coordinate_names, name, "coordinate")
+    }
+    /// Index of a generalized speed by name (`speed_names`); `KeyError` if none.
+    fn u_index(&self, name: &str) -> PyResult<usize> {
+        index_of(&self.speed_names, name, "speed")
+    }
+    /// Index of an actuator (its control) by name; `KeyError` if none.
+    fn ctrl_index(&self, name: &str) -> PyResult<usize> {
+        self.model.actuator_index(name).ok_or_else(|| {
+            pyo3::exceptions::PyKeyError::new_err(format!("no actuator named '{name}'"))
+        })
     }
     /// Names of the force elements.
     #[getter]

@@ -2,12 +2,13 @@
 //! are) and `ferrobody.rollouts` (many runs at once on all cores, as stacked arrays). Both
 //! release the GIL while simulating; the physics is `ferrobody::rollout`'s.
 
-use crate::arrays::shaped;
+use crate::arrays::{checked_array, shaped};
 use crate::model::PyModel;
 use crate::simulation::settings;
 use crate::state::PyState;
 use crate::to_py_err;
 use ferrobody::rollout::{self, RecordOptions, Trajectory};
+use numpy::PyUntypedArrayMethods;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -38,8 +39,13 @@ fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py
 /// table. With `contacts=True`, returns `(trajectory, contacts)`, the second the columns of
 /// `contacts.csv` (again `time` for `t`). A run that fails raises `RuntimeError` with the
 /// command line's message.
+///
+/// `controls` drives the model's actuators, held constant between report times (each then a
+/// step boundary): a float64 array of one row of `nctrl` controls per report interval (open
+/// loop), or a callable `controls(state) -> array` called at the start of each interval
+/// (closed loop at the report rate). Without it the state's controls are held throughout.
 #[pyfunction]
-#[pyo3(signature = (model, state=None, duration=None, report_interval=None, contacts=false, integrator=None, accuracy=None))]
+#[pyo3(signature = (model, state=None, duration=None, report_interval=None, contacts=false, integrator=None, accuracy=None, controls=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
@@ -50,6 +56,7 @@ pub fn simulate<'py>(
     contacts: bool,
     integrator: Option<&str>,
     accuracy: Option<f64>,
+    controls: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let settings = settings(model, integrator, accuracy, None)?;
     let start = match state {
@@ -57,10 +64,7 @@ pub fn simulate<'py>(
         None => model.initial_state.clone(),
     };
     let options = options(model, duration, report_interval, contacts);
-    let m = &model.model;
-    let run = py
-        .detach(|| rollout::simulate(m, start, settings, &options))
-        .map_err(to_py_err)?;
+    let run = run_one(py, model, start, settings, &options, controls)?;
     if let Some(e) = run.error {
         return Err(PyRuntimeError::new_err(e.to_string()));
     }
@@ -70,6 +74,103 @@ pub fn simulate<'py>(
     }
     let c = contact_columns(py, model, &run)?;
     Ok((columns, c).into_pyobject(py)?.into_any())
+}
+
+/// One recorded run, with the controls `simulate` was given (its docs).
+fn run_one(
+    py: Python<'_>,
+    model: &PyModel,
+    start: ferrobody::State<f64>,
+    settings: ferrobody::IntegratorSettings,
+    options: &RecordOptions,
+    controls: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Trajectory> {
+    let m = &model.model;
+    let Some(controls) = controls.filter(|c| !c.is_none()) else {
+        return py
+            .detach(|| rollout::simulate(m, start, settings, options))
+            .map_err(to_py_err);
+    };
+    if controls.is_callable() {
+        return run_with_policy(py, model, start, settings, options, controls);
+    }
+    let intervals = expected_rows(options) - 1;
+    let schedule = control_rows(controls, model.model.nctrl(), "controls")?;
+    if schedule.len() / model.model.nctrl().max(1) < intervals {
+        return Err(PyValueError::new_err(format!(
+            "controls: {intervals} rows needed (one per report interval), got {}",
+            schedule.len() / model.model.nctrl().max(1)
+        )));
+    }
+    py.detach(|| rollout::simulate_schedule(m, start, settings, options, &schedule))
+        .map_err(to_py_err)
+}
+
+/// A run whose controls a Python callable gives from the state at each report time.
+fn run_with_policy(
+    py: Python<'_>,
+    model: &PyModel,
+    start: ferrobody::State<f64>,
+    settings: ferrobody::IntegratorSettings,
+    options: &RecordOptions,
+    policy: &Bound<'_, PyAny>,
+) -> PyResult<Trajectory> {
+    let policy = policy.clone().unbind();
+    let n = model.model.nctrl();
+    let mut raised: Option<PyErr> = None;
+    let controller = |_: usize, state: &ferrobody::State<f64>, out: &mut [f64]| {
+        Python::attach(|py| -> PyResult<()> {
+            let s = PyState::from_state(py, state)?;
+            let value = policy.bind(py).call1((s,))?;
+            out.copy_from_slice(&read_controls(&value, n)?);
+            Ok(())
+        })
+        .map_err(|e| {
+            raised = Some(e);
+            ferrobody::Error::Model("the controls callable failed".into())
+        })
+    };
+    let m = &model.model;
+    let run = py
+        .detach(|| rollout::simulate_controlled(m, start, settings, options, controller))
+        .map_err(to_py_err)?;
+    match raised {
+        Some(e) => Err(e),
+        None => Ok(run),
+    }
+}
+
+/// One row of controls: a 1-D float64 array of `n` finite values (ValueError otherwise).
+fn read_controls(value: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<f64>> {
+    let values = checked_array(value, n, "controls")?.as_array().to_vec();
+    finite_controls(&values)?;
+    Ok(values)
+}
+
+/// Rows of controls: a float64 array whose last axis has `n` entries, flattened row-major.
+fn control_rows(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<f64>> {
+    let array: numpy::PyReadonlyArrayDyn<'_, f64> = value
+        .extract()
+        .map_err(|_| PyValueError::new_err(format!("{what}: expected a float64 numpy array")))?;
+    let shape = array.shape().to_vec();
+    if shape.last() != Some(&n) {
+        return Err(PyValueError::new_err(format!(
+            "{what}: the last axis must have nctrl = {n} entries, got shape {shape:?}"
+        )));
+    }
+    let values: Vec<f64> = array.as_array().iter().copied().collect();
+    finite_controls(&values)?;
+    Ok(values)
+}
+
+fn finite_controls(values: &[f64]) -> PyResult<()> {
+    match values.iter().position(|c| !c.is_finite()) {
+        Some(k) => Err(PyValueError::new_err(format!(
+            "controls: entry {k} (flat) is {}: controls must be finite",
+            values[k]
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn trajectory_columns<'py>(
@@ -181,8 +282,10 @@ fn contact_columns<'py>(
 /// `kinetic_energy`, `potential_energy` (runs × rows),
 /// and per run `ok` (bool), `error` (the message or None) and `steps`. Rows after a failed
 /// run's last report are NaN. Results equal those of separate `simulate` calls bit for bit.
+/// `controls` (runs × report intervals × nctrl, float64) gives each run an open-loop
+/// control sequence, as `simulate(controls=array)` does.
 #[pyfunction]
-#[pyo3(signature = (model, states, duration=None, report_interval=None, threads=None, integrator=None, accuracy=None))]
+#[pyo3(signature = (model, states, duration=None, report_interval=None, threads=None, integrator=None, accuracy=None, controls=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn rollouts<'py>(
     py: Python<'py>,
@@ -193,6 +296,7 @@ pub fn rollouts<'py>(
     threads: Option<usize>,
     integrator: Option<&str>,
     accuracy: Option<f64>,
+    controls: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let settings = settings(model, integrator, accuracy, None)?;
     let mut starts = Vec::new();
@@ -211,8 +315,34 @@ pub fn rollouts<'py>(
     }
     let options = options(model, duration, report_interval, false);
     let m = &model.model;
+    let schedules = match controls.filter(|c| !c.is_none()) {
+        Some(c) => {
+            let flat = control_rows(c, m.nctrl(), "controls")?;
+            let per_run = flat.len() / starts.len().max(1);
+            let shape = c.getattr("shape")?.extract::<Vec<usize>>()?;
+            if shape.len() != 3 || shape[0] != starts.len() {
+                return Err(PyValueError::new_err(format!(
+                    "controls: expected shape (runs = {}, report intervals, nctrl = {}), got {shape:?}",
+                    starts.len(),
+                    m.nctrl()
+                )));
+            }
+            Some((flat, per_run))
+        }
+        None => None,
+    };
     let runs = py
-        .detach(|| rollout::rollouts(m, &starts, settings, &options, threads))
+        .detach(|| match &schedules {
+            Some((flat, per_run)) => {
+                let rows: Vec<&[f64]> = if *per_run == 0 {
+                    vec![&[]; starts.len()]
+                } else {
+                    flat.chunks(*per_run).collect()
+                };
+                rollout::rollouts_with_schedules(m, &starts, &rows, settings, &options, threads)
+            }
+            None => rollout::rollouts(m, &starts, settings, &options, threads),
+        })
         .map_err(to_py_err)?;
     let runs: Vec<Trajectory> = runs
         .into_iter()

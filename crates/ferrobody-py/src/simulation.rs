@@ -3,10 +3,12 @@
 //! step-size history between calls, so `advance_to` in small increments follows the same
 //! steps as one long call.
 
+use crate::arrays::checked_array;
 use crate::model::PyModel;
 use crate::state::PyState;
 use crate::to_py_err;
 use ferrobody::{IntegratorKind, IntegratorSettings, Model, Simulation};
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -27,6 +29,27 @@ self_cell::self_cell!(
 #[pyclass(module = "ferrobody", name = "Simulation")]
 pub struct PySimulation {
     cell: SimulationCell,
+    /// The controls the next `advance_to` or `step` holds (MuJoCo's `data.ctrl`): a float64
+    /// array owned here, written by the user in place or through the `controls` setter.
+    controls: Py<PyArray1<f64>>,
+}
+
+impl PySimulation {
+    /// Hands the controls array to the simulation (a change restarts the integrator's step
+    /// there; the same values change nothing). `ValueError` for a non-finite entry.
+    fn sync_controls(&mut self, py: Python<'_>) -> PyResult<()> {
+        let array = self.controls.bind(py).readonly();
+        let values = array.as_slice()?;
+        if let Some(k) = values.iter().position(|c| !c.is_finite()) {
+            return Err(PyValueError::new_err(format!(
+                "controls[{k}] is {}: controls must be finite",
+                values[k]
+            )));
+        }
+        self.cell
+            .with_dependent_mut(|_, sim| sim.set_controls(values))
+            .map_err(to_py_err)
+    }
 }
 
 /// The model's integrator settings with the caller's changes.
@@ -76,14 +99,40 @@ impl PySimulation {
             Some(s) => s.to_state(py, &model.model)?,
             None => model.initial_state.clone(),
         };
+        let controls = PyArray1::from_slice(py, model.model.controls(&start)).unbind();
         let cell =
             SimulationCell::try_new(model.model.clone(), |m| Simulation::new(m, start, settings))
                 .map_err(to_py_err)?;
-        Ok(Self { cell })
+        Ok(Self { cell, controls })
+    }
+
+    /// The controls held over the next `advance_to` or `step` (one per actuator, float64,
+    /// `model.actuator_names` order): write into it (`sim.controls[:] = u`) or assign it
+    /// (`sim.controls = u`); read at the start of each call, held constant during it.
+    #[getter]
+    fn controls(&self, py: Python<'_>) -> Py<PyArray1<f64>> {
+        self.controls.clone_ref(py)
+    }
+
+    #[setter]
+    fn set_controls(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = self.controls.bind(py).len();
+        let values = checked_array(value, n, "controls")?;
+        let values = values.as_array();
+        if let Some(k) = values.iter().position(|c| !c.is_finite()) {
+            return Err(PyValueError::new_err(format!(
+                "controls[{k}] is {}: controls must be finite",
+                values[k]
+            )));
+        }
+        let mut own = self.controls.bind(py).readwrite();
+        own.as_array_mut().assign(&values);
+        Ok(())
     }
 
     /// Steps until the time is exactly `t` (s).
     fn advance_to(&mut self, py: Python<'_>, t: f64) -> PyResult<()> {
+        self.sync_controls(py)?;
         let cell = &mut self.cell;
         py.detach(|| cell.with_dependent_mut(|_, sim| sim.advance_to(t)))
             .map_err(to_py_err)
@@ -91,6 +140,7 @@ impl PySimulation {
 
     /// Takes one accepted step, never past `t_max` (s).
     fn step(&mut self, py: Python<'_>, t_max: f64) -> PyResult<()> {
+        self.sync_controls(py)?;
         let cell = &mut self.cell;
         py.detach(|| cell.with_dependent_mut(|_, sim| sim.step(t_max)))
             .map_err(to_py_err)

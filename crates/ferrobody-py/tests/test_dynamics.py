@@ -92,7 +92,8 @@ def test_step_jacobian_matches_central_differences():
     state.q[:] = [1.0, 0.0, 0.0, 0.0, 0.0, 0.095, 0.0]
     state.u[:] = [0.0, 0.0, 1.0, 1.0, -0.5, 0.0]
     h, pairs = 1e-3, [("contact", "stiffness"), ("contact", "dissipation")]
-    x, dx, dp = ferrobody.step_jacobian(model, state, h, pairs, integrator="rk4")
+    x, dx, dp, dc = ferrobody.step_jacobian(model, state, h, pairs, integrator="rk4")
+    assert dc.shape == (len(x), 0), "no actuators, no control columns"
     ny = model.nq + model.nu + model.nz
     assert x.shape == (ny,) and dx.shape == (ny, ny) and dp.shape == (ny, 2)
 

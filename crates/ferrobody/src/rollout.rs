@@ -163,6 +163,62 @@ pub fn simulate(
     settings: IntegratorSettings,
     options: &RecordOptions,
 ) -> Result<Trajectory> {
+    record(model, start, settings, options, None::<Controller>)
+}
+
+/// The controller type of a run without one.
+type Controller = fn(usize, &State<f64>, &mut [f64]) -> Result<()>;
+
+/// [`simulate`] with controls chosen before each report interval
+/// ([`Simulation::run_with_controller`]): every report time is then a step boundary, as the
+/// controls may change there.
+pub fn simulate_controlled(
+    model: &Model<f64>,
+    start: State<f64>,
+    settings: IntegratorSettings,
+    options: &RecordOptions,
+    controller: impl FnMut(usize, &State<f64>, &mut [f64]) -> Result<()>,
+) -> Result<Trajectory> {
+    record(model, start, settings, options, Some(controller))
+}
+
+/// [`simulate`] holding row k of `schedule` (rows × nctrl, row-major) from report k to
+/// report k + 1: an open-loop control sequence at the report rate. It needs a row per report
+/// interval (a last row for the final report is allowed and unused).
+pub fn simulate_schedule(
+    model: &Model<f64>,
+    start: State<f64>,
+    settings: IntegratorSettings,
+    options: &RecordOptions,
+    schedule: &[f64],
+) -> Result<Trajectory> {
+    let n = model.nctrl();
+    let intervals = expected_reports(options.duration, options.report_interval.unwrap_or(0.0)) - 1;
+    let rows = if n == 0 {
+        intervals
+    } else {
+        schedule.len() / n
+    };
+    if schedule.len() != rows * n || rows < intervals {
+        return Err(Error::Model(format!(
+            "controls: {} values do not make {intervals} rows of {n} controls (one row per report interval)",
+            schedule.len()
+        )));
+    }
+    let hold_row = |k: usize, _: &State<f64>, out: &mut [f64]| {
+        out.copy_from_slice(&schedule[k * n..(k + 1) * n]);
+        Ok(())
+    };
+    record(model, start, settings, options, Some(hold_row))
+}
+
+fn record(
+    model: &Model<f64>,
+    start: State<f64>,
+    settings: IntegratorSettings,
+    options: &RecordOptions,
+    controller: Option<impl FnMut(usize, &State<f64>, &mut [f64]) -> Result<()>>,
+) -> Result<Trajectory> {
     if !(options.duration.is_finite() && options.duration >= 0.0) {
         return Err(Error::Model(format!(
             "duration must be finite and non-negative, got {}",
@@ -190,10 +246,10 @@ pub fn simulate(
         out.record(m, s, d, options.contacts);
         Ok(())
     };
-    let result = if options.step_to_reports {
-        sim.run_stepping_to_reports(t_end, interval, on_report)
-    } else {
-        sim.run(t_end, interval, on_report)
+    let result = match controller {
+        Some(c) => sim.run_with_controller(t_end, interval, c, on_report),
+        None if options.step_to_reports => sim.run_stepping_to_reports(t_end, interval, on_report),
+        None => sim.run(t_end, interval, on_report),
     };
     out.error = result.err();
     out.final_state = sim.state().clone();
@@ -214,6 +270,46 @@ pub fn expected_reports(duration: f64, interval: f64) -> usize {
     }
 }
 
+/// [`rollouts`] with an open-loop control sequence per run: run i holds `schedules[i]`
+/// as [`simulate_schedule`] does. `schedules` has one entry per start.
+pub fn rollouts_with_schedules(
+    model: &Model<f64>,
+    starts: &[State<f64>],
+    schedules: &[&[f64]],
+    settings: IntegratorSettings,
+    options: &RecordOptions,
+    threads: Option<usize>,
+) -> Result<Vec<Result<Trajectory>>> {
+    if schedules.len() != starts.len() {
+        return Err(Error::Model(format!(
+            "controls: {} schedules for {} starts",
+            schedules.len(),
+            starts.len()
+        )));
+    }
+    in_pool(threads, || {
+        starts
+            .par_iter()
+            .zip(schedules)
+            .map(|(s, c)| simulate_schedule(model, s.clone(), settings, options, c))
+            .collect()
+    })
+}
+
+/// Runs `work` on `threads` threads (`None`: rayon's global pool).
+fn in_pool<R: Send>(threads: Option<usize>, work: impl FnOnce() -> R + Send) -> Result<R> {
+    match threads {
+        None => Ok(work()),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build()
+                .map_err(|e| Error::Io(format!("cannot start {n} threads: {e}")))?;
+            Ok(pool.install(work))
+        }
+    }
+}
+
 /// Runs `model` from every state of `starts` independently, in parallel on `threads` threads
 /// (`None`: rayon's global pool, one thread per core). Results come in the order of `starts`
 /// and equal those of [`simulate`] called one by one.
@@ -224,20 +320,10 @@ pub fn rollouts(
     options: &RecordOptions,
     threads: Option<usize>,
 ) -> Result<Vec<Result<Trajectory>>> {
-    let run_all = || -> Vec<Result<Trajectory>> {
+    in_pool(threads, || {
         starts
             .par_iter()
             .map(|s| simulate(model, s.clone(), settings, options))
             .collect()
-    };
-    match threads {
-        None => Ok(run_all()),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n.max(1))
-                .build()
-                .map_err(|e| Error::Io(format!("cannot start {n} threads: {e}")))?;
-            Ok(pool.install(run_all))
-        }
-    }
+    })
 }

@@ -1,7 +1,7 @@
 """Type stubs of ferrobody's Python API (the extension module ferrobody._ferrobody)."""
 
 from os import PathLike
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,18 @@ class Model:
     @property
     def force_names(self) -> list[str]:
         """Names of the force elements (for `with_parameter`)."""
+    @property
+    def actuator_names(self) -> list[str]:
+        """Names of the actuators, in control order."""
+    @property
+    def nctrl(self) -> int:
+        """Number of controls (one per actuator)."""
+    def q_index(self, name: str) -> int:
+        """Index of a generalized coordinate by name; KeyError if none."""
+    def u_index(self, name: str) -> int:
+        """Index of a generalized speed by name; KeyError if none."""
+    def ctrl_index(self, name: str) -> int:
+        """Index of an actuator's control by name; KeyError if none."""
     @property
     def nq(self) -> int: ...
     @property
@@ -92,6 +104,12 @@ class Simulation:
     @property
     def t(self) -> float: ...
     @property
+    def controls(self) -> npt.NDArray[np.float64]:
+        """The controls held over the next advance_to or step (float64, one per actuator):
+        write into it or assign it; read at the start of each call (zero-order hold)."""
+    @controls.setter
+    def controls(self, value: npt.NDArray[np.float64]) -> None: ...
+    @property
     def state(self) -> State:
         """A copy of the current state."""
     @property
@@ -111,16 +129,20 @@ class Dynamics:
         u: npt.NDArray[np.float64],
         tau: Optional[npt.NDArray[np.float64]] = None,
         t: float = 0.0,
+        ctrl: Optional[npt.NDArray[np.float64]] = None,
     ) -> npt.NDArray[np.float64]:
-        """u̇ (nu) from q (nq), u (nu) and applied generalized forces tau (nu; default zero)."""
+        """u̇ (nu) from q (nq), u (nu), applied generalized forces tau (nu; default zero) and
+        the actuators' controls ctrl (nctrl; default zero)."""
     def inverse_dynamics(
         self,
         q: npt.NDArray[np.float64],
         u: npt.NDArray[np.float64],
         udot: npt.NDArray[np.float64],
         t: float = 0.0,
+        ctrl: Optional[npt.NDArray[np.float64]] = None,
     ) -> npt.NDArray[np.float64]:
-        """The generalized forces τ (nu) that give accelerations udot (RNEA)."""
+        """The generalized forces τ (nu) that give accelerations udot (RNEA), the actuators at
+        ctrl (default zero) counted as applied: at u = udot = 0, gravity compensation."""
     def mass_matrix(self, q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """M(q), nu × nu (CRBA)."""
     def forward_dynamics_derivatives(
@@ -129,6 +151,7 @@ class Dynamics:
         u: npt.NDArray[np.float64],
         tau: Optional[npt.NDArray[np.float64]] = None,
         t: float = 0.0,
+        ctrl: Optional[npt.NDArray[np.float64]] = None,
     ) -> tuple[
         npt.NDArray[np.float64],
         npt.NDArray[np.float64],
@@ -136,10 +159,26 @@ class Dynamics:
         npt.NDArray[np.float64],
     ]:
         """(u̇, ∂u̇/∂q (nu × nq), ∂u̇/∂u, ∂u̇/∂τ), exact (analytical or dual numbers)."""
+    def control_derivatives(
+        self,
+        q: npt.NDArray[np.float64],
+        u: npt.NDArray[np.float64],
+        ctrl: Optional[npt.NDArray[np.float64]] = None,
+        tau: Optional[npt.NDArray[np.float64]] = None,
+        t: float = 0.0,
+    ) -> npt.NDArray[np.float64]:
+        """∂u̇/∂ctrl (nu × nctrl), exact; zero columns where a range clamps."""
 
-def load(path: Union[str, "PathLike[str]"], floating_base: bool = False) -> Model:
+def load(
+    path: Union[str, "PathLike[str]"],
+    floating_base: bool = False,
+    actuators: str = "none",
+    kp: float = 1.0,
+    kv: float = 0.0,
+) -> Model:
     """Loads a scene file (.toml), an OpenSim model (.osim) or a URDF robot (.urdf; with
-    floating_base=True its root link is free). Raises FileNotFoundError or ValueError with the
+    floating_base=True its root link is free; actuators="motors" or "position" (gains kp, kv)
+    puts one actuator on each actuated joint). Raises FileNotFoundError or ValueError with the
     command line's message."""
 
 def simulate(
@@ -150,10 +189,14 @@ def simulate(
     contacts: bool = False,
     integrator: Optional[str] = None,
     accuracy: Optional[float] = None,
+    controls: Union[
+        None, npt.NDArray[np.float64], Callable[[State], npt.NDArray[np.float64]]
+    ] = None,
 ) -> Union[dict[str, np.ndarray], tuple[dict[str, np.ndarray], dict[str, np.ndarray]]]:
     """One recorded run as equal-length columns (trajectory.csv's, plus coordinates and
-    speeds by name); with contacts=True also the columns of contacts.csv. Raises RuntimeError
-    if the run fails."""
+    speeds by name); with contacts=True also the columns of contacts.csv. controls: one row
+    of nctrl controls per report interval, or a callable state -> controls called at each
+    report time (held until the next). Raises RuntimeError if the run fails."""
 
 def rollouts(
     model: Model,
@@ -163,11 +206,13 @@ def rollouts(
     threads: Optional[int] = None,
     integrator: Optional[str] = None,
     accuracy: Optional[float] = None,
+    controls: Optional[npt.NDArray[np.float64]] = None,
 ) -> dict[str, object]:
     """Independent runs from every state on all cores (GIL released), as stacked arrays:
     time (runs x rows), q, u, z (runs x rows x n), position (runs x rows x bodies x 3),
     quaternion (... x 4), velocity (... x 6), kinetic_energy, potential_energy, and per run
-    ok, error, steps. Bit-identical to separate simulate calls."""
+    ok, error, steps. Bit-identical to separate simulate calls. controls (runs x report
+    intervals x nctrl) gives each run an open-loop control sequence."""
 
 def step_jacobian(
     model: Model,
@@ -175,7 +220,14 @@ def step_jacobian(
     h: float,
     parameters: Iterable[tuple[str, str]] = (),
     integrator: Optional[str] = None,
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """One step of size h from state and its exact Jacobians (dual numbers): (x₊ = [q, u, z]
-    after the step, ∂x₊/∂x, ∂x₊/∂p) for the (force, parameter) pairs in parameters. An
-    error-controlled integrator takes one attempt of exactly h."""
+    controls: Optional[npt.NDArray[np.float64]] = None,
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+]:
+    """One step of size h from state, holding controls (default: the state's), and its exact
+    Jacobians (dual numbers): (x₊ = [q, u, z] after the step, ∂x₊/∂x, ∂x₊/∂p for the
+    (force, parameter) pairs in parameters, ∂x₊/∂ctrl). An error-controlled integrator takes
+    one attempt of exactly h."""

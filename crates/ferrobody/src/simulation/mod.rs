@@ -239,7 +239,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         report_interval: f64,
         on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
     ) -> Result<()> {
-        self.run_reports(final_time, report_interval, false, on_report)
+        self.run_reports(final_time, report_interval, false, reports::Held, on_report)
     }
 
     /// Like [`Self::run`], but every report time is also a step boundary: steps are cut at
@@ -253,7 +253,22 @@ impl<'m, T: Real> Simulation<'m, T> {
         report_interval: f64,
         on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
     ) -> Result<()> {
-        self.run_reports(final_time, report_interval, true, on_report)
+        self.run_reports(final_time, report_interval, true, reports::Held, on_report)
+    }
+
+    /// Like [`Self::run_stepping_to_reports`] (every report time a step boundary), with
+    /// controls chosen before each report interval: `controller(k, state, controls)` gets the
+    /// interval's index k (0 from the start), the state at its start and the controls held so
+    /// far, overwrites them with those to hold until the next report, and may stop the run
+    /// with an error. A closed loop sampled at the report rate, or an open-loop schedule.
+    pub fn run_with_controller(
+        &mut self,
+        final_time: f64,
+        report_interval: f64,
+        controller: impl FnMut(usize, &State<T>, &mut [T]) -> Result<()>,
+        on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
+    ) -> Result<()> {
+        self.run_reports(final_time, report_interval, true, controller, on_report)
     }
 
     /// Takes one accepted step, never past `t_max`.

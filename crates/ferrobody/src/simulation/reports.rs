@@ -5,12 +5,36 @@
 
 use super::*;
 
+/// What a run asks before each report interval: given the interval's index (0 from the
+/// start) and the state at its start, write the controls to hold over it into the buffer
+/// (which holds the current ones) and say whether they changed.
+pub(super) trait ControlHook<T: Real> {
+    fn controls(&mut self, interval: usize, state: &State<T>, out: &mut [T]) -> Result<bool>;
+}
+
+/// No controller: the held controls stay.
+pub(super) struct Held;
+
+impl<T: Real> ControlHook<T> for Held {
+    fn controls(&mut self, _: usize, _: &State<T>, _: &mut [T]) -> Result<bool> {
+        Ok(false)
+    }
+}
+
+impl<T: Real, F: FnMut(usize, &State<T>, &mut [T]) -> Result<()>> ControlHook<T> for F {
+    fn controls(&mut self, interval: usize, state: &State<T>, out: &mut [T]) -> Result<bool> {
+        self(interval, state, out)?;
+        Ok(true)
+    }
+}
+
 impl<T: Real> Simulation<'_, T> {
     pub(super) fn run_reports(
         &mut self,
         final_time: f64,
         report_interval: f64,
         step_to_reports: bool,
+        mut controller: impl ControlHook<T>,
         mut on_report: impl FnMut(&Model<T>, &State<T>, &Data<T>) -> Result<()>,
     ) -> Result<()> {
         let t_start = self.state.t;
@@ -18,7 +42,11 @@ impl<T: Real> Simulation<'_, T> {
         self.report_at(t_start)?;
         on_report(self.model, &self.report_state, &self.report_data)?;
         let mut k = 1u64;
+        let mut held = self.controls().to_vec();
         loop {
+            if controller.controls(k as usize - 1, &self.state, &mut held)? {
+                self.set_controls(&held)?;
+            }
             let mut t_report = if report_interval > 0.0 {
                 (t_start + k as f64 * report_interval).min(final_time)
             } else {
