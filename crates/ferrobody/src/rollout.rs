@@ -194,11 +194,7 @@ pub fn simulate_schedule(
 ) -> Result<Trajectory> {
     let n = model.nctrl();
     let intervals = expected_reports(options.duration, options.report_interval.unwrap_or(0.0)) - 1;
-    let rows = if n == 0 {
-        intervals
-    } else {
-        schedule.len() / n
-    };
+    let rows = schedule.len().checked_div(n).unwrap_or(intervals);
     if schedule.len() != rows * n || rows < intervals {
         return Err(Error::Model(format!(
             "controls: {} values do not make {intervals} rows of {n} controls (one row per report interval)",
