@@ -29,6 +29,7 @@ pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Res
             strict: overrides.strict,
             show_progress: true,
             floating_base: overrides.floating_base,
+            actuators: overrides.actuators,
         },
     )?
     .scene;

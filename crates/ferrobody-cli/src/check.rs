@@ -4,12 +4,17 @@ use anyhow::{Context, Result};
 use ferrobody::io::osim::OsimInfo;
 use std::path::Path;
 
-pub fn check(path: &Path, floating_base: bool) -> Result<()> {
+pub fn check(
+    path: &Path,
+    floating_base: bool,
+    actuators: ferrobody::io::urdf::UrdfActuators,
+) -> Result<()> {
     let loaded = crate::model_file::load(
         path,
         &crate::model_file::LoadOptions {
             show_progress: true,
             floating_base,
+            actuators,
             ..Default::default()
         },
     )?;
@@ -53,6 +58,16 @@ pub fn check(path: &Path, floating_base: bool) -> Result<()> {
     }
     for u in model.unilateral_contacts() {
         out!("  unilateral contact: {}", u.kind.name());
+    }
+    for a in model.actuators() {
+        let body = &model.body(a.body).name;
+        out!(
+            "  actuator '{}': {} on coordinate {} of '{body}', gear {}",
+            a.name,
+            a.kind.label(),
+            a.coordinate,
+            a.gear
+        );
     }
     if let Some(info) = &loaded.osim {
         describe_osim(info);

@@ -93,6 +93,8 @@ enum Command {
         /// For .urdf robots: a floating base (a Free joint between Ground and the root link).
         #[arg(long)]
         floating_base: bool,
+        #[command(flatten)]
+        actuators: model_file::ActuatorArgs,
         /// Stop after this many integration steps (overrides the scene's max_steps).
         #[arg(long)]
         max_steps: Option<u64>,
@@ -149,6 +151,8 @@ enum Command {
         /// For .urdf robots: a floating base (a Free joint between Ground and the root link).
         #[arg(long)]
         floating_base: bool,
+        #[command(flatten)]
+        actuators: model_file::ActuatorArgs,
     },
 }
 
@@ -184,6 +188,7 @@ fn main() -> ExitCode {
             integrator,
             strict,
             floating_base,
+            actuators,
             max_steps,
             max_wall_time,
             plot,
@@ -200,6 +205,7 @@ fn main() -> ExitCode {
                 strict,
                 max_steps,
                 floating_base,
+                actuators: actuators.choice(),
             },
             run::Extras {
                 plot,
@@ -229,7 +235,8 @@ fn main() -> ExitCode {
         Command::Check {
             scene,
             floating_base,
-        } => check::check(&scene, floating_base),
+            actuators,
+        } => check::check(&scene, floating_base, actuators.choice()),
         Command::Curves { model, params, out } => {
             let out = out.unwrap_or_else(|| run::default_out_dir(&format!("curves-{model}")));
             curves::curves(&model, &params, &out)

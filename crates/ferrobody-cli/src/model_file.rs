@@ -30,6 +30,46 @@ pub struct LoadOptions {
     pub show_progress: bool,
     /// .urdf models: mobilize the root link with a Free joint instead of welding it.
     pub floating_base: bool,
+    /// .urdf models: the actuators on the joints.
+    pub actuators: urdf::UrdfActuators,
+}
+
+/// `--actuators`, `--kp`, `--kv`: actuators for a .urdf robot.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct ActuatorArgs {
+    /// For .urdf robots: one actuator per actuated joint (none, motors or position servos;
+    /// `<limit effort>` as the force range). Controls start at zero.
+    #[arg(long, value_enum, default_value_t = ActuatorChoice::None)]
+    pub actuators: ActuatorChoice,
+    /// Position gain of `--actuators position` (N·m/rad or N/m).
+    #[arg(long, default_value_t = 1.0)]
+    pub kp: f64,
+    /// Velocity gain of `--actuators position` (N·m·s/rad or N·s/m).
+    #[arg(long, default_value_t = 0.0)]
+    pub kv: f64,
+}
+
+/// The kinds `--actuators` takes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq)]
+pub enum ActuatorChoice {
+    #[default]
+    None,
+    Motors,
+    Position,
+}
+
+impl ActuatorArgs {
+    /// As the library's choice.
+    pub fn choice(&self) -> urdf::UrdfActuators {
+        match self.actuators {
+            ActuatorChoice::None => urdf::UrdfActuators::None,
+            ActuatorChoice::Motors => urdf::UrdfActuators::Motors,
+            ActuatorChoice::Position => urdf::UrdfActuators::Position {
+                kp: self.kp,
+                kv: self.kv,
+            },
+        }
+    }
 }
 
 /// Whether `path` names a URDF robot (by its extension).
@@ -77,7 +117,7 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
         } else {
             urdf::RootJoint::Fixed
         };
-        let robot = urdf::load(path, root)?;
+        let robot = urdf::load_actuated(path, root, options.actuators)?;
         if strict && !robot.left_out.is_empty() {
             bail!(
                 "{}: --strict: the robot has elements that are not simulated: {}",
@@ -87,6 +127,12 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
         }
         let scene = robot.into_default_scene();
         return Ok(Loaded { scene, osim: None });
+    }
+    if options.actuators != urdf::UrdfActuators::None {
+        bail!(
+            "{}: --actuators is for .urdf robots (a scene declares its own with [[actuator]])",
+            path.display()
+        );
     }
     if !is_osim(path) {
         let scene = load_scene(path)?;

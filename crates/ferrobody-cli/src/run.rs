@@ -25,6 +25,8 @@ pub struct Overrides {
     pub max_steps: Option<u64>,
     /// .urdf models: a Free root joint instead of a weld.
     pub floating_base: bool,
+    /// .urdf models: the actuators on the joints.
+    pub actuators: ferrobody::io::urdf::UrdfActuators,
 }
 
 /// What a run did; written as `summary.json`.
@@ -105,6 +107,7 @@ pub fn run_command(
             strict: overrides.strict,
             show_progress: !extras.quiet,
             floating_base: overrides.floating_base,
+            actuators: overrides.actuators,
         },
     )?;
     let mut scene = loaded.scene;

@@ -85,3 +85,28 @@ fn check_lists_constraints_unilateral_contacts_and_fixed_steps() {
         "a fixed-step run has no accuracy: {text}"
     );
 }
+
+#[test]
+fn check_lists_urdf_actuators_and_refuses_them_for_scenes() {
+    let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/urdf/panda.urdf");
+    let out = exe()
+        .arg("check")
+        .arg(&panda)
+        .args(["--actuators", "position", "--kp", "100"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("actuator 'panda_joint1': position on coordinate 0 of 'panda_link1', gear 1"),
+        "{text}"
+    );
+    assert_eq!(text.matches("actuator '").count(), 9, "{text}");
+    let refused = exe()
+        .arg("check")
+        .arg(scene("p1_double_pendulum.toml"))
+        .args(["--actuators", "motors"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--actuators is for .urdf robots"));
+}

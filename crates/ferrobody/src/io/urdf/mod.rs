@@ -46,12 +46,17 @@ pub struct UrdfModel {
 
 /// Reads a URDF file.
 pub fn load(path: &Path, root: RootJoint) -> Result<UrdfModel> {
+    load_actuated(path, root, UrdfActuators::None)
+}
+
+/// Reads a URDF file, with actuators on its joints ([`UrdfActuators`]).
+pub fn load_actuated(path: &Path, root: RootJoint, actuators: UrdfActuators) -> Result<UrdfModel> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
         file: file.clone(),
         message: format!("cannot read the file: {e}"),
     })?;
-    parse(&text, &file, root)
+    parse_actuated(&text, &file, root, actuators)
 }
 
 /// Parses URDF text; `file` names it in errors.
