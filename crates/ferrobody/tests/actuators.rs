@@ -144,6 +144,11 @@ fn controls_are_held_and_a_change_restarts_the_step() {
 
 /// A two-link arm with a servo and a motor: every input direction matters.
 fn arm() -> Model<f64> {
+    arm_with(None)
+}
+
+/// [`arm`] with `force_range` on its shoulder servo.
+fn arm_with(force_range: Option<[f64; 2]>) -> Model<f64> {
     let mut b = ModelBuilder::<f64>::new();
     let link = MassProperties::new(1.0, Vector3::new(0.5, 0.0, 0.0), Matrix3::identity() * 0.02);
     let upper = b
@@ -159,6 +164,7 @@ fn arm() -> Model<f64> {
     let servo = ActuatorKind::PositionServo(PositionServo { kp: 30.0, kv: 2.0 });
     let mut shoulder = Actuator::new("shoulder", upper, 0, servo);
     shoulder.gear = 1.5;
+    shoulder.force_range = force_range;
     b.add_actuator(shoulder).unwrap();
     b.add_actuator(Actuator::new(
         "elbow",
@@ -349,4 +355,27 @@ fn panda_motors_hold_the_neutral_pose_with_gravity_compensation() {
     let mut fall = Simulation::new(model, start.clone(), settings).unwrap();
     fall.advance_to(1.0).unwrap();
     assert!((&fall.state().q - &start.q).amax() > 0.1);
+}
+
+#[test]
+fn analytical_and_dual_paths_agree_with_actuators_clamped_or_not() {
+    // A force range on the servo: clamped at this state (its force is about −13 N·m).
+    for clamp in [None, Some([-0.5, 0.5])] {
+        let model = arm_with(clamp);
+        let state = arm_state(&model);
+        let mut analytical = ForwardDynamicsJacobian::new(&model).unwrap();
+        analytical.compute_analytical(&state, &[0.1, -0.2]).unwrap();
+        let mut dual = ForwardDynamicsJacobian::new(&model).unwrap();
+        dual.compute_dual(&state, &[0.1, -0.2]).unwrap();
+        // Both exact: they differ by round-off of the two recursions.
+        assert!((&analytical.dudot_dq - &dual.dudot_dq).amax() < 1e-11);
+        assert!((&analytical.dudot_du - &dual.dudot_du).amax() < 1e-11);
+        assert!((&analytical.dudot_dctrl - &dual.dudot_dctrl).amax() < 1e-11);
+        let servo_column = analytical.dudot_dctrl.column(0).amax();
+        assert_eq!(
+            servo_column == 0.0,
+            clamp.is_some(),
+            "a clamped servo has no slope"
+        );
+    }
 }
