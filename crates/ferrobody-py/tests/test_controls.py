@@ -133,3 +133,14 @@ def test_control_derivatives_match_central_differences(panda):
         down[k] -= h
         fd = (step(up) - step(down)) / (2 * h)
         assert np.allclose(dc[:, k], fd, atol=1e-8)
+
+
+def test_the_controls_example_of_docs_python_md_runs(root, monkeypatch):
+    text = (root / "docs" / "python.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    (example,) = [b for b in blocks if 'actuators="motors"' in b]
+    monkeypatch.chdir(root)
+    scope = {"ferrobody": ferrobody}
+    exec(compile(example, "docs/python.md", "exec"), scope)
+    assert abs(scope["sim"].state.q[3]) < 1e-6
+    assert scope["dx_dctrl"].shape == (18, 9)
