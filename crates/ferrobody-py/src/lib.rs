@@ -11,6 +11,7 @@ mod model;
 mod runs;
 mod simulation;
 mod state;
+mod vector;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -30,6 +31,7 @@ fn _ferrobody(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<simulation::PySimulation>()?;
     m.add_class::<dynamics::PyDynamics>()?;
+    m.add_class::<vector::PyVectorSimulation>()?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(model::model_from_source, m)?)?;
     m.add_function(wrap_pyfunction!(state::state_from_parts, m)?)?;

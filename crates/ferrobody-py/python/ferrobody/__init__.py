@@ -13,18 +13,22 @@ from ferrobody._ferrobody import (
     Model,
     Simulation,
     State,
+    VectorSimulation,
     __version__,
     load,
     rollouts,
     simulate,
     step_jacobian,
 )
+from ferrobody.vector_env import VectorEnv
 
 __all__ = [
     "Dynamics",
     "Model",
     "Simulation",
     "State",
+    "VectorEnv",
+    "VectorSimulation",
     "__version__",
     "load",
     "rollouts",

@@ -169,6 +169,87 @@ class Dynamics:
     ) -> npt.NDArray[np.float64]:
         """∂u̇/∂ctrl (nu × nctrl), exact; zero columns where a range clamps."""
 
+class VectorSimulation:
+    """Simulations of one model stepped together, in parallel in Rust with the GIL released;
+    each member steps exactly as a Simulation alone."""
+
+    def __init__(
+        self,
+        model: Model,
+        num_envs: int,
+        state: Optional[State] = None,
+        integrator: Optional[str] = None,
+        accuracy: Optional[float] = None,
+        fixed_step: Optional[float] = None,
+        threads: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def num_envs(self) -> int:
+        """Number of simulations."""
+    def step(self, controls: npt.NDArray[np.float64], dt: float) -> list[Optional[str]]:
+        """Holds row i of controls (num_envs × nctrl) in member i and advances every member by
+        dt; one error message (or None) per member."""
+    def reset(self, index: int, state: Optional[State] = None) -> None:
+        """Restarts member index from state (default: the batch's start)."""
+    def state(self, index: int) -> State:
+        """A copy of member index's state."""
+    @property
+    def t(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def q(self) -> npt.NDArray[np.float64]:
+        """num_envs × nq."""
+    @property
+    def u(self) -> npt.NDArray[np.float64]:
+        """num_envs × nu."""
+    @property
+    def controls(self) -> npt.NDArray[np.float64]:
+        """num_envs × nctrl, the controls held."""
+    def body_positions(self) -> npt.NDArray[np.float64]:
+        """num_envs × bodies × 3: body origins in Ground, Ground left out."""
+
+class VectorEnv:
+    """Gymnasium-style vector environment (next-step autoreset) over a VectorSimulation, with
+    the user's batch observation, reward and termination functions. Attributes: model,
+    num_envs, dt, max_episode_steps, sim (the VectorSimulation)."""
+
+    metadata: dict[str, str]
+    def __init__(
+        self,
+        model: Model,
+        num_envs: int,
+        observation: Callable[[VectorSimulation], npt.NDArray[np.float64]],
+        reward: Callable[
+            [VectorSimulation, npt.NDArray[np.float64], npt.NDArray[np.float64]],
+            npt.NDArray[np.float64],
+        ],
+        *,
+        terminated: Optional[
+            Callable[[VectorSimulation, npt.NDArray[np.float64]], npt.NDArray[np.bool_]]
+        ] = None,
+        initial_state: Optional[Callable[[np.random.Generator], State]] = None,
+        dt: float = 0.01,
+        max_episode_steps: Optional[int] = None,
+        integrator: Optional[str] = None,
+        fixed_step: Optional[float] = None,
+        threads: Optional[int] = None,
+    ) -> None: ...
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> tuple[npt.NDArray[np.float64], dict[str, object]]:
+        """Resets every environment: (observations, infos)."""
+    def step(
+        self, actions: npt.NDArray[np.float64]
+    ) -> tuple[
+        npt.NDArray[np.float64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, object],
+    ]:
+        """(observations, rewards, terminated, truncated, infos) after holding actions for dt."""
+    def close(self) -> None:
+        """Nothing to release."""
+
 def load(
     path: Union[str, "PathLike[str]"],
     floating_base: bool = False,
