@@ -63,3 +63,11 @@ impl<T: RealField + Copy + Send + Sync> Real for T {}
 pub fn c<T: Real>(x: f64) -> T {
     T::c(x)
 }
+
+/// Whether `T` is plain `f64` (no derivative parts). For the few places that follow Simbody's
+/// arithmetic on a condition decided by values — an entry exactly zero at this state — which
+/// for dual numbers would drop the derivative of that entry; those take the general path.
+#[inline(always)]
+pub(crate) fn is_plain_f64<T: Real>() -> bool {
+    std::any::TypeId::of::<T>() == std::any::TypeId::of::<f64>()
+}

@@ -164,16 +164,35 @@ fn solve_rigid_free_body<T: Real>(body: &crate::tree::Body<T>, i: usize, data: &
     let eps_m = Vector3::new(tau[0] - z[0], tau[1] - z[1], tau[2] - z[2]);
     let eps_f = Vector3::new(tau[3] - z[3], tau[4] - z[4], tau[5] - z[5]);
     let inertia = &data.pos.inertia[i];
-    let r = &data.pos.x_gb[i].r;
-    let rhs = r.tr_mul(&(eps_m - inertia.c.cross(&eps_f)));
-    let alpha = mul3v(
-        r,
-        &mul3v(
-            &body.inverse_inertia_com,
-            &Vector3::new(rhs[0], rhs[1], rhs[2]),
-        ),
-    );
-    let a = eps_f / inertia.mass + inertia.c.cross(&alpha);
+    let diagonal = body.spherical_about_origin
+        || (crate::scalar::is_plain_f64::<T>() && is_diagonal_about_origin(inertia));
+    let (alpha, a) = if diagonal {
+        // M_B = D is diag(I_xx, I_yy, I_zz, m, m, m) (COM at the origin, the inertia in Ground
+        // diagonal: a sphere's in every pose, since it re-expresses exactly; another body's
+        // where its pose makes it so), and Simbody's `DI = D.invert()` (LAPACK's LU) is then
+        // exactly its reciprocals: u̇ = DI·ε, a product per entry.
+        let i = &inertia.i_b;
+        let (ood, oom) = (
+            Vector3::new(i[(0, 0)], i[(1, 1)], i[(2, 2)]).map(|x| T::one() / x),
+            T::one() / inertia.mass,
+        );
+        (
+            Vector3::new(ood.x * eps_m.x, ood.y * eps_m.y, ood.z * eps_m.z),
+            eps_f * oom,
+        )
+    } else {
+        let r = &data.pos.x_gb[i].r;
+        let rhs = r.tr_mul(&(eps_m - inertia.c.cross(&eps_f)));
+        let alpha = mul3v(
+            r,
+            &mul3v(
+                &body.inverse_inertia_com,
+                &Vector3::new(rhs[0], rhs[1], rhs[2]),
+            ),
+        );
+        let a = eps_f / inertia.mass + inertia.c.cross(&alpha);
+        (alpha, a)
+    };
     // H = 1, no Coriolis term, parent at rest: A = u̇ = ν, stored here rather than read back
     // from `ν` in the base-to-tip pass (a read right after the stores, which would stall on
     // store-to-load forwarding). `G` is not needed: A' = 0.
@@ -185,6 +204,15 @@ fn solve_rigid_free_body<T: Real>(body: &crate::tree::Body<T>, i: usize, data: &
         data.acc.udot[k + r] = v;
     }
     data.acc.a_gb[i] = spatial(alpha, a);
+}
+
+/// Whether a body's COM is at its origin and its inertia in Ground is diagonal, at this state
+/// (decided on values: for `f64` only, see [`crate::scalar::is_plain_f64`]).
+#[inline(always)]
+fn is_diagonal_about_origin<T: Real>(inertia: &crate::math::inertia::RigidInertia<T>) -> bool {
+    let i = &inertia.i_b;
+    let zero = |x: T| x.re() == 0.0;
+    inertia.c.iter().all(|&x| zero(x)) && [i[(0, 1)], i[(0, 2)], i[(1, 2)]].into_iter().all(zero)
 }
 
 /// A Free body on Ground with identity frames: `H = 1`, so `D = P` and `P⁺ = 0` (a six-dof

@@ -11,7 +11,7 @@
 //! where `A_B = [α; a_B]` is the classical acceleration of B's origin and `b_B` the gyroscopic
 //! (velocity-dependent) force (Simbody theory manual, Sherman et al. 2011, §5).
 
-use crate::math::small::{mul3v, rotate_diagonal, rotate_symmetric};
+use crate::math::small::{mul3v, reexpress_symmetric};
 use crate::math::spatial::{angular, linear, spatial, SpatialVec};
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
@@ -101,7 +101,7 @@ impl<T: Real> RigidInertia<T> {
         Self {
             mass,
             c: mul3v(r_gb, com),
-            i_b: rotate_diagonal(r_gb, i_b_body),
+            i_b: reexpress_symmetric(r_gb, i_b_body),
         }
     }
 
@@ -112,7 +112,7 @@ impl<T: Real> RigidInertia<T> {
         Self {
             mass,
             c: mul3v(r_gb, com),
-            i_b: rotate_symmetric(r_gb, i_b_body),
+            i_b: reexpress_symmetric(r_gb, i_b_body),
         }
     }
 

@@ -109,6 +109,37 @@ pub fn rotate_diagonal<T: Real>(r: &Matrix3<T>, s: &Matrix3<T>) -> Matrix3<T> {
     Matrix3::new(a, b, c, b, d, f, c, f, g)
 }
 
+/// `r · s · rᵀ` for a symmetric `s` in Simbody's arithmetic (`Rotation::reexpressSymMat33`,
+/// 57 flops, SimTKcommon/Mechanics/src/Rotation.cpp): with `s = [[a, d, e], [d, b, f],
+/// [e, f, c]]` it rotates only `s − c·1` (its L = `[[a−c, d], [d, b−c], [2e, 2f]]`) and adds
+/// `c` back on the diagonal, so an isotropic `s` (a sphere's inertia) comes back exactly
+/// `c·1` whatever `r` — where the plain product leaves round-off off the diagonal, which a
+/// spinning sphere then turns into a spurious gyroscopic torque.
+#[inline(always)]
+pub fn reexpress_symmetric<T: Real>(r: &Matrix3<T>, s: &Matrix3<T>) -> Matrix3<T> {
+    let (a, b, c) = (s[(0, 0)], s[(1, 1)], s[(2, 2)]);
+    let (d, e, f) = (s[(1, 0)], s[(2, 0)], s[(2, 1)]);
+    let two = T::c(2.0);
+    let l = [[a - c, d], [d, b - c], [two * e, two * f]];
+    let row_dot_l =
+        |i: usize, k: usize| r[(i, 0)] * l[0][k] + r[(i, 1)] * l[1][k] + r[(i, 2)] * l[2][k];
+    let y = [
+        [row_dot_l(1, 0), row_dot_l(1, 1)],
+        [row_dot_l(2, 0), row_dot_l(2, 1)],
+    ];
+    let z = |row: usize, i: usize| y[row][0] * r[(i, 0)] + y[row][1] * r[(i, 1)];
+    let (z10, z11, z20, z21, z22) = (z(0, 0), z(0, 1), z(1, 0), z(1, 1), z(1, 2));
+    let z00 = (l[0][0] + l[1][1]) - (z11 + z22);
+    let rv = [
+        r[(0, 1)] * e - r[(0, 0)] * f,
+        r[(1, 1)] * e - r[(1, 0)] * f,
+        r[(2, 1)] * e - r[(2, 0)] * f,
+    ];
+    let (s00, s11, s22) = (z00 + c, z11 + c, z22 + c);
+    let (s10, s20, s21) = (z10 + rv[2], z20 - rv[1], z21 + rv[0]);
+    Matrix3::new(s00, s10, s20, s10, s11, s21, s20, s21, s22)
+}
+
 /// `m −= a bᵀ` for 6-vectors (a rank-one update).
 #[inline(always)]
 pub fn sub_outer6<T: Real>(m: &mut Matrix6<T>, a: &Vector6<T>, b: &Vector6<T>) {
@@ -134,6 +165,10 @@ mod tests {
         assert_eq!(rotate_diagonal(&a, &diag), rotate_symmetric(&a, &diag));
         let sym = a + a.transpose();
         assert!((rotate_symmetric(&b, &sym) - b * sym * b.transpose()).norm() < 1e-12);
+        let rot = nalgebra::Rotation3::from_euler_angles(0.3, -1.1, 2.0).into_inner();
+        assert!((reexpress_symmetric(&rot, &sym) - rot * sym * rot.transpose()).norm() < 1e-12);
+        let sphere = Matrix3::identity() * 0.00576;
+        assert_eq!(reexpress_symmetric(&rot, &sphere), sphere);
         let m = Matrix6::from_fn(|i, j| (i * 6 + j) as f64 * 0.1 - 1.0);
         let w = Vector6::new(1.0, -1.0, 0.5, 2.0, 0.0, 3.0);
         assert!((mul6v(&m, &w) - m * w).norm() < 1e-12);

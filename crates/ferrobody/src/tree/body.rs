@@ -94,6 +94,11 @@ pub struct Body<T: Real = f64> {
     /// Whether `inertia_about_origin` is diagonal (cached; lets kinematics skip its zero
     /// products). Decided on real parts, like the other frame flags.
     pub inertia_is_diagonal: bool,
+    /// Whether the COM is at the body origin and the inertia about it is `k·1` (a sphere's,
+    /// or a point mass's): then its inertia in Ground is `k·1` in every pose, exactly
+    /// (`math::small::reexpress_symmetric`), and a Free body's accelerations are Simbody's
+    /// reciprocal products (`algorithms::aba`). Decided on real parts.
+    pub spherical_about_origin: bool,
     /// The zz moment about the body origin as Simbody forms it, `m ((I_zz + m (c_x² + c_y²))
     /// (1/m))` (`MassProperties` keeps `I/m`; OpenSim's `Body::getMassProperties` shifts the
     /// central inertia by `pointMassAt`): the planar-xy path repeats Simbody's arithmetic.
@@ -142,6 +147,7 @@ impl<T: Real> Body<T> {
             mass_properties: def.mass_properties,
             inertia_about_origin: nalgebra::Matrix3::zeros(),
             inertia_is_diagonal: false,
+            spherical_about_origin: false,
             simbody_inertia_zz: T::zero(),
             x_pf_is_translation: false,
             x_bm_is_identity: false,
@@ -186,6 +192,10 @@ impl<T: Real> Body<T> {
         self.simbody_inertia_zz = simbody_inertia_zz(&self.mass_properties);
         let i = &self.inertia_about_origin;
         self.inertia_is_diagonal = (0..3).all(|r| (0..3).all(|c| r == c || i[(r, c)].re() == 0.0));
+        self.spherical_about_origin = self.inertia_is_diagonal
+            && i[(0, 0)].re() == i[(1, 1)].re()
+            && i[(1, 1)].re() == i[(2, 2)].re()
+            && self.mass_properties.com.iter().all(|x| x.re() == 0.0);
         self.x_pf_is_translation = self.x_pf.r == id;
         self.x_bm_is_identity = self.x_bm.r == id && self.x_bm.p == nalgebra::Vector3::zeros();
         let x_pf_is_identity = self.x_pf.r == id && self.x_pf.p == nalgebra::Vector3::zeros();

@@ -174,13 +174,18 @@ pub(super) fn planar_xy_pin_pose<T: Real>(
     let inertia = if body.inertia_is_diagonal {
         let mp = &body.mass_properties;
         let i_o = &body.inertia_about_origin;
-        let (s0, s1) = (i_o[(0, 0)], i_o[(1, 1)]);
-        let e = |a: usize, b: usize| r[(a, 0)] * s0 * r[(b, 0)] + r[(a, 1)] * s1 * r[(b, 1)];
-        let (e00, e01, e11) = (e(0, 0), e(0, 1), e(1, 1));
+        // `reexpress_symmetric` (Simbody's) for a turn about z and a diagonal inertia: the
+        // products with the exact zeros and ones of `r` left out, the rest in its order.
+        let (s0, s1, s2) = (i_o[(0, 0)], i_o[(1, 1)], i_o[(2, 2)]);
+        let (ac, bc) = (s0 - s2, s1 - s2);
+        let (y00, y01) = (r[(1, 0)] * ac, r[(1, 1)] * bc);
+        let z10 = y00 * r[(0, 0)] + y01 * r[(0, 1)];
+        let z11 = y00 * r[(1, 0)] + y01 * r[(1, 1)];
+        let (e00, e01, e11) = (((ac + bc) - z11) + s2, z10, z11 + s2);
         RigidInertia {
             mass: mp.mass,
             c: apply_xy(&r, &mp.com),
-            i_b: Matrix3::new(e00, e01, o, e01, e11, o, o, o, i_o[(2, 2)]),
+            i_b: Matrix3::new(e00, e01, o, e01, e11, o, o, o, s2),
         }
     } else {
         inertia_in_ground(body, &r)
