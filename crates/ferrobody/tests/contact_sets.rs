@@ -259,40 +259,31 @@ fn multi_ball_rows(model: &str, unequal: bool, times: &[f64]) -> (Vec<Vec<f64>>,
 /// within Simbody's own one-ulp spread where that is larger. The spread is measured: ball 2's
 /// initial spin about y moved by ±1 ulp (`multi_*_ulp.csv`, `multi_*_ulp_minus.csv`): 4.2e-7
 /// and 5.0e-7 m (bounce_ccs), 1.1e-6 / 5.4e-7 (bounce_hc), 4.8e-15 / 5.5e-15 (unequal_ccs),
-/// 1.2e-6 / 1.2e-6 (unequal_hc). Measured here: both compliant scenes bit-identical in
-/// positions (0 m) in Simbody's step counts (736, 712), so they are held to 1e-8 m and the same
-/// count; bounce_hc 6.8e-7 m and unequal_hc 6.9e-7 (within the spread; 2773 and 3044 steps to
-/// Simbody's 2767 and 3043, whose own spread runs take 2771–2773 and 3048–3050).
+/// 1.2e-6 / 1.2e-6 (unequal_hc). Measured here: all four bit-identical in positions (0 m) in
+/// Simbody's step counts (736, 2767, 712, 3043), so all are held to 1e-8 m and the same count.
 #[test]
-fn bouncing_balls_in_one_set_match_simbody_within_its_one_ulp_spread() {
-    for (model, unequal, reference, exact) in [
-        ("compliant", false, "bounce_ccs", true),
-        ("hunt_crossley", false, "bounce_hc", false),
-        ("compliant", true, "unequal_ccs", true),
-        ("hunt_crossley", true, "unequal_hc", false),
+fn bouncing_balls_in_one_set_match_simbody_bit_for_bit() {
+    for (model, unequal, reference) in [
+        ("compliant", false, "bounce_ccs"),
+        ("hunt_crossley", false, "bounce_hc"),
+        ("compliant", true, "unequal_ccs"),
+        ("hunt_crossley", true, "unequal_hc"),
     ] {
         let (rows, steps_ref) = multi_reference(reference);
         let times: Vec<f64> = rows.iter().map(|r| r[0]).collect();
         let (ours, steps) = multi_ball_rows(model, unequal, &times);
+        // Simbody's rows print as %.17g, which round-trips: equal numbers are the same bits.
+        let gap = position_gap(&ours, &rows);
+        assert!(gap == 0.0, "{reference}: {gap:e} m from Simbody");
+        assert_eq!(steps, steps_ref, "{reference}: steps");
+        // What exactness is worth here: a one-ulp change of the start moves Simbody's own run.
         let spread = ["ulp", "ulp_minus"]
             .iter()
             .map(|s| position_gap(&multi_reference(&format!("{reference}_{s}")).0, &rows))
             .fold(0.0, f64::max);
-        let gap = position_gap(&ours, &rows);
-        if exact || spread < 1e-8 {
-            assert!(gap < 1e-8, "{reference}: {gap:e} m from Simbody");
-            assert_eq!(steps, steps_ref, "{reference}: steps");
-        } else {
-            assert!(
-                gap <= spread,
-                "{reference}: {gap:e} m from Simbody, its one-ulp spread {spread:e} m"
-            );
-            // The spread's own runs take 2767–2773 (bounce_hc) and 3043–3050 (unequal_hc)
-            // steps: a count within 1 % of Simbody's.
-            assert!(
-                steps.abs_diff(steps_ref) * 100 <= steps_ref,
-                "{reference}: steps"
-            );
-        }
+        assert!(
+            spread > 1e-15,
+            "{reference}: a one-ulp change moves the run"
+        );
     }
 }

@@ -10,38 +10,48 @@ use crate::scalar::Real;
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
 /// Rotation matrix of the (possibly unnormalized) quaternion `q = [w, x, y, z]`, with Simbody's
-/// arithmetic (`Quaternion` normalizes by dividing by `|q|`, then `Rotation` uses the products
-/// below in this order), so that rotations agree with Simbody's to the last bit.
+/// arithmetic (its Free and Ball mobilizers scale q by the precalculated `1/|q|`, then
+/// `Rotation::setRotationFromQuaternion` uses the products below in this order), so that
+/// rotations agree with Simbody's to the last bit.
 #[inline(always)]
 pub fn rotation_from_quaternion<T: Real>(q: &[T]) -> Matrix3<T> {
-    let norm = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
-    let (q0, q1, q2, q3) = (q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm);
+    // `qCache[QuatOONorm]` (RigidBodyNodeSpec_Free.h): a product per entry, not a division.
+    let oo_norm = T::one() / (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+    let (q0, q1, q2, q3) = (
+        q[0] * oo_norm,
+        q[1] * oo_norm,
+        q[2] * oo_norm,
+        q[3] * oo_norm,
+    );
     let (q00, q11, q22, q33) = (q0 * q0, q1 * q1, q2 * q2, q3 * q3);
     let (q01, q02, q03) = (q0 * q1, q0 * q2, q0 * q3);
     let (q12, q13, q23) = (q1 * q2, q1 * q3, q2 * q3);
+    let (q00mq11, q22mq33) = (q00 - q11, q22 - q33);
     let two = T::c(2.0);
     Matrix3::new(
         q00 + q11 - q22 - q33,
         two * (q12 - q03),
         two * (q13 + q02),
         two * (q12 + q03),
-        q00 - q11 + q22 - q33,
+        q00mq11 + q22mq33,
         two * (q23 - q01),
         two * (q13 - q02),
         two * (q23 + q01),
-        q00 - q11 - q22 + q33,
+        q00mq11 - q22mq33,
     )
 }
 
-/// `q̇ = ½ (0, w) ⊗ q` for angular velocity `w` expressed in the parent frame.
+/// `q̇ = ½ (0, w) ⊗ q` for angular velocity `w` expressed in the parent frame, as Simbody
+/// forms it (`Rotation::convertAngVelToQuaternionDot`: `e = q/2`, then the rows of its
+/// unnormalized `N(e)` times `w`, each a left-to-right sum).
 pub fn quaternion_dot<T: Real>(q: &[T], w: &Vector3<T>, qdot: &mut [T]) {
     let half = T::c(0.5);
-    let qv = Vector3::new(q[1], q[2], q[3]);
-    let dv = (w * q[0] + w.cross(&qv)) * half;
-    qdot[0] = -w.dot(&qv) * half;
-    qdot[1] = dv.x;
-    qdot[2] = dv.y;
-    qdot[3] = dv.z;
+    let e = [q[0] * half, q[1] * half, q[2] * half, q[3] * half];
+    let (ne1, ne2, ne3) = (-e[1], -e[2], -e[3]);
+    qdot[0] = ne1 * w.x + ne2 * w.y + ne3 * w.z;
+    qdot[1] = e[0] * w.x + e[3] * w.y + ne2 * w.z;
+    qdot[2] = ne3 * w.x + e[0] * w.y + e[1] * w.z;
+    qdot[3] = e[2] * w.x + ne1 * w.y + e[0] * w.z;
 }
 
 /// Maps a quaternion change `dq` to the angular-velocity-like vector `N⁺ dq = 2 E(q)ᵀ dq / |q|²`,
