@@ -11,7 +11,7 @@ root="$(cd "$here/../.." && pwd)"
 exe="$(mktemp -d)/multi_ball_reference"
 g++ -O2 -std=c++17 -Wno-deprecated-declarations -I/usr/include/simbody "$here/multi_ball_reference.cpp" \
     -o "$exe" -lSimTKsimbody -lSimTKmath -lSimTKcommon
-for scene in bounce_ccs bounce_hc unequal_ccs unequal_hc; do
+for scene in bounce_ccs bounce_hc unequal_ccs unequal_hc collide_ccs collide_hc; do
   "$exe" "$scene" > "$root/testdata/simbody37/multi_$scene.csv"
   "$exe" "$scene" 1 > "$root/testdata/simbody37/multi_${scene}_ulp.csv"
   "$exe" "$scene" -1 > "$root/testdata/simbody37/multi_${scene}_ulp_minus.csv"

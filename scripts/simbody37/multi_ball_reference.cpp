@@ -7,8 +7,12 @@
 //            bounce_hc    the same balls in one HuntCrossleyForce set
 //            unequal_ccs  three balls of unequal materials (stiffness, dissipation, friction)
 //            unequal_hc   the same in one HuntCrossleyForce set
-//     ULPS: moves ball 2's initial spin about y by that many ulps (Simbody's own one-ulp
-//           spread; a change of a height is absorbed by the first step's rounding).
+//            collide_ccs  three balls that also hit each other (sphere–sphere contacts in the
+//                         set: two rolling into each other, one falling onto another)
+//            collide_hc   the same in one HuntCrossleyForce set
+//     ULPS: moves ball 2's initial spin about y (about z in the collide scenes, where it has
+//           no y spin) by that many ulps (Simbody's own one-ulp spread; a change of a height
+//           is absorbed by the first step's rounding).
 //
 // Balls as scenarios.md's (1 kg, inertia 0.4 m R^2, Free mobilizers), listed in set order after
 // the ground half space (rotated -90 deg about z: y < 0 is solid). Gravity -9.81 y, transition
@@ -39,7 +43,14 @@ struct Ball {
 
 // Three balls dropped from different heights with different speeds and spins: each bounces a
 // few times, so the contacts separate and reload at different moments.
-std::vector<Ball> balls(bool unequal) {
+std::vector<Ball> balls(bool unequal, bool collide) {
+    if (collide) {
+        return {
+            {0.1, Vec3(0, 0.1, 0), Vec3(2, 0, 0), Vec3(0, 0, -20), 1e6, 0.5, 0.8, 0.5, 0},
+            {0.08, Vec3(0.6, 0.08, 0.02), Vec3(-1.5, 0, 0), Vec3(0, 2, 18.75), 2e6, 0.3, 0.9, 0.6, 0},
+            {0.12, Vec3(0.75, 0.45, 0.03), Vec3(-1, 0, 0), Vec3(0, 0, 3), 5e5, 0.8, 0.7, 0.4, 0.05},
+        };
+    }
     std::vector<Ball> b = {
         {0.1, Vec3(0, 0.3, 0), Vec3(1, 0, 0), Vec3(0, 0, 5), 1e6, 0.5, 0.8, 0.5, 0},
         {0.08, Vec3(1, 0.2, 0.2), Vec3(-0.5, 1, 0), Vec3(2, 0, 0), 1e6, 0.5, 0.8, 0.5, 0},
@@ -61,7 +72,8 @@ int main(int argc, char** argv) {
     const int ulps = argc > 2 ? std::atoi(argv[2]) : 0;
     const bool hc = scene.size() > 3 && scene.substr(scene.size() - 3) == "_hc";
     const bool unequal = scene.rfind("unequal", 0) == 0;
-    const std::vector<Ball> spec = balls(unequal);
+    const bool collide = scene.rfind("collide", 0) == 0;
+    const std::vector<Ball> spec = balls(unequal, collide);
     const ContactMaterial groundMat(1e6, 0.5, 0.8, 0.5, 0);
 
     MultibodySystem system;
@@ -108,8 +120,9 @@ int main(int argc, char** argv) {
     State state = system.realizeTopology();
     for (int i = 0; i < (int)spec.size(); ++i) {
         Vec3 w = spec[i].w;
+        const int axis = collide ? 2 : 1;  // a spin component that is not zero
         if (i == 2)
-            for (int k = 0; k < std::abs(ulps); ++k) w[1] = std::nextafter(w[1], ulps > 0 ? 10.0 : -10.0);
+            for (int k = 0; k < std::abs(ulps); ++k) w[axis] = std::nextafter(w[axis], ulps > 0 ? 10.0 : -10.0);
         mobods[i].setQToFitTranslation(state, spec[i].p);
         mobods[i].setUToFitLinearVelocity(state, spec[i].v);
         mobods[i].setUToFitAngularVelocity(state, w);

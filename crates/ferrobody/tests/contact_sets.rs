@@ -128,8 +128,29 @@ fn a_leaving_contact_stops_the_hunt_crossley_set_as_in_simbody() {
 /// and angular velocity, and material (stiffness, dissipation, μs, μd, μv) of each.
 type BallSpec = (f64, [f64; 3], [f64; 3], [f64; 3], [f64; 5]);
 
-fn multi_balls(unequal: bool) -> Vec<BallSpec> {
+fn multi_balls(variant: &str) -> Vec<BallSpec> {
     let s1 = [1e6, 0.5, 0.8, 0.5, 0.0];
+    if variant == "collide" {
+        // Two balls rolling into each other, a third falling onto one of them: sphere–sphere
+        // contacts in the set besides the ground's.
+        return vec![
+            (0.1, [0.0, 0.1, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, -20.0], s1),
+            (
+                0.08,
+                [0.6, 0.08, 0.02],
+                [-1.5, 0.0, 0.0],
+                [0.0, 2.0, 18.75],
+                [2e6, 0.3, 0.9, 0.6, 0.0],
+            ),
+            (
+                0.12,
+                [0.75, 0.45, 0.03],
+                [-1.0, 0.0, 0.0],
+                [0.0, 0.0, 3.0],
+                [5e5, 0.8, 0.7, 0.4, 0.05],
+            ),
+        ];
+    }
     let mut balls = vec![
         (0.1, [0.0, 0.3, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 5.0], s1),
         (0.08, [1.0, 0.2, 0.2], [-0.5, 1.0, 0.0], [2.0, 0.0, 0.0], s1),
@@ -141,7 +162,7 @@ fn multi_balls(unequal: bool) -> Vec<BallSpec> {
             s1,
         ),
     ];
-    if unequal {
+    if variant == "unequal" {
         balls[0].4 = [2e6, 0.2, 0.9, 0.6, 0.1];
         balls[1].4 = [5e5, 1.0, 0.5, 0.3, 0.0];
         balls[2].4 = [3e6, 0.7, 1.1, 0.4, 0.05];
@@ -150,14 +171,14 @@ fn multi_balls(unequal: bool) -> Vec<BallSpec> {
 }
 
 /// The reference's scene: three balls and the ground in one set of `model`.
-fn multi_ball_scene(model: &str, unequal: bool) -> String {
+fn multi_ball_scene(model: &str, variant: &str) -> String {
     let mut s = String::from(
         "gravity = [0.0, -9.81, 0.0]\n[simulation]\nduration = 1.0\n\
          [integrator]\nmethod = \"rk-merson\"\naccuracy = 1e-6\n\
          [material.ground]\nstiffness = 1e6\ndissipation = 0.5\nstatic_friction = 0.8\n\
          dynamic_friction = 0.5\nviscous_friction = 0.0\n",
     );
-    let balls = multi_balls(unequal);
+    let balls = multi_balls(variant);
     for (i, (r, p, v, w, m)) in balls.iter().enumerate() {
         s += &format!(
             "[material.b{i}]\nstiffness = {:?}\ndissipation = {:?}\nstatic_friction = {:?}\n\
@@ -228,8 +249,8 @@ fn position_gap(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
 }
 
 /// ferrobody's rows of the reference's scene at Simbody's report times, and its step count.
-fn multi_ball_rows(model: &str, unequal: bool, times: &[f64]) -> (Vec<Vec<f64>>, u64) {
-    let scene = parse_scene(&multi_ball_scene(model, unequal), "multi.toml", "multi").unwrap();
+fn multi_ball_rows(model: &str, variant: &str, times: &[f64]) -> (Vec<Vec<f64>>, u64) {
+    let scene = parse_scene(&multi_ball_scene(model, variant), "multi.toml", "multi").unwrap();
     let mut sim = Simulation::new(&scene.model, scene.initial_state, scene.integrator).unwrap();
     let mut rows = Vec::new();
     for (k, &t) in times.iter().enumerate() {
@@ -263,15 +284,17 @@ fn multi_ball_rows(model: &str, unequal: bool, times: &[f64]) -> (Vec<Vec<f64>>,
 /// Simbody's step counts (736, 2767, 712, 3043), so all are held to 1e-8 m and the same count.
 #[test]
 fn bouncing_balls_in_one_set_match_simbody_bit_for_bit() {
-    for (model, unequal, reference) in [
-        ("compliant", false, "bounce_ccs"),
-        ("hunt_crossley", false, "bounce_hc"),
-        ("compliant", true, "unequal_ccs"),
-        ("hunt_crossley", true, "unequal_hc"),
+    for (model, variant, reference) in [
+        ("compliant", "bounce", "bounce_ccs"),
+        ("hunt_crossley", "bounce", "bounce_hc"),
+        ("compliant", "unequal", "unequal_ccs"),
+        ("hunt_crossley", "unequal", "unequal_hc"),
+        ("compliant", "collide", "collide_ccs"),
+        ("hunt_crossley", "collide", "collide_hc"),
     ] {
         let (rows, steps_ref) = multi_reference(reference);
         let times: Vec<f64> = rows.iter().map(|r| r[0]).collect();
-        let (ours, steps) = multi_ball_rows(model, unequal, &times);
+        let (ours, steps) = multi_ball_rows(model, variant, &times);
         // Simbody's rows print as %.17g, which round-trips: equal numbers are the same bits.
         let gap = position_gap(&ours, &rows);
         assert!(gap == 0.0, "{reference}: {gap:e} m from Simbody");

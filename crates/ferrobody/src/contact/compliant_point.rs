@@ -41,26 +41,121 @@ pub(super) fn add_half_space_sphere<T: Real>(
     r: T,
     body_forces: &mut [SpatialVec<T>],
 ) {
-    let r_gh = &x_gh.r;
     let d = x_gs.p - x_gh.p;
-    let p_hc = mul3tv(r_gh, &d);
+    let p_hc = mul3tv(&x_gh.r, &d);
     let x = p_hc.x + r;
     if x.re() <= 0.0 {
         return;
     }
-    let (two, zero) = (T::c(2.0), T::zero());
-    let origin = Vector3::new(x / two, p_hc.y, p_hc.z);
-    let normal = Vector3::new(-T::one(), zero, zero);
-    // Relative velocity of S in H, expressed in H (findRelativeVelocity).
-    let (w_h, v_h) = frame_velocity(ctx, bodies.0, x_bh);
-    let (w_s, v_s) = frame_velocity(ctx, bodies.1, x_bs);
-    let w12 = mul3tv(r_gh, &(w_s - w_h));
-    let v12 = mul3tv(r_gh, &((v_s - v_h) - w_h.cross(&d)));
-    // calcHertzContactForce, in H.
+    let zero = T::zero();
+    let overlap = Overlap {
+        p_12_g: d,
+        p_12: p_hc,
+        normal: Vector3::new(-T::one(), zero, zero),
+        origin: Vector3::new(x / T::c(2.0), p_hc.y, p_hc.z),
+        depth: x,
+        radius: r,
+    };
+    add_hertz_contact(
+        ctx,
+        m,
+        v_trans,
+        bodies,
+        (x_gh, x_bh),
+        x_bs,
+        &overlap,
+        body_forces,
+    );
+}
+
+/// Two spheres (surface 1 of radius `r1` on `bodies.0` at `x_g1`, surface 2 of radius `r2` on
+/// `bodies.1` at `x_g2`) of a compliant set, as Simbody's `ContactTracker::SphereSphere` and
+/// `HertzCircular` generator compute them, in surface 1's frame:
+///
+/// ```text
+/// d = |p_G2 − p_G1|,  x = r1 + r2 − d,  R = r1 r2/(r1 + r2),  p_12 = R_G1ᵀ (p_G2 − p_G1)
+/// n = p_12 / d,  origin = (r1 − x/2) n,  then the half space's force law (module docs)
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub(super) fn add_sphere_sphere<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    m: &CombinedMaterial<T>,
+    v_trans: T,
+    bodies: (BodyId, BodyId),
+    (x_g1, x_b1, r1): (&Transform<T>, &Transform<T>, T),
+    (x_g2, x_b2, r2): (&Transform<T>, &Transform<T>, T),
+    body_forces: &mut [SpatialVec<T>],
+) {
+    let p_12_g = x_g2.p - x_g1.p;
+    let d2 = p_12_g.x * p_12_g.x + p_12_g.y * p_12_g.y + p_12_g.z * p_12_g.z;
+    let rr = r1 + r2;
+    // Simbody's tracker fails on coincident centres (no normal); no force here.
+    if d2.re() > (rr * rr).re() || d2.re() < SIGNIFICANT_REAL_SQUARED {
+        return;
+    }
+    let d = d2.sqrt();
+    let p_12 = mul3tv(&x_g1.r, &p_12_g);
+    let depth = rr - d;
+    let normal = p_12.map(|c| c / d);
+    let overlap = Overlap {
+        p_12_g,
+        p_12,
+        normal,
+        origin: normal * (r1 - depth / T::c(2.0)),
+        depth,
+        radius: r1 * r2 / rr,
+    };
+    if depth.re() <= 0.0 {
+        return;
+    }
+    add_hertz_contact(
+        ctx,
+        m,
+        v_trans,
+        bodies,
+        (x_g1, x_b1),
+        x_b2,
+        &overlap,
+        body_forces,
+    );
+}
+
+/// What a tracker found, in surface 1's frame S1: the vector from surface 1's origin to
+/// surface 2's (in Ground and in S1), the normal, the contact origin (midway as for equal
+/// stiffness), the depth and the effective radius.
+struct Overlap<T: Real> {
+    p_12_g: Vector3<T>,
+    p_12: Vector3<T>,
+    normal: Vector3<T>,
+    origin: Vector3<T>,
+    depth: T,
+    radius: T,
+}
+
+/// Simbody's `calcHertzContactForce` in S1, then `changeFrameInPlace(X_G1)` and the force on
+/// the two bodies (`realizeSubsystemDynamicsImpl`).
+#[allow(clippy::too_many_arguments)]
+fn add_hertz_contact<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    m: &CombinedMaterial<T>,
+    v_trans: T,
+    bodies: (BodyId, BodyId),
+    (x_g1, x_b1): (&Transform<T>, &Transform<T>),
+    x_b2: &Transform<T>,
+    o: &Overlap<T>,
+    body_forces: &mut [SpatialVec<T>],
+) {
+    let r_g1 = &x_g1.r;
+    let (x, normal) = (o.depth, o.normal);
+    // Relative velocity of surface 2 in S1, expressed in S1 (findRelativeVelocity).
+    let (w_1, v_1) = frame_velocity(ctx, bodies.0, x_b1);
+    let (w_2, v_2) = frame_velocity(ctx, bodies.1, x_b2);
+    let w12 = mul3tv(r_g1, &(w_2 - w_1));
+    let v12 = mul3tv(r_g1, &((v_2 - v_1) - w_1.cross(&o.p_12_g)));
     let s = x * (T::c(0.5) - m.s1);
-    let point = origin + normal * s;
-    let f_hertz = T::c(4.0 / 3.0) * m.k * x * (r * m.k * x).sqrt();
-    let vel = v12 + w12.cross(&(point - p_hc));
+    let point = o.origin + normal * s;
+    let f_hertz = T::c(4.0 / 3.0) * m.k * x * (o.radius * m.k * x).sqrt();
+    let vel = v12 + w12.cross(&(point - o.p_12));
     let xdot = -vel.dot(&normal);
     let vel_normal = normal * -xdot;
     let vel_tangent = vel - vel_normal;
@@ -79,8 +174,8 @@ pub(super) fn add_half_space_sphere<T: Real>(
     }
     let force_h = normal * f_hertz + (normal * f_hc + friction);
     // changeFrameInPlace(X_GH), then realizeSubsystemDynamicsImpl.
-    let p_g = x_gh.p + mul3v(r_gh, &point);
-    let f_g = mul3v(r_gh, &force_h);
+    let p_g = x_g1.p + mul3v(r_g1, &point);
+    let f_g = mul3v(r_g1, &force_h);
     for (body, f) in [(bodies.1, f_g), (bodies.0, -f_g)] {
         let r_b = p_g - ctx.x_gb(body).p;
         body_forces[body.0] += spatial(r_b.cross(&f), f);

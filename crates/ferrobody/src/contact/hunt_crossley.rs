@@ -24,22 +24,27 @@
 //!   (notes §9.2, a defect kept for fidelity);
 //! * `compliant` ([`FrictionModel::Stribeck`], Simbody's `CompliantContactSubsystem`): each
 //!   contact is computed on its own (its `HertzCircular` generator returns for that contact
-//!   only), so a separating contact is skipped and the others are still evaluated; a half space
-//!   and a sphere are evaluated in the subsystem's own arithmetic (`contact/compliant_point.rs`).
+//!   only), so a separating contact is skipped and the others are still evaluated; half spaces
+//!   and spheres are evaluated in the subsystem's own arithmetic (`contact/compliant_point.rs`),
+//!   in its tracker's order (lower, then higher surface index).
+//!
+//! `hunt_crossley` meets its contacts in Simbody's `GeneralContactSubsystem` order (a
+//! sweep-and-prune along the axis of largest spread, `geometry::general_contact_pairs`), which
+//! decides where its early return falls.
 //!
 //! References: K. H. Hunt, F. R. E. Crossley, J. Appl. Mech. 42 (1975) 440; M. Hollars, Simbody documentation; M. A. Sherman, A. Seth,
 //! S. L. Delp, "Simbody: multibody dynamics for biomedical research", Procedia IUTAM 2 (2011)
 //! 241–261.
 
-use super::compliant_point::add_half_space_sphere;
+use super::compliant_point::{add_half_space_sphere, add_sphere_sphere};
 pub use super::contact_evaluation::{ContactEvaluation, ContactScratch};
 use super::friction::{hollars, stribeck, FrictionModel, SIGNIFICANT_REAL_SQUARED};
 use super::material::{combine, CombinedMaterial, ContactMaterial};
 use super::surface_pose::{surface_pose, SurfacePoseKind};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::geometry::{
-    candidate_pairs, pair_contact, BroadPhase, ContactSurface, Shape, SmallSetPlan,
-    UnsupportedPairs,
+    candidate_pairs, general_contact_pairs, pair_contact, BroadPhase, ContactSurface, Shape,
+    SmallSetPlan, UnsupportedPairs,
 };
 use crate::ids::BodyId;
 use crate::math::spatial::shift_motion;
@@ -133,7 +138,13 @@ impl<T: Real> HuntCrossleyForce<T> {
             small_set: None,
             pose_kinds: Vec::new(),
         };
-        element.small_set = SmallSetPlan::new(&element.surfaces);
+        element.small_set = SmallSetPlan::new(&element.surfaces).map(|plan| {
+            // The compliant model applies its contacts in Simbody's tracker order.
+            match friction {
+                FrictionModel::Stribeck => plan.in_surface_order(),
+                FrictionModel::Hollars => plan,
+            }
+        });
         element.pose_kinds = element.surfaces.iter().map(SurfacePoseKind::of).collect();
         element.refresh_material_caches();
         Ok(element)
@@ -461,12 +472,33 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
             }
             let (si, sj) = (&self.surfaces[i], &self.surfaces[j]);
             if !stops_at_pulling_contact {
-                // The compliant model's half space and sphere, in Simbody's CCS arithmetic.
+                // The compliant model's half spaces and spheres, in Simbody's CCS arithmetic.
                 let pair = match (&si.shape, &sj.shape) {
                     (Shape::HalfSpace, &Shape::Sphere { radius }) => Some((i, j, radius)),
                     (&Shape::Sphere { radius }, Shape::HalfSpace) => Some((j, i, radius)),
                     _ => None,
                 };
+                if let (&Shape::Sphere { radius: ri }, &Shape::Sphere { radius: rj }) =
+                    (&si.shape, &sj.shape)
+                {
+                    // Surface 1 is the one listed first, as in Simbody's tracker.
+                    let ((a, ra), (b, rb)) = if i < j {
+                        ((i, ri), (j, rj))
+                    } else {
+                        ((j, rj), (i, ri))
+                    };
+                    let (sa, sb) = (&self.surfaces[a], &self.surfaces[b]);
+                    add_sphere_sphere(
+                        ctx,
+                        &self.pair_material(a, b),
+                        self.transition_velocity,
+                        (sa.body, sb.body),
+                        (&x_gs[a], &sa.x_bs, T::c(ra)),
+                        (&x_gs[b], &sb.x_bs, T::c(rb)),
+                        body_forces,
+                    );
+                    return;
+                }
                 if let Some((h, s, radius)) = pair {
                     let (sh, ss) = (&self.surfaces[h], &self.surfaces[s]);
                     add_half_space_sphere(
@@ -498,9 +530,20 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
             }
         };
         match &self.small_set {
+            _ if stops_at_pulling_contact => {
+                // HuntCrossleyForce's contacts, in GeneralContactSubsystem's order.
+                general_contact_pairs(&self.surfaces, x_gs, &mut scratch.broad);
+                for &(i, j) in &scratch.broad.pairs {
+                    apply(i as usize, j as usize);
+                }
+            }
             Some(plan) => plan.for_each_candidate(x_gs, apply),
             None => {
                 candidate_pairs(&self.surfaces, x_gs, &mut scratch.broad);
+                if !stops_at_pulling_contact {
+                    // Simbody's tracker order (`SmallSetPlan::in_surface_order`).
+                    scratch.broad.pairs.sort_unstable();
+                }
                 for &(i, j) in &scratch.broad.pairs {
                     apply(i as usize, j as usize);
                 }

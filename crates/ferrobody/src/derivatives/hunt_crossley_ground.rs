@@ -22,7 +22,7 @@ use crate::contact::friction::FrictionModel;
 use crate::contact::hunt_crossley::{contact_forces, hertz_force};
 use crate::contact::material::CombinedMaterial;
 use crate::contact::HuntCrossleyForce;
-use crate::geometry::Shape;
+use crate::geometry::{general_contact_pairs, BroadPhase, Shape};
 use crate::math::spatial::cross_matrix;
 use crate::math::Transform;
 use crate::scalar::Real;
@@ -76,7 +76,27 @@ pub(super) fn add_contacts(
     let x_gh = surfaces[a].x_bs;
     let w = v_gb.fixed_rows::<3>(0).into_owned();
     let v_o = v_gb.fixed_rows::<3>(3) - w.cross(&x_gb.p);
-    for (b, surface) in surfaces.iter().enumerate() {
+    // The spheres in the order HuntCrossleyForce meets them (GeneralContactSubsystem's sweep;
+    // it matters where a contact pulls and the loop stops).
+    let x_gs: Vec<Transform<f64>> = surfaces
+        .iter()
+        .map(|s| {
+            if s.body.0 == 0 {
+                s.x_bs
+            } else {
+                x_gb * &s.x_bs
+            }
+        })
+        .collect();
+    let mut sweep = BroadPhase::default();
+    general_contact_pairs(surfaces, &x_gs, &mut sweep);
+    for &(i, j) in &sweep.pairs {
+        let b = if i as usize == a {
+            j as usize
+        } else {
+            i as usize
+        };
+        let surface = &surfaces[b];
         let Shape::Sphere { radius } = surface.shape else {
             continue;
         };

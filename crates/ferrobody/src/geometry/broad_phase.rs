@@ -18,7 +18,7 @@ pub struct BroadPhase {
     /// Candidate pairs (indices into the surface list), surface order kept (`i < j`).
     pub pairs: Vec<(u32, u32)>,
     /// Bounded surfaces: (interval start on the sweep axis, interval end, surface index).
-    intervals: Vec<(f64, f64, u32)>,
+    pub(super) intervals: Vec<(f64, f64, u32)>,
     /// Bounding-sphere centres and radii of the surfaces, in Ground.
     centres: Vec<([f64; 3], f64)>,
     /// Indices of the half spaces.

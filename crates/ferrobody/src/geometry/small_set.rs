@@ -65,6 +65,14 @@ impl SmallSetPlan {
         Some(Self { pairs })
     }
 
+    /// The same plan visiting its pairs in increasing `(i, j)` order: Simbody's
+    /// `ContactTrackerSubsystem` keeps its pairs in an ordered map by lower then higher surface
+    /// index, and `CompliantContactSubsystem` applies their forces in that order.
+    pub fn in_surface_order(mut self) -> Self {
+        self.pairs.sort_by_key(|&(i, j, _)| (i, j));
+        self
+    }
+
     /// Calls `f(i, j)` for each candidate pair at the surface poses `x_gs`, in broad-phase
     /// order.
     #[inline(always)]
