@@ -529,9 +529,13 @@ impl<T: Real> ForceElement<T> for HuntCrossleyForce<T> {
                 }
             }
         };
+        // HuntCrossleyForce meets its contacts in GeneralContactSubsystem's order, which
+        // decides where it stops; a set of one structural pair (a ball on a floor, an egg on a
+        // ball) has no order to keep and takes its plan.
+        let general_order =
+            stops_at_pulling_contact && self.small_set.as_ref().is_none_or(|plan| plan.len() > 1);
         match &self.small_set {
-            _ if stops_at_pulling_contact => {
-                // HuntCrossleyForce's contacts, in GeneralContactSubsystem's order.
+            _ if general_order => {
                 general_contact_pairs(&self.surfaces, x_gs, &mut scratch.broad);
                 for &(i, j) in &scratch.broad.pairs {
                     apply(i as usize, j as usize);

@@ -20,7 +20,7 @@ pub struct BroadPhase {
     /// Bounded surfaces: (interval start on the sweep axis, interval end, surface index).
     pub(super) intervals: Vec<(f64, f64, u32)>,
     /// Bounding-sphere centres and radii of the surfaces, in Ground.
-    centres: Vec<([f64; 3], f64)>,
+    pub(super) centres: Vec<([f64; 3], f64)>,
     /// Indices of the half spaces.
     half_spaces: Vec<u32>,
     /// Surface order along the sweep axis at the last call.

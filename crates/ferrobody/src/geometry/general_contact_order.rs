@@ -31,17 +31,19 @@ pub fn general_contact_pairs<T: Real>(
     if n == 0 {
         return;
     }
-    let centre = |i: usize| [x_gs[i].p.x.re(), x_gs[i].p.y.re(), x_gs[i].p.z.re()];
-    let radius = |i: usize| surfaces[i].shape.bounding_radius().unwrap_or(f64::INFINITY);
+    let centres = &mut bp.centres;
+    centres.clear();
+    centres.extend(surfaces.iter().zip(x_gs).map(|(s, x)| {
+        let radius = s.shape.bounding_radius().unwrap_or(f64::INFINITY);
+        ([x.p.x.re(), x.p.y.re(), x.p.z.re()], radius)
+    }));
     let mut sum = [0.0; 3];
-    for i in 0..n {
-        let c = centre(i);
+    for (c, _) in centres.iter() {
         (0..3).for_each(|k| sum[k] += c[k]);
     }
     let average = sum.map(|x| x / n as f64);
     let mut var = [0.0; 3];
-    for i in 0..n {
-        let c = centre(i);
+    for (c, _) in centres.iter() {
         (0..3).for_each(|k| var[k] += (c[k] - average[k]).abs());
     }
     let mut axis = if var[0] > var[1] { 0 } else { 1 };
@@ -50,23 +52,37 @@ pub fn general_contact_pairs<T: Real>(
     }
     let extents = &mut bp.intervals;
     extents.clear();
-    extents.extend((0..n).map(|i| {
-        let (c, r) = (centre(i)[axis], radius(i));
-        (c - r, c + r, i as u32)
-    }));
-    extents.sort_by(|a, b| a.0.total_cmp(&b.0));
+    extents.extend(
+        centres
+            .iter()
+            .enumerate()
+            .map(|(i, (c, r))| (c[axis] - r, c[axis] + r, i as u32)),
+    );
+    // Insertion sort on the start: stable, as Simbody's std::sort is on small sets, and
+    // cheaper than a general sort for the few surfaces of a set.
+    for k in 1..n {
+        let e = extents[k];
+        let mut m = k;
+        while m > 0 && extents[m - 1].0 > e.0 {
+            extents[m] = extents[m - 1];
+            m -= 1;
+        }
+        extents[m] = e;
+    }
     for a in 0..n {
         let (_, end, i) = extents[a];
+        let (ci, ri) = centres[i as usize];
         for &(start, _, j) in &extents[a + 1..] {
             if start > end {
                 break;
             }
-            let (i, j) = (i as usize, j as usize);
-            let (ci, cj) = (centre(i), centre(j));
-            let d2: f64 = (0..3).map(|k| (ci[k] - cj[k]) * (ci[k] - cj[k])).sum();
-            let reach = radius(i) + radius(j);
-            if d2 <= reach * reach && surfaces[i].body != surfaces[j].body {
-                bp.pairs.push((i as u32, j as u32));
+            let (cj, rj) = centres[j as usize];
+            let d = [ci[0] - cj[0], ci[1] - cj[1], ci[2] - cj[2]];
+            let reach = ri + rj;
+            if d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= reach * reach
+                && surfaces[i as usize].body != surfaces[j as usize].body
+            {
+                bp.pairs.push((i, j));
             }
         }
     }

@@ -65,6 +65,16 @@ impl SmallSetPlan {
         Some(Self { pairs })
     }
 
+    /// Number of structural pairs.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Whether the plan has no pairs.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
     /// The same plan visiting its pairs in increasing `(i, j)` order: Simbody's
     /// `ContactTrackerSubsystem` keeps its pairs in an ordered map by lower then higher surface
     /// index, and `CompliantContactSubsystem` applies their forces in that order.
