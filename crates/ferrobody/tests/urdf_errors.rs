@@ -133,3 +133,55 @@ fn a_massless_moving_leaf_is_refused_but_a_massless_link_inside_a_chain_is_not()
     let e = error_of(&leaf);
     assert!(e.contains("'upper'"), "{e}");
 }
+
+/// Splits one CSV line as RFC 4180 reads it (quoted fields, doubled quotes inside).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted, mut chars) =
+        (Vec::new(), String::new(), false, line.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+#[test]
+fn a_link_named_with_a_comma_keeps_the_csv_columns_in_place() {
+    use ferrobody::io::TrajectoryWriter;
+    use ferrobody::pipeline::realize;
+    use ferrobody::{Data, Stage};
+    let text = r#"<robot name="r">
+  <link name="base"/>
+  <link name="a,b"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="a,b"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"#;
+    let robot =
+        ferrobody::io::urdf::parse(text, "comma.urdf", ferrobody::io::urdf::RootJoint::Fixed)
+            .unwrap();
+    let (model, state) = (&robot.model, &robot.default_state);
+    let mut data = Data::new(model);
+    realize(model, state, &mut data, Stage::Acceleration).unwrap();
+    let mut out = Vec::new();
+    {
+        let mut writer = TrajectoryWriter::new(&mut out, model).unwrap();
+        writer.write_row(model, state, &data).unwrap();
+        writer.flush().unwrap();
+    }
+    let text = String::from_utf8(out).unwrap();
+    let mut lines = text.lines();
+    let header = csv_fields(lines.next().unwrap());
+    let row = csv_fields(lines.next().unwrap());
+    assert_eq!(header.len(), row.len(), "{text}");
+    assert!(header.iter().any(|h| h == "a,b.px"), "{header:?}");
+    assert!(text.contains(",\"a,b.px\",\"a,b.py\","), "{text}");
+}

@@ -7,6 +7,7 @@
 //! — then `normal_force` (N, 0 for a contact separating faster than its dissipation allows),
 //! `friction_force` (N, magnitude) and `slip_speed` (m/s).
 
+use super::trajectory::csv_field;
 use crate::data::Data;
 use crate::error::{Error, Result};
 use crate::model::Model;
@@ -47,7 +48,9 @@ impl<W: Write> ContactsWriter<W> {
             let line = &mut self.line;
             line.clear();
             let (b1, b2) = (&model.body(c.bodies.0).name, &model.body(c.bodies.1).name);
-            let _ = write!(line, "{:?},{},{b1},{b2}", state.t, c.element_name);
+            let (b1, b2) = (csv_field(b1), csv_field(b2));
+            let element = csv_field(&c.element_name);
+            let _ = write!(line, "{:?},{element},{b1},{b2}", state.t);
             let f = c.force_on_body2();
             let values = [
                 c.point.x,

@@ -31,7 +31,7 @@ pub use scene::{load_scene, parse_scene, Scene};
 pub use scene_build::check_report_rows;
 pub use scene_visual::{Visual, VisualShape};
 pub use sto::StatesWriter;
-pub use trajectory::{format_number, TrajectoryWriter};
+pub use trajectory::{csv_field, format_number, TrajectoryWriter};
 
 /// A parser's message on one line (errors are one line): roxmltree quotes the character it
 /// did not expect, which may be a line break or a tab.

@@ -4,7 +4,8 @@
 //! Columns: `t`; for each body but Ground, `NAME.px,py,pz` (origin in Ground),
 //! `NAME.qw,qx,qy,qz` (orientation, scalar first, qw ≥ 0), `NAME.vx,vy,vz` (origin velocity),
 //! `NAME.wx,wy,wz` (angular velocity), all in Ground; `ke, pe, energy`; then each body's
-//! generalized coordinates and speeds as `NAME.q0..`, `NAME.u0..`.
+//! generalized coordinates and speeds as `NAME.q0..`, `NAME.u0..`. A column name holding a comma,
+//! a quote or a line break is quoted as RFC 4180 says ([`csv_field`]).
 
 use crate::algorithms::kinetic_energy;
 use crate::data::Data;
@@ -14,6 +15,17 @@ use crate::model::potential_energy;
 use crate::model::Model;
 use crate::state::State;
 use std::io::Write;
+
+/// A CSV field as RFC 4180 writes it: as it is, or in double quotes (inner quotes doubled)
+/// when it holds a comma, a quote or a line break — so a body named `a,b` (a URDF link may be)
+/// keeps every column after it in place.
+pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
+    }
+}
 
 /// Formats an `f64` in its shortest round-trip form (`0.1`, `1e-7`, `-2.5e20`, `NaN`, `inf`).
 pub fn format_number(x: f64) -> String {
@@ -34,13 +46,13 @@ impl<W: Write> TrajectoryWriter<W> {
             for c in [
                 "px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz",
             ] {
-                cols.push(format!("{}.{c}", b.name));
+                cols.push(csv_field(&format!("{}.{c}", b.name)).into_owned());
             }
         }
         cols.extend(["ke", "pe", "energy"].map(String::from));
         for b in &model.bodies()[1..] {
-            cols.extend((0..b.nq()).map(|k| format!("{}.q{k}", b.name)));
-            cols.extend((0..b.nu()).map(|k| format!("{}.u{k}", b.name)));
+            cols.extend((0..b.nq()).map(|k| csv_field(&format!("{}.q{k}", b.name)).into_owned()));
+            cols.extend((0..b.nu()).map(|k| csv_field(&format!("{}.u{k}", b.name)).into_owned()));
         }
         writeln!(out, "{}", cols.join(",")).map_err(io_err)?;
         Ok(Self {
