@@ -57,10 +57,7 @@ impl PyDynamics {
         ctrl: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<&ForwardDynamicsJacobian> {
         self.set_state_ctrl(q, Some(u), t, ctrl)?;
-        match tau {
-            Some(tau) => read_into(tau, self.tau.as_mut_slice(), "tau")?,
-            None => self.tau.fill(0.0),
-        }
+        self.set_tau(tau)?;
         if self.jacobian.is_none() {
             self.jacobian = Some(ForwardDynamicsJacobian::new(&self.model).map_err(to_py_err)?);
         }
@@ -68,6 +65,17 @@ impl PyDynamics {
         let (state, tau) = (&self.state, self.tau.as_slice());
         py.detach(|| j.compute(state, tau)).map_err(to_py_err)?;
         Ok(j)
+    }
+
+    /// Sets the applied generalized forces τ (zero when not given).
+    fn set_tau(&mut self, tau: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        match tau {
+            Some(tau) => read_into(tau, self.tau.as_mut_slice(), "tau"),
+            None => {
+                self.tau.fill(0.0);
+                Ok(())
+            }
+        }
     }
 
     /// Sets q and u (and t) of the workspace state.
@@ -140,10 +148,7 @@ impl PyDynamics {
         ctrl: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         self.set_state_ctrl(q, Some(u), t, ctrl)?;
-        match tau {
-            Some(tau) => read_into(tau, self.tau.as_mut_slice(), "tau")?,
-            None => self.tau.fill(0.0),
-        }
+        self.set_tau(tau)?;
         forward_dynamics(
             &self.model,
             &self.state,

@@ -54,6 +54,8 @@ pub struct BodyForceDerivatives {
     /// `[G_bc | H_bc]` at `b * bodies.len() + c_index` (6 × 12 as two 6 × 6).
     pub(super) g: Vec<Matrix6<f64>>,
     pub(super) h: Vec<Matrix6<f64>>,
+    /// Buffers of the reduced path's contact order, reused between evaluations.
+    sweep: super::hunt_crossley_ground::SweepScratch,
 }
 
 impl BodyForceDerivatives {
@@ -110,6 +112,7 @@ impl BodyForceDerivatives {
             force: vec![Vector6::zeros(); nb],
             g: vec![Matrix6::zeros(); pairs],
             h: vec![Matrix6::zeros(); pairs],
+            sweep: Default::default(),
         })
     }
 
@@ -158,6 +161,7 @@ impl BodyForceDerivatives {
                 &mut self.force[b],
                 &mut self.g[k],
                 &mut self.h[k],
+                &mut self.sweep,
             );
         }
     }

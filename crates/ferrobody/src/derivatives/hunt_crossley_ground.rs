@@ -55,6 +55,14 @@ pub(super) fn ground_half_space_and_spheres(force: &HuntCrossleyForce<f64>) -> O
         .then_some(sphere_body.0)
 }
 
+/// The surface poses and sweep buffers of [`add_contacts`]'s contact order, kept between calls
+/// so that a Jacobian evaluation allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SweepScratch {
+    x_gs: Vec<Transform<f64>>,
+    sweep: BroadPhase,
+}
+
 /// Adds every contact's wrench on the spheres' body (at Ground's origin) to `force`, and its
 /// derivatives with respect to the body's pose twist and velocity to `g` and `h`; `x_gb` and
 /// `v_gb` are the body's pose and velocity (about its origin, in Ground).
@@ -65,6 +73,7 @@ pub(super) fn add_contacts(
     force: &mut Vector6<f64>,
     g: &mut Matrix6<f64>,
     h: &mut Matrix6<f64>,
+    scratch: &mut SweepScratch,
 ) {
     let surfaces = element.surfaces();
     let Some(a) = surfaces
@@ -78,18 +87,16 @@ pub(super) fn add_contacts(
     let v_o = v_gb.fixed_rows::<3>(3) - w.cross(&x_gb.p);
     // The spheres in the order HuntCrossleyForce meets them (GeneralContactSubsystem's sweep;
     // it matters where a contact pulls and the loop stops).
-    let x_gs: Vec<Transform<f64>> = surfaces
-        .iter()
-        .map(|s| {
-            if s.body.0 == 0 {
-                s.x_bs
-            } else {
-                x_gb * &s.x_bs
-            }
-        })
-        .collect();
-    let mut sweep = BroadPhase::default();
-    general_contact_pairs(surfaces, &x_gs, &mut sweep);
+    let SweepScratch { x_gs, sweep } = scratch;
+    x_gs.clear();
+    x_gs.extend(surfaces.iter().map(|s| {
+        if s.body.0 == 0 {
+            s.x_bs
+        } else {
+            x_gb * &s.x_bs
+        }
+    }));
+    general_contact_pairs(surfaces, x_gs, sweep);
     for &(i, j) in &sweep.pairs {
         let b = if i as usize == a {
             j as usize

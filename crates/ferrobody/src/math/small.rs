@@ -86,29 +86,6 @@ pub fn mul6v_pair<T: Real>(
     (Vector6::from(ma), Vector6::from(mb))
 }
 
-/// `r · s · rᵀ` for a symmetric `s` (six distinct entries computed, then mirrored).
-#[inline(always)]
-pub fn rotate_symmetric<T: Real>(r: &Matrix3<T>, s: &Matrix3<T>) -> Matrix3<T> {
-    let rs = mul3(r, s);
-    let e = |i: usize, j: usize| {
-        rs[(i, 0)] * r[(j, 0)] + rs[(i, 1)] * r[(j, 1)] + rs[(i, 2)] * r[(j, 2)]
-    };
-    let (a, b, c, d, f, g) = (e(0, 0), e(0, 1), e(0, 2), e(1, 1), e(1, 2), e(2, 2));
-    Matrix3::new(a, b, c, b, d, f, c, f, g)
-}
-
-/// `r · s · rᵀ` for a diagonal `s`: the products of [`rotate_symmetric`] without its terms in
-/// the zero entries, in the same order (so the same numbers).
-#[inline(always)]
-pub fn rotate_diagonal<T: Real>(r: &Matrix3<T>, s: &Matrix3<T>) -> Matrix3<T> {
-    let (s0, s1, s2) = (s[(0, 0)], s[(1, 1)], s[(2, 2)]);
-    let e = |i: usize, j: usize| {
-        r[(i, 0)] * s0 * r[(j, 0)] + r[(i, 1)] * s1 * r[(j, 1)] + r[(i, 2)] * s2 * r[(j, 2)]
-    };
-    let (a, b, c, d, f, g) = (e(0, 0), e(0, 1), e(0, 2), e(1, 1), e(1, 2), e(2, 2));
-    Matrix3::new(a, b, c, b, d, f, c, f, g)
-}
-
 /// `r · s · rᵀ` for a symmetric `s` in Simbody's arithmetic (`Rotation::reexpressSymMat33`,
 /// 57 flops, SimTKcommon/Mechanics/src/Rotation.cpp): with `s = [[a, d, e], [d, b, f],
 /// [e, f, c]]` it rotates only `s − c·1` (its L = `[[a−c, d], [d, b−c], [2e, 2f]]`) and adds
@@ -161,10 +138,7 @@ mod tests {
         let v = Vector3::new(0.1, 0.2, -0.3);
         assert!((mul3(&a, &b) - a * b).norm() < 1e-14);
         assert!((mul3v(&a, &v) - a * v).norm() < 1e-14);
-        let diag = Matrix3::from_diagonal(&Vector3::new(0.3, 1.7, 0.9));
-        assert_eq!(rotate_diagonal(&a, &diag), rotate_symmetric(&a, &diag));
         let sym = a + a.transpose();
-        assert!((rotate_symmetric(&b, &sym) - b * sym * b.transpose()).norm() < 1e-12);
         let rot = nalgebra::Rotation3::from_euler_angles(0.3, -1.1, 2.0).into_inner();
         assert!((reexpress_symmetric(&rot, &sym) - rot * sym * rot.transpose()).norm() < 1e-12);
         let sphere = Matrix3::identity() * 0.00576;

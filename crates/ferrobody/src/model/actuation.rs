@@ -91,10 +91,9 @@ impl<T: Real> Model<T> {
     pub(crate) fn apply_actuators(&self, state: &State<T>, mobility_forces: &mut [T]) {
         let controls = self.controls(state);
         for (a, &c) in self.actuators.iter().zip(controls) {
-            let body = &self.bodies[a.body.0];
-            let q = state.q[body.q_start + a.coordinate];
-            let u = state.u[body.u_start + a.coordinate];
-            mobility_forces[body.u_start + a.coordinate] += a.gear * a.force(c, q, u);
+            let (q, u) = self.actuated_coordinate(state, a);
+            let speed = self.bodies[a.body.0].u_start + a.coordinate;
+            mobility_forces[speed] += a.gear * a.force(c, q, u);
         }
     }
 
