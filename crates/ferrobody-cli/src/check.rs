@@ -39,13 +39,15 @@ pub fn check(
     if model.is_planar_xy() {
         out!("  every body moves in Ground's xy plane: the derivative runs in two dimensions");
     }
+    let names = &scene.names;
     for b in &model.bodies()[1..] {
         out!(
-            "  body '{}': {} mobilizer on '{}', mass {} kg",
+            "  body '{}': {} mobilizer on '{}', mass {} kg{}",
             b.name,
             b.mobilizer,
             model.body(b.parent).name,
-            b.mass_properties.mass
+            b.mass_properties.mass,
+            mobility_list(&names.coordinates[b.q_range()], &names.speeds[b.u_range()])
         );
     }
     for f in model.forces() {
@@ -61,11 +63,11 @@ pub fn check(
     }
     for a in model.actuators() {
         let body = &model.body(a.body).name;
+        let coordinate = &names.coordinates[model.body(a.body).q_range().start + a.coordinate];
         out!(
-            "  actuator '{}': {} on coordinate {} of '{body}', gear {}",
+            "  actuator '{}': {} on coordinate '{coordinate}' of '{body}', gear {}",
             a.name,
             a.kind.label(),
-            a.coordinate,
             a.gear
         );
     }
@@ -93,6 +95,18 @@ pub fn check(
         i.kind.name(),
     );
     Ok(())
+}
+
+/// `; coordinates a, b; speeds c, d` (empty for a welded body).
+fn mobility_list(coordinates: &[String], speeds: &[String]) -> String {
+    if coordinates.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; coordinates {}; speeds {}",
+        coordinates.join(", "),
+        speeds.join(", ")
+    )
 }
 
 /// What an .osim model adds: joints, coordinates, OpenSim force types, what was left out.

@@ -54,7 +54,8 @@ impl Writers {
                 .map(BufWriter::new)
                 .with_context(|| format!("cannot create {}", path.display()))
         };
-        let writer = TrajectoryWriter::new(create("trajectory.csv")?, &scene.model)?;
+        let writer =
+            TrajectoryWriter::with_names(create("trajectory.csv")?, &scene.model, &scene.names)?;
         let contacts = if scene.model.has_contact() {
             Some(ContactsWriter::new(create("contacts.csv")?)?)
         } else {

@@ -97,7 +97,14 @@ fn check_lists_urdf_actuators_and_refuses_them_for_scenes() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("actuator 'panda_joint1': position on coordinate 0 of 'panda_link1', gear 1"),
+        text.contains(
+            "actuator 'panda_joint1': position on coordinate 'panda_joint1' of 'panda_link1', gear 1"
+        ),
+        "{text}"
+    );
+    // Issue 38, item 5: each body lists its coordinates and speeds by name.
+    assert!(
+        text.contains("coordinates panda_joint1; speeds panda_joint1/speed"),
         "{text}"
     );
     assert_eq!(text.matches("actuator '").count(), 9, "{text}");

@@ -37,7 +37,7 @@ impl PyModel {
     fn from_source(source: Source) -> PyResult<Self> {
         let (text, file, kind, floating_base, (actuators, kp, kv)) = &source;
         let (text, file) = (text.clone(), file.clone());
-        let (scene, names) = if kind == "urdf" {
+        let scene = if kind == "urdf" {
             let root = if *floating_base {
                 urdf::RootJoint::Floating
             } else {
@@ -46,47 +46,15 @@ impl PyModel {
             let actuators = urdf::UrdfActuators::from_name(actuators, *kp, *kv)
                 .map_err(PyValueError::new_err)?;
             let robot = urdf::parse_actuated(&text, &file, root, actuators).map_err(to_py_err)?;
-            let joints = robot.info.joints.clone();
-            let scene = robot.into_default_scene();
-            let mut q = generic_names(&scene.model, "q", |b| b.q_range());
-            let mut u = generic_names(&scene.model, "u", |b| b.u_range());
-            for j in &joints {
-                let body = scene.model.body(j.body);
-                let (qr, ur) = (body.q_range(), body.u_range());
-                for (k, i) in qr.clone().enumerate() {
-                    q[i] = if qr.len() == 1 {
-                        j.name.clone()
-                    } else {
-                        format!("{}[{k}]", j.name)
-                    };
-                }
-                for (k, i) in ur.clone().enumerate() {
-                    u[i] = if ur.len() == 1 {
-                        format!("{}/speed", j.name)
-                    } else {
-                        format!("{}/speed[{k}]", j.name)
-                    };
-                }
-            }
-            (scene, (q, u))
+            robot.into_default_scene()
         } else if kind == "osim" {
             let m = osim::parse(&text, &file).map_err(to_py_err)?;
-            let (scene, info) = m.into_default_scene();
-            let mut q = generic_names(&scene.model, "q", |b| b.q_range());
-            let mut u = generic_names(&scene.model, "u", |b| b.u_range());
-            for c in &info.coordinates {
-                q[c.q_index] = c.name.clone();
-                u[c.u_index] = format!("{}/speed", c.name);
-            }
-            (scene, (q, u))
+            m.into_default_scene().0
         } else {
             let stem = Path::new(&file)
                 .file_stem()
                 .map_or(String::new(), |s| s.to_string_lossy().into_owned());
-            let scene = parse_scene(&text, &file, &stem).map_err(to_py_err)?;
-            let q = generic_names(&scene.model, "q", |b| b.q_range());
-            let u = generic_names(&scene.model, "u", |b| b.u_range());
-            (scene, (q, u))
+            parse_scene(&text, &file, &stem).map_err(to_py_err)?
         };
         let Scene {
             name,
@@ -96,6 +64,7 @@ impl PyModel {
             report_interval,
             integrator,
             step_to_reports,
+            names,
             ..
         } = scene;
         Ok(Self {
@@ -106,8 +75,8 @@ impl PyModel {
             report_interval,
             step_to_reports,
             name,
-            coordinate_names: names.0,
-            speed_names: names.1,
+            coordinate_names: names.coordinates,
+            speed_names: names.speeds,
             source,
             overrides: Vec::new(),
         })
@@ -140,18 +109,6 @@ impl PyModel {
 }
 
 /// `BODY.q0`, `BODY.q1`, … (the trajectory.csv column names) for every coordinate.
-fn generic_names(
-    model: &Model<f64>,
-    letter: &str,
-    range: impl Fn(&ferrobody::model::Body<f64>) -> std::ops::Range<usize>,
-) -> Vec<String> {
-    let mut names = Vec::new();
-    for b in &model.bodies()[1..] {
-        names.extend((0..range(b).len()).map(|k| format!("{}.{letter}{k}", b.name)));
-    }
-    names
-}
-
 /// The position of `name` in `names`, or a `KeyError` naming the kind.
 fn index_of(names: &[String], name: &str, kind: &str) -> PyResult<usize> {
     names

@@ -7,6 +7,7 @@ use crate::model::PyModel;
 use crate::simulation::settings;
 use crate::state::PyState;
 use crate::to_py_err;
+use ferrobody::io::MobilityNames;
 use ferrobody::rollout::{self, RecordOptions, Trajectory};
 use numpy::PyUntypedArrayMethods;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -218,10 +219,12 @@ fn trajectory_columns<'py>(
     d.set_item("energy", shaped(py, energy, &[n])?)?;
     let (nq, nu, nz) = (model.model.nq(), model.model.nu(), model.model.nz());
     for (k, name) in model.coordinate_names_ref().iter().enumerate() {
-        d.set_item(name, shaped(py, column(&run.q, nq, k), &[n])?)?;
+        let key = MobilityNames::coordinate_column(name);
+        d.set_item(key, shaped(py, column(&run.q, nq, k), &[n])?)?;
     }
     for (k, name) in model.speed_names_ref().iter().enumerate() {
-        d.set_item(name, shaped(py, column(&run.u, nu, k), &[n])?)?;
+        let key = MobilityNames::speed_column(name);
+        d.set_item(key, shaped(py, column(&run.u, nu, k), &[n])?)?;
     }
     for k in 0..nz {
         d.set_item(format!("z{k}"), shaped(py, column(&run.z, nz, k), &[n])?)?;

@@ -71,7 +71,7 @@ def test_simulate_takes_a_schedule_or_a_policy(panda):
     hold = dyn.inverse_dynamics(state.q, zero, zero)
     schedule = np.tile(hold, (10, 1))
     run = ferrobody.simulate(panda, duration=0.1, report_interval=0.01, controls=schedule)
-    assert abs(run["panda_joint2"][-1] - state.q[1]) < 1e-6
+    assert abs(run["q:panda_joint2"][-1] - state.q[1]) < 1e-6
     calls = []
 
     def policy(s):
@@ -80,7 +80,7 @@ def test_simulate_takes_a_schedule_or_a_policy(panda):
 
     closed = ferrobody.simulate(panda, duration=0.1, report_interval=0.01, controls=policy)
     assert len(calls) == 10 and calls[0] == 0.0
-    assert abs(closed["panda_joint2"][-1] - state.q[1]) < 1e-6
+    assert abs(closed["q:panda_joint2"][-1] - state.q[1]) < 1e-6
     with pytest.raises(ValueError, match="10 rows needed"):
         ferrobody.simulate(panda, duration=0.1, report_interval=0.01, controls=schedule[:4])
 
@@ -98,7 +98,7 @@ def test_rollouts_with_control_sequences_equal_single_runs(panda):
     runs = ferrobody.rollouts(panda, states, duration=0.05, report_interval=0.01, controls=controls)
     for i in range(3):
         one = ferrobody.simulate(panda, duration=0.05, report_interval=0.01, controls=controls[i])
-        assert np.array_equal(runs["q"][i, :, 0], one["panda_joint1"])
+        assert np.array_equal(runs["q"][i, :, 0], one["q:panda_joint1"])
     with pytest.raises(ValueError, match="expected shape"):
         ferrobody.rollouts(panda, states, duration=0.05, report_interval=0.01, controls=controls[:2])
 

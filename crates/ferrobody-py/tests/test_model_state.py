@@ -14,7 +14,7 @@ def test_scene_model_names_and_sizes(scenes):
     m = ferrobody.load(scenes / "s6_chain_contact.toml")
     assert m.body_names[0] == "ground" and len(m.body_names) == 6
     assert (m.nq, m.nu, m.nz, m.nbodies) == (5, 5, 0, 6)
-    assert m.coordinate_names[0] == "link1.q0" and m.speed_names[4] == "link5.u0"
+    assert m.coordinate_names[0] == "link1.rz" and m.speed_names[4] == "link5.wz"
     assert m.integrator == "rk-merson" and m.duration > 0 and m.report_interval > 0
 
 

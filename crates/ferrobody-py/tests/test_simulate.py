@@ -36,7 +36,7 @@ def test_columns_make_a_dataframe(scenes):
     run = ferrobody.simulate(m, duration=0.5, report_interval=0.05)
     frame = pd.DataFrame(run)
     assert frame.shape[0] == 11
-    for column in ["time", "link1.px", "link5.qw", "link3.wz", "ke", "pe", "energy", "link1.q0", "link5.u0"]:
+    for column in ["time", "link1.px", "link5.qw", "link3.wz", "ke", "pe", "energy", "q:link1.rz", "u:link5.wz"]:
         assert column in frame.columns
     assert np.allclose(frame["energy"], frame["ke"] + frame["pe"])
 

@@ -76,3 +76,47 @@ fn p2_free_tumble_conserves_and_flips() {
         "{flips:?}"
     );
 }
+
+/// Issue 38, item 5: a free body's coordinates and speeds are named for what they are, and
+/// trajectory.csv writes them as `q:NAME`/`u:NAME` beside (not on top of) the pose columns,
+/// holding the state's own values.
+#[test]
+fn a_free_body_names_its_coordinates_and_speeds_and_the_csv_keeps_them_apart() {
+    use ferrobody::io::TrajectoryWriter;
+    let sc = scene("s1_hc_ball.toml");
+    let q: Vec<String> = ["qw", "qx", "qy", "qz", "px", "py", "pz"]
+        .map(|c| format!("ball.{c}"))
+        .into();
+    let u: Vec<String> = ["wx", "wy", "wz", "vx", "vy", "vz"]
+        .map(|c| format!("ball.{c}"))
+        .into();
+    assert_eq!((&sc.names.coordinates, &sc.names.speeds), (&q, &u));
+    let model = &sc.model;
+    let state = &sc.initial_state;
+    let mut data = Data::new(model);
+    realize(model, state, &mut data, Stage::Velocity).unwrap();
+    let mut out = Vec::new();
+    {
+        let mut writer = TrajectoryWriter::with_names(&mut out, model, &sc.names).unwrap();
+        writer.write_row(model, state, &data).unwrap();
+        writer.flush().unwrap();
+    }
+    let text = String::from_utf8(out).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<f64> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let mut unique = header.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), header.len(), "repeated headers: {header:?}");
+    let value = |h: &str| row[header.iter().position(|c| *c == h).unwrap()];
+    assert_eq!(value("q:ball.py"), state.q[5]);
+    assert_eq!(value("u:ball.wz"), state.u[2]);
+    assert_eq!(value("u:ball.vx"), state.u[3]);
+    assert!(header.contains(&"ball.qw") && header.contains(&"q:ball.qw"));
+}

@@ -21,10 +21,13 @@ class Model:
         """Body names, Ground first."""
     @property
     def coordinate_names(self) -> list[str]:
-        """Names of the generalized coordinates q (OpenSim's for .osim models, else `BODY.qK`)."""
+        """Names of the generalized coordinates q: OpenSim's for .osim models, the joint's for URDF,
+        else `BODY.SUFFIX` (`ball.qw … ball.pz` for a free body, `link.rz` for a pin); the
+        column of `simulate` is `q:NAME`."""
     @property
     def speed_names(self) -> list[str]:
-        """Names of the generalized speeds u (`COORDINATE/speed` for .osim, else `BODY.uK`)."""
+        """Names of the generalized speeds u: `COORDINATE/speed` for .osim and URDF, else
+        `BODY.SUFFIX` (`ball.wx … ball.vz`); the column of `simulate` is `u:NAME`."""
     @property
     def force_names(self) -> list[str]:
         """Names of the force elements (for `with_parameter`)."""

@@ -10,6 +10,7 @@
 pub mod contacts;
 mod frame_rotation;
 pub mod mesh;
+mod mobility_names;
 pub mod osim;
 pub mod scene;
 mod scene_actuators;
@@ -27,6 +28,7 @@ pub mod trajectory;
 pub mod urdf;
 
 pub use contacts::ContactsWriter;
+pub use mobility_names::MobilityNames;
 pub use scene::{load_scene, parse_scene, Scene};
 pub use scene_build::check_report_rows;
 pub use scene_visual::{Visual, VisualShape};

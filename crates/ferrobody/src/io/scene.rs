@@ -37,6 +37,8 @@ pub struct Scene {
     /// What the scene's `[[robot]]`s read but do not simulate (visuals, collision shapes
     /// other than spheres, ...), counted by kind and robot.
     pub left_out: std::collections::BTreeMap<String, usize>,
+    /// Names of the generalized coordinates and speeds ([`super::MobilityNames`]).
+    pub names: super::MobilityNames,
 }
 
 /// Reads and builds a scene file.

@@ -146,6 +146,7 @@ pub(super) fn build_scene(
     let integrator = integrator_settings(raw.integrator.as_ref())?;
     let visuals = build_visuals(&raw.bodies)?;
     Ok(Scene {
+        names: super::MobilityNames::of(&model),
         name: raw.name.unwrap_or_else(|| default_name.to_string()),
         description: raw.description.unwrap_or_default(),
         model,

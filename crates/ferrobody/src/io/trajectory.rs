@@ -4,9 +4,12 @@
 //! Columns: `t`; for each body but Ground, `NAME.px,py,pz` (origin in Ground),
 //! `NAME.qw,qx,qy,qz` (orientation, scalar first, qw ≥ 0), `NAME.vx,vy,vz` (origin velocity),
 //! `NAME.wx,wy,wz` (angular velocity), all in Ground; `ke, pe, energy`; then each body's
-//! generalized coordinates and speeds as `NAME.q0..`, `NAME.u0..`. A column name holding a comma,
+//! generalized coordinates and speeds as `q:NAME` and `u:NAME` with the names of
+//! [`MobilityNames`] (`q:ball.qw … q:ball.pz`, `u:ball.wx … u:ball.vz` for a free body of a
+//! scene; OpenSim's and URDF's own names for those models). A column name holding a comma,
 //! a quote or a line break is quoted as RFC 4180 says ([`csv_field`]).
 
+use super::MobilityNames;
 use crate::algorithms::kinetic_energy;
 use crate::data::Data;
 use crate::error::{Error, Result};
@@ -39,8 +42,15 @@ pub struct TrajectoryWriter<W: Write> {
 }
 
 impl<W: Write> TrajectoryWriter<W> {
-    /// Writes the header for `model` and returns the writer.
-    pub fn new(mut out: W, model: &Model<f64>) -> Result<Self> {
+    /// Writes the header for `model`, its coordinates and speeds named by the model
+    /// ([`MobilityNames::of`]), and returns the writer.
+    pub fn new(out: W, model: &Model<f64>) -> Result<Self> {
+        Self::with_names(out, model, &MobilityNames::of(model))
+    }
+
+    /// Writes the header for `model` with its coordinates and speeds named by `names` (a
+    /// loaded [`crate::io::Scene`]'s), columns `q:NAME` and `u:NAME`, and returns the writer.
+    pub fn with_names(mut out: W, model: &Model<f64>, names: &MobilityNames) -> Result<Self> {
         let mut cols = vec!["t".to_string()];
         for b in &model.bodies()[1..] {
             for c in [
@@ -51,8 +61,10 @@ impl<W: Write> TrajectoryWriter<W> {
         }
         cols.extend(["ke", "pe", "energy"].map(String::from));
         for b in &model.bodies()[1..] {
-            cols.extend((0..b.nq()).map(|k| csv_field(&format!("{}.q{k}", b.name)).into_owned()));
-            cols.extend((0..b.nu()).map(|k| csv_field(&format!("{}.u{k}", b.name)).into_owned()));
+            let q = names.coordinates[b.q_range()].iter();
+            let u = names.speeds[b.u_range()].iter();
+            cols.extend(q.map(|n| csv_field(&MobilityNames::coordinate_column(n)).into_owned()));
+            cols.extend(u.map(|n| csv_field(&MobilityNames::speed_column(n)).into_owned()));
         }
         writeln!(out, "{}", cols.join(",")).map_err(io_err)?;
         Ok(Self {

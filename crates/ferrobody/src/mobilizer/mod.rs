@@ -32,6 +32,7 @@ mod euler_xyz;
 mod free;
 mod function_based;
 mod gimbal;
+mod names;
 mod pin;
 mod planar;
 mod slider;

@@ -86,6 +86,29 @@ impl<T: Real> Tree<T> {
         self.nu
     }
 
+    /// Names of the generalized coordinates in q order, `BODY.SUFFIX` with the mobilizer's
+    /// [`Mobilizer::coordinate_suffixes`]: a free body's are `ball.qw … ball.pz`, a pin's
+    /// `link.rz`.
+    pub fn coordinate_names(&self) -> Vec<String> {
+        self.mobility_names(Mobilizer::coordinate_suffixes)
+    }
+
+    /// Names of the generalized speeds in u order (`ball.wx … ball.vz` for a free body).
+    pub fn speed_names(&self) -> Vec<String> {
+        self.mobility_names(Mobilizer::speed_suffixes)
+    }
+
+    fn mobility_names(&self, suffixes: impl Fn(Mobilizer) -> Vec<String>) -> Vec<String> {
+        self.bodies[1..]
+            .iter()
+            .flat_map(|b| {
+                suffixes(b.mobilizer)
+                    .into_iter()
+                    .map(move |s| format!("{}.{s}", b.name))
+            })
+            .collect()
+    }
+
     /// Number of continuous auxiliary variables.
     pub fn nz(&self) -> usize {
         self.default_z.len()

@@ -132,7 +132,13 @@ impl OsimModel {
         report_interval: f64,
         integrator: crate::IntegratorSettings,
     ) -> (crate::io::Scene, OsimInfo) {
+        let mut names = crate::io::MobilityNames::of(&self.model);
+        for c in &self.coordinates {
+            names.coordinates[c.q_index] = c.name.clone();
+            names.speeds[c.u_index] = format!("{}/speed", c.name);
+        }
         let scene = crate::io::Scene {
+            names,
             name: self.name.clone(),
             description: format!(
                 "OpenSim model '{}': {} bodies, {} coordinates",

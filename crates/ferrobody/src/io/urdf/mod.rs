@@ -18,6 +18,7 @@ mod actuators;
 pub mod build;
 pub mod document;
 mod links;
+mod names;
 
 pub use actuators::UrdfActuators;
 pub use build::{
@@ -111,6 +112,7 @@ impl UrdfModel {
         integrator: IntegratorSettings,
     ) -> crate::io::Scene {
         crate::io::Scene {
+            names: self.info.mobility_names(&self.model),
             name: self.name.clone(),
             description: format!(
                 "URDF robot '{}': {} links, {} moving joints",
