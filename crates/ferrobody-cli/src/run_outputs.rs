@@ -65,7 +65,12 @@ impl Writers {
             Some(info) => {
                 let rows = (scene.duration / scene.report_interval).ceil() as u64 + 1;
                 let path = out.join("states.sto");
-                Some(StatesWriter::create(&path, &info.coordinates, rows)?)
+                Some(StatesWriter::create_with_states(
+                    &path,
+                    &info.coordinates,
+                    &info.state_variables,
+                    rows,
+                )?)
             }
             None => None,
         };

@@ -45,6 +45,7 @@ pub mod io;
 pub mod math;
 pub mod mobilizer;
 pub mod model;
+pub mod muscles;
 pub mod pipeline;
 pub mod prelude;
 pub mod rollout;

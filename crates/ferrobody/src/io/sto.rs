@@ -13,12 +13,14 @@
 //! ```
 //!
 //! Tab-separated (⇥ above), one row per report time; each coordinate contributes its value (rad or m)
-//! and its speed (rad/s or m/s), OpenSim's state-variable paths. Rows are streamed; `nRows` is
+//! and its speed (rad/s or m/s), OpenSim's state-variable paths; then each muscle's states
+//! (`/forceset/NAME/activation`, `/forceset/NAME/normalized_tendon_force`). Rows are streamed; `nRows` is
 //! the expected count, corrected by [`StatesWriter::finish`] when a run ends early.
 
 use super::osim::Coordinate;
 use super::trajectory::format_number;
 use crate::error::{Error, Result};
+use crate::ids::ZId;
 use crate::state::State;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -29,6 +31,7 @@ pub struct StatesWriter {
     path: PathBuf,
     out: BufWriter<File>,
     columns: Vec<(usize, usize)>,
+    z_columns: Vec<usize>,
     expected_rows: u64,
     rows: u64,
     line: String,
@@ -45,6 +48,18 @@ fn header(rows: u64, columns: usize) -> String {
 impl StatesWriter {
     /// Creates `path` and writes the header for `expected_rows` rows of these coordinates.
     pub fn create(path: &Path, coordinates: &[Coordinate], expected_rows: u64) -> Result<Self> {
+        Self::create_with_states(path, coordinates, &[], expected_rows)
+    }
+
+    /// As [`Self::create`], with the components' state variables (OpenSim path, z) after the
+    /// coordinates, as OpenSim orders a states table: muscles' `…/activation`,
+    /// `…/normalized_tendon_force`.
+    pub fn create_with_states(
+        path: &Path,
+        coordinates: &[Coordinate],
+        state_variables: &[(String, ZId)],
+        expected_rows: u64,
+    ) -> Result<Self> {
         let file = File::create(path).map_err(|e| io_err(path, e))?;
         let mut out = BufWriter::new(file);
         let mut names = vec!["time".to_string()];
@@ -52,6 +67,7 @@ impl StatesWriter {
             names.push(format!("/jointset/{}/{}/value", c.joint, c.name));
             names.push(format!("/jointset/{}/{}/speed", c.joint, c.name));
         }
+        names.extend(state_variables.iter().map(|(name, _)| name.clone()));
         out.write_all(header(expected_rows, names.len()).as_bytes())
             .and_then(|()| writeln!(out, "{}", names.join("\t")))
             .map_err(|e| io_err(path, e))?;
@@ -59,6 +75,7 @@ impl StatesWriter {
             path: path.to_path_buf(),
             out,
             columns: coordinates.iter().map(|c| (c.q_index, c.u_index)).collect(),
+            z_columns: state_variables.iter().map(|(_, z)| z.0).collect(),
             expected_rows,
             rows: 0,
             line: String::new(),
@@ -74,6 +91,10 @@ impl StatesWriter {
             self.line.push_str(&format_number(state.q[qi]));
             self.line.push('\t');
             self.line.push_str(&format_number(state.u[ui]));
+        }
+        for &zi in &self.z_columns {
+            self.line.push('\t');
+            self.line.push_str(&format_number(state.z[zi]));
         }
         self.line.push('\n');
         self.rows += 1;

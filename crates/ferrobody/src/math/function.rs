@@ -9,6 +9,7 @@
 //! | `Polynomial` | `Σ cᵢ x^(n−1−i)`, highest power first (Simbody `Function::Polynomial`) |
 //! | `Spline` | OpenSim's `SimmSpline`: Forsythe–Malcolm–Moler cubic spline, end conditions from the third divided differences, linear beyond the knots |
 //! | `Multiplier` | `s f(x)` (OpenSim `MultiplierFunction`) |
+//! | `Sine` | `A sin(ω x + φ) + c` (OpenSim `Sine`) |
 //!
 //! Citation: G. E. Forsythe, M. A. Malcolm, C. B. Moler (1977), *Computer Methods for
 //! Mathematical Computations*, §4.4 (the spline OpenSim's `SimmSpline::calcCoefficients` codes).
@@ -38,6 +39,17 @@ pub enum Function {
     Spline(CubicSpline),
     /// `scale · f(x)`.
     Multiplier(Box<Function>, f64),
+    /// OpenSim's `Sine`: `amplitude sin(omega x + phase) + offset`.
+    Sine {
+        /// Amplitude.
+        amplitude: f64,
+        /// Angular frequency (rad per unit of x).
+        omega: f64,
+        /// Phase (rad).
+        phase: f64,
+        /// Offset.
+        offset: f64,
+    },
 }
 
 /// A cubic spline `y + dx (b + dx (c + dx d))` on each interval.
@@ -206,6 +218,19 @@ impl Function {
             Function::Polynomial(coefficients) => polynomial(coefficients, x, order),
             Function::Spline(s) => s.eval(x, order),
             Function::Multiplier(f, scale) => f.eval(x, order) * T::c(*scale),
+            Function::Sine {
+                amplitude,
+                omega,
+                phase,
+                offset,
+            } => {
+                let angle = T::c(*omega) * x + T::c(*phase);
+                match order {
+                    0 => T::c(*amplitude) * angle.sin() + T::c(*offset),
+                    1 => T::c(amplitude * omega) * angle.cos(),
+                    _ => -T::c(amplitude * omega * omega) * angle.sin(),
+                }
+            }
         }
     }
 }
@@ -249,6 +274,12 @@ mod tests {
             Function::Polynomial(vec![0.5, -1.0, 2.0, 3.0]),
             Function::Spline(spline.clone()),
             Function::Multiplier(Box::new(Function::Spline(spline)), -0.7),
+            Function::Sine {
+                amplitude: 0.2,
+                omega: 3.0,
+                phase: 0.4,
+                offset: 0.3,
+            },
         ];
         let h = 1e-6;
         for f in &functions {

@@ -50,6 +50,8 @@ pub enum Force<T: Real = f64> {
     SmoothSphereHalfSpace(crate::contact::SmoothSphereHalfSpaceForce<T>),
     /// Simbody's exponential spring (a station against a plane, with static friction).
     ExponentialSpring(crate::contact::ExponentialSpringForce<T>),
+    /// An OpenSim muscle on its path ([`crate::muscles`]).
+    Muscle(crate::muscles::Muscle),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -71,6 +73,7 @@ macro_rules! dispatch {
             Force::ElasticFoundation($f) => $body,
             Force::SmoothSphereHalfSpace($f) => $body,
             Force::ExponentialSpring($f) => $body,
+            Force::Muscle($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -110,6 +113,7 @@ impl<T: Real> Force<T> {
             Force::ElasticFoundation(f) => f.validate(bodies.len()),
             Force::SmoothSphereHalfSpace(f) => f.validate(bodies.len()),
             Force::ExponentialSpring(f) => f.validate(bodies.len()),
+            Force::Muscle(f) => f.validate(bodies),
         }
     }
 
@@ -130,6 +134,7 @@ impl<T: Real> Force<T> {
             Force::ElasticFoundation(f) => Force::ElasticFoundation(f.cast()),
             Force::SmoothSphereHalfSpace(f) => Force::SmoothSphereHalfSpace(f.cast()),
             Force::ExponentialSpring(f) => Force::ExponentialSpring(f.cast()),
+            Force::Muscle(f) => Force::Muscle(f.clone()),
             Force::Custom(f) => {
                 return Err(Error::Model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

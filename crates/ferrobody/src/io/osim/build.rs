@@ -2,7 +2,8 @@
 //! joints' mobilizers, gravity, forces and contact, and the left-out count.
 
 use super::document::{child, objects, tag_of, Doc, OsimError, Res};
-use super::{contact, forces, joints, Coordinate, MotionType, OsimModel};
+use super::{contact, controllers, equilibrate, forces, joints, muscles};
+use super::{Coordinate, MotionType, OsimModel};
 use crate::error::Error;
 use crate::ids::BodyId;
 use crate::model::{BodyDef, ModelBuilder};
@@ -53,13 +54,16 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
     let gravity = doc.fixed(model_node, "gravity", [0.0, -9.80665, 0.0])?;
     let skeleton = add_skeleton(doc, &mut b)?;
     b.add_gravity(Vector3::from(gravity));
-    let forces = add_forces(doc, &mut b, &skeleton, &mut left_out)?;
+    let mut state_variables = Vec::new();
+    let forces = add_forces(doc, &mut b, &skeleton, &mut left_out, &mut state_variables)?;
     let model = b.build().map_err(|e| model_error(doc, model_node, &e))?;
     let mut state = model.default_state();
     for c in &skeleton.coordinates {
         state.q[c.q_index] = c.default_value;
         state.u[c.u_index] = c.default_speed;
     }
+    equilibrate::equilibrate_muscles(&model, &mut state)
+        .map_err(|(name, e)| doc.err(model_node, format!("muscle '{name}': {e}")))?;
     Ok(OsimModel {
         name: model_node.attribute("name").unwrap_or("model").to_string(),
         model,
@@ -67,6 +71,7 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         coordinates: skeleton.coordinates,
         joints: skeleton.joints,
         forces,
+        state_variables,
         left_out,
     })
 }
@@ -145,20 +150,26 @@ fn add_forces(
     b: &mut ModelBuilder<f64>,
     sk: &Skeleton,
     left_out: &mut BTreeMap<String, usize>,
+    state_variables: &mut Vec<(String, crate::ids::ZId)>,
 ) -> Res<Vec<(String, String)>> {
     let (geometry_nodes, force_nodes) = collect_components(doc, left_out)?;
     let geometry = contact::read_all(doc, &geometry_nodes)?;
     let mut used = std::collections::HashSet::new();
     let mut forces = Vec::new();
+    let excitations = controllers::prescribed_excitations(doc)?;
     let mut ctx = forces::ForceCtx {
         doc,
         builder: b,
         bodies: &sk.bodies,
         coordinates: &sk.coordinate_map,
+        excitations: &excitations,
     };
     for n in force_nodes {
         let tag = tag_of(n);
-        if forces::SUPPORTED.contains(&tag.as_str()) {
+        if muscles::SUPPORTED.contains(&tag.as_str()) {
+            state_variables.extend(ctx.degroote(n)?);
+            forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
+        } else if forces::SUPPORTED.contains(&tag.as_str()) {
             ctx.add(n, &geometry)?;
             used.extend(geometry_users(doc, n));
             forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
@@ -168,6 +179,9 @@ fn add_forces(
             *left_out.entry(tag).or_insert(0) += 1;
         }
     }
+    let simulated: std::collections::HashSet<&str> =
+        forces.iter().map(|(name, _)| name.as_str()).collect();
+    controllers::count_left_out(doc, &simulated, left_out);
     for (name, g) in &geometry {
         if !used.contains(name) {
             let tag = match g {
@@ -214,7 +228,10 @@ fn collect_components<'a, 'i>(
         let tag = n.tag_name().name();
         if contact::is_contact_geometry(tag) {
             geometry.push(n);
-        } else if tag.ends_with("Force") || forces::is_unsupported_force(tag) {
+        } else if tag.ends_with("Force")
+            || muscles::SUPPORTED.contains(&tag)
+            || forces::is_unsupported_force(tag)
+        {
             forces.push(n);
         } else if tag != "PhysicalOffsetFrame" {
             *left_out.entry(tag.to_string()).or_insert(0) += 1;
@@ -227,7 +244,7 @@ fn collect_components<'a, 'i>(
         }
         *left_out.entry(tag_of(n)).or_insert(0) += 1;
     }
-    for set in ["ControllerSet", "MarkerSet", "ProbeSet"] {
+    for set in ["MarkerSet", "ProbeSet"] {
         for n in set_items(model, set) {
             *left_out.entry(tag_of(n)).or_insert(0) += 1;
         }

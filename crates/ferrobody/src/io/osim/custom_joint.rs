@@ -232,10 +232,16 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
                 .ok_or_else(|| doc.err(f, "a MultiplierFunction needs a function"))?;
             Function::Multiplier(Box::new(read_function(doc, inner)?), doc.scalar(f, "scale", 1.0)?)
         }
+        "Sine" => Function::Sine {
+            amplitude: doc.scalar(f, "amplitude", 1.0)?,
+            omega: doc.scalar(f, "omega", 1.0)?,
+            phase: doc.scalar(f, "phase", 0.0)?,
+            offset: doc.scalar(f, "offset", 0.0)?,
+        },
         _ => {
             return Err(doc.err(
                 f,
-                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction)", tag_of(f)),
+                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction, Sine)", tag_of(f)),
             ))
         }
     })

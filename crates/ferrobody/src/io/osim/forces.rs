@@ -38,6 +38,8 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
     pub bodies: &'b HashMap<String, BodyId>,
     /// Coordinate name → (body, index within its mobilizer, motion type).
     pub coordinates: &'b HashMap<String, (BodyId, usize, MotionType)>,
+    /// Prescribed excitations by actuator name (`super::controllers`).
+    pub excitations: &'b HashMap<String, crate::math::function::Function>,
 }
 
 /// The force tags this reader simulates.
@@ -62,7 +64,7 @@ pub(super) fn is_unsupported_force(tag: &str) -> bool {
 }
 
 impl ForceCtx<'_, '_, '_> {
-    fn body(&self, at: Node, path: &str) -> Res<BodyId> {
+    pub(super) fn body(&self, at: Node, path: &str) -> Res<BodyId> {
         if path == "/ground" {
             return Ok(BodyId::GROUND);
         }

@@ -18,12 +18,15 @@
 
 mod build;
 mod contact;
+mod controllers;
 mod custom_joint;
 mod document;
 mod elastic_foundation;
+mod equilibrate;
 mod forces;
 mod frames;
 mod joints;
+mod muscles;
 
 pub use document::OsimError;
 
@@ -78,6 +81,9 @@ pub struct OsimModel {
     pub joints: Vec<(String, String)>,
     /// Simulated force elements as (name, OpenSim type).
     pub forces: Vec<(String, String)>,
+    /// The components' continuous state variables by OpenSim path
+    /// (`/forceset/NAME/activation`, `/forceset/NAME/normalized_tendon_force`) and z index.
+    pub state_variables: Vec<(String, crate::ids::ZId)>,
     /// Elements read but not simulated, counted by OpenSim type.
     pub left_out: BTreeMap<String, usize>,
 }
@@ -156,6 +162,7 @@ impl OsimModel {
             left_out: self.left_out.clone(),
         };
         let info = OsimInfo {
+            state_variables: self.state_variables,
             coordinates: self.coordinates,
             joints: self.joints,
             forces: self.forces,
@@ -175,6 +182,8 @@ impl OsimModel {
 pub struct OsimInfo {
     /// Coordinates in OpenSim's order.
     pub coordinates: Vec<Coordinate>,
+    /// The components' state variables by OpenSim path, with their z index.
+    pub state_variables: Vec<(String, crate::ids::ZId)>,
     /// Joints as (name, OpenSim type), in tree order.
     pub joints: Vec<(String, String)>,
     /// Simulated force elements as (name, OpenSim type).

@@ -1,0 +1,44 @@
+//! OpenSim's `Model::equilibrateMuscles` at the default state: each compliant-tendon muscle's
+//! normalized tendon force solved from the default pose and speeds with the muscle's default
+//! activation (`DeGrooteFregly2016Muscle::computeInitialFiberEquilibrium`). Activations are
+//! not touched, as in OpenSim.
+
+use crate::data::{Data, Stage};
+use crate::forces::ForceContext;
+use crate::model::{Force, Model};
+use crate::muscles::MuscleModel;
+use crate::pipeline::realize;
+use crate::state::State;
+
+/// Sets every compliant muscle's tendon-force state in `state`; on failure, the muscle's name
+/// and why.
+pub(super) fn equilibrate_muscles(
+    model: &Model<f64>,
+    state: &mut State<f64>,
+) -> Result<(), (String, String)> {
+    let mut solved = Vec::new();
+    {
+        let mut data = Data::new(model);
+        realize(model, state, &mut data, Stage::Velocity)
+            .map_err(|e| ("(all)".to_string(), e.to_string()))?;
+        let ctx = ForceContext::new(model, state, &data);
+        for force in model.forces() {
+            let Force::Muscle(m) = force else { continue };
+            let (Some(z), MuscleModel::DeGrooteFregly2016(law)) = (m.norm_tendon_force, &m.model)
+            else {
+                continue;
+            };
+            let path = m.path.kinematics(&ctx);
+            let excitation = m.excitation.at(state.t);
+            let activation = m.activation.map_or(excitation, |a| state.z[a.0]);
+            let f = law
+                .equilibrium_norm_tendon_force(path.length, path.speed, activation)
+                .map_err(|e| (m.name.clone(), e))?;
+            solved.push((z, f));
+        }
+    }
+    for (z, f) in solved {
+        state.z[z.0] = f;
+    }
+    Ok(())
+}

@@ -1,0 +1,237 @@
+//! OpenSim muscles and their paths as ferrobody [`Muscle`]s.
+//!
+//! | OpenSim | read as |
+//! |---|---|
+//! | `DeGrooteFregly2016Muscle` | [`DeGrooteFregly2016`] (explicit tendon-compliance mode; `implicit` is refused) |
+//! | `GeometryPath` / `PathPointSet` | [`GeometryPath`] of `PathPoint`, `ConditionalPathPoint`, `MovingPathPoint` |
+//!
+//! A path with wrap objects is refused until wrapping lands (issue 37). The muscle's excitation
+//! is its `PrescribedController` function ([`super::controllers`]), else zero. Its states are
+//! z variables starting at `default_activation` and `default_normalized_tendon_force`;
+//! [`super::OsimModel`]'s build then equilibrates them as `Model::equilibrateMuscles` does.
+
+use super::document::{child, objects, tag_of, Res};
+use super::forces::ForceCtx;
+use super::frames::socket_frame;
+use crate::ids::ZId;
+use crate::math::function::Function;
+use crate::model::Force;
+use crate::muscles::{
+    CoordinateRef, DeGrooteFregly2016, Excitation, GeometryPath, Muscle, MuscleModel, PathPoint,
+};
+use nalgebra::Vector3;
+use roxmltree::Node;
+
+/// The muscle tags this reader simulates.
+pub(super) const SUPPORTED: [&str; 1] = ["DeGrooteFregly2016Muscle"];
+
+impl ForceCtx<'_, '_, '_> {
+    /// Adds a `DeGrooteFregly2016Muscle`; returns its state variables by OpenSim path.
+    pub(super) fn degroote(&mut self, node: Node) -> Res<Vec<(String, ZId)>> {
+        let doc = self.doc;
+        let name = node.attribute("name").unwrap_or("muscle").to_string();
+        let d = DeGrooteFregly2016::default();
+        let mode = doc
+            .text(node, "tendon_compliance_dynamics_mode")
+            .map_or("explicit".to_string(), |t| t.1);
+        if mode != "explicit" {
+            let el = child(node, "tendon_compliance_dynamics_mode").unwrap_or(node);
+            return Err(doc.err(
+                el,
+                format!("tendon_compliance_dynamics_mode '{mode}': only 'explicit' runs forward (OpenSim's implicit mode is for Moco)"),
+            ));
+        }
+        let m = DeGrooteFregly2016 {
+            max_isometric_force: doc.scalar(node, "max_isometric_force", d.max_isometric_force)?,
+            optimal_fiber_length: doc.scalar(
+                node,
+                "optimal_fiber_length",
+                d.optimal_fiber_length,
+            )?,
+            tendon_slack_length: doc.scalar(node, "tendon_slack_length", d.tendon_slack_length)?,
+            pennation_angle_at_optimal: doc.scalar(
+                node,
+                "pennation_angle_at_optimal",
+                d.pennation_angle_at_optimal,
+            )?,
+            max_contraction_velocity: doc.scalar(
+                node,
+                "max_contraction_velocity",
+                d.max_contraction_velocity,
+            )?,
+            activation_time_constant: doc.scalar(
+                node,
+                "activation_time_constant",
+                d.activation_time_constant,
+            )?,
+            deactivation_time_constant: doc.scalar(
+                node,
+                "deactivation_time_constant",
+                d.deactivation_time_constant,
+            )?,
+            default_activation: doc.scalar(node, "default_activation", d.default_activation)?,
+            default_normalized_tendon_force: doc.scalar(
+                node,
+                "default_normalized_tendon_force",
+                d.default_normalized_tendon_force,
+            )?,
+            active_force_width_scale: doc.scalar(
+                node,
+                "active_force_width_scale",
+                d.active_force_width_scale,
+            )?,
+            fiber_damping: doc.scalar(node, "fiber_damping", d.fiber_damping)?,
+            ignore_passive_fiber_force: doc.boolean(node, "ignore_passive_fiber_force", false)?,
+            passive_fiber_strain_at_one_norm_force: doc.scalar(
+                node,
+                "passive_fiber_strain_at_one_norm_force",
+                d.passive_fiber_strain_at_one_norm_force,
+            )?,
+            tendon_strain_at_one_norm_force: doc.scalar(
+                node,
+                "tendon_strain_at_one_norm_force",
+                d.tendon_strain_at_one_norm_force,
+            )?,
+            activation_dynamics_smoothing: doc.scalar(
+                node,
+                "activation_dynamics_smoothing",
+                d.activation_dynamics_smoothing,
+            )?,
+            ignore_tendon_compliance: doc.boolean(node, "ignore_tendon_compliance", false)?,
+            ignore_activation_dynamics: doc.boolean(node, "ignore_activation_dynamics", false)?,
+        };
+        m.validate().map_err(|e| doc.err(node, e))?;
+        let path = self.geometry_path(node)?;
+        let activation =
+            (!m.ignore_activation_dynamics).then(|| self.builder.add_z(m.default_activation));
+        let norm_tendon_force = (!m.ignore_tendon_compliance)
+            .then(|| self.builder.add_z(m.default_normalized_tendon_force));
+        let excitation = self
+            .excitations
+            .get(&name)
+            .cloned()
+            .map_or(Excitation::None, Excitation::Prescribed);
+        let component = doc.path_of(node);
+        let mut states = Vec::new();
+        if let Some(z) = activation {
+            states.push((format!("{component}/activation"), z));
+        }
+        if let Some(z) = norm_tendon_force {
+            states.push((format!("{component}/normalized_tendon_force"), z));
+        }
+        let muscle = Muscle {
+            name,
+            path,
+            model: MuscleModel::DeGrooteFregly2016(m),
+            excitation,
+            activation,
+            norm_tendon_force,
+        };
+        self.push(node, Force::Muscle(muscle))?;
+        Ok(states)
+    }
+
+    /// The muscle's `GeometryPath` (its path points; wrap objects refused for now).
+    fn geometry_path(&self, muscle: Node) -> Res<GeometryPath> {
+        let doc = self.doc;
+        let path = child(muscle, "GeometryPath")
+            .ok_or_else(|| doc.err(muscle, "a muscle needs a <GeometryPath>"))?;
+        if let Some(wraps) = child(path, "PathWrapSet") {
+            if let Some(w) = objects(wraps).first() {
+                return Err(doc.err(
+                    *w,
+                    "wrapping (PathWrap) is not simulated yet (issue 37): the path would be too short",
+                ));
+            }
+        }
+        let set = child(path, "PathPointSet")
+            .ok_or_else(|| doc.err(path, "a GeometryPath needs a <PathPointSet>"))?;
+        let points = objects(set)
+            .into_iter()
+            .map(|p| self.path_point(p))
+            .collect::<Res<Vec<_>>>()?;
+        if points.len() < 2 {
+            return Err(doc.err(
+                set,
+                format!("a path needs at least 2 points, got {}", points.len()),
+            ));
+        }
+        Ok(GeometryPath { points })
+    }
+
+    fn path_point(&self, node: Node) -> Res<PathPoint> {
+        let doc = self.doc;
+        let frame = socket_frame(doc, node, "socket_parent_frame")?;
+        let body = self.body(node, &frame.body)?;
+        let fixed = || -> Res<Vector3<f64>> {
+            Ok(frame
+                .x_bf
+                .apply(&Vector3::from(doc.fixed(node, "location", [0.0; 3])?)))
+        };
+        Ok(match tag_of(node).as_str() {
+            "PathPoint" => PathPoint::Fixed {
+                body,
+                p_bs: fixed()?,
+            },
+            "ConditionalPathPoint" => {
+                let [min, max] = doc.fixed(node, "range", [0.0, 0.0])?;
+                if min > max {
+                    return Err(doc.err(node, format!("<range> {min} {max} is inverted")));
+                }
+                PathPoint::Conditional {
+                    body,
+                    p_bs: fixed()?,
+                    coordinate: self.coordinate_socket(node, "socket_coordinate")?,
+                    range: [min, max],
+                }
+            }
+            "MovingPathPoint" => {
+                let mut functions = Vec::new();
+                let mut coordinate = None;
+                for axis in ["x", "y", "z"] {
+                    let c = self.coordinate_socket(node, &format!("socket_{axis}_coordinate"))?;
+                    if coordinate.is_some_and(|first| first != c) {
+                        return Err(doc.err(node, "x, y and z locations must depend on the same coordinate (as OpenSim requires)"));
+                    }
+                    coordinate = Some(c);
+                    let holder = child(node, &format!("{axis}_location"))
+                        .ok_or_else(|| doc.err(node, format!("missing <{axis}_location>")))?;
+                    let f = holder
+                        .children()
+                        .find(|n| n.is_element())
+                        .ok_or_else(|| doc.err(holder, format!("<{axis}_location> has no function")))?;
+                    functions.push(super::custom_joint::read_function(doc, f)?);
+                }
+                let [fx, fy, fz]: [Function; 3] = functions.try_into().expect("three axes");
+                PathPoint::Moving {
+                    body,
+                    coordinate: coordinate.expect("three axes"),
+                    location: Box::new([fx, fy, fz]),
+                    x_bf: frame.x_bf,
+                }
+            }
+            other => {
+                return Err(doc.err(
+                    node,
+                    format!("path point <{other}> is not supported (PathPoint, ConditionalPathPoint, MovingPathPoint)"),
+                ))
+            }
+        })
+    }
+
+    /// The coordinate a socket names (`/jointset/J/C` or `C`).
+    fn coordinate_socket(&self, node: Node, tag: &str) -> Res<CoordinateRef> {
+        let doc = self.doc;
+        let (el, path) = doc
+            .text(node, tag)
+            .ok_or_else(|| doc.err(node, format!("missing <{tag}>")))?;
+        let name = path.rsplit('/').next().unwrap_or(&path);
+        let (body, index, _) = self.coordinates.get(name).copied().ok_or_else(|| {
+            doc.err(
+                el,
+                format!("<{tag}> '{path}' is not a coordinate of the model"),
+            )
+        })?;
+        Ok(CoordinateRef { body, index })
+    }
+}

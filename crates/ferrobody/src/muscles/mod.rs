@@ -1,0 +1,137 @@
+//! Muscles and the paths they pull along (OpenSim's `Muscle`s on `GeometryPath`s).
+//!
+//! A [`Muscle`] is a force element: at each evaluation it reads its path's length ℓ and
+//! lengthening speed ℓ̇ ([`path::GeometryPath`]), its excitation e(t) (its controller's
+//! function of time, or zero when no controller drives it, as in OpenSim), and its states —
+//! activation a and, with a compliant tendon, the normalized tendon force — held as the model's
+//! continuous auxiliary variables z. It applies its tendon force as a tension along the path and
+//! writes the rates of its states. The muscle laws live one per file
+//! ([`degroote_fregly`]). Issue 37 adds the others (Thelen 2003, Millard 2012) and wrapping.
+
+pub mod degroote_fregly;
+pub mod path;
+
+pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
+pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
+
+use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
+use crate::ids::ZId;
+use crate::math::function::Function;
+use crate::scalar::Real;
+use crate::tree::Body;
+
+/// Where a muscle's excitation comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Excitation {
+    /// No controller: zero excitation (OpenSim's default).
+    None,
+    /// A `PrescribedController`'s function of time.
+    Prescribed(Function),
+}
+
+impl Excitation {
+    /// The excitation at time `t`.
+    pub fn at<T: Real>(&self, t: T) -> T {
+        match self {
+            Excitation::None => T::zero(),
+            Excitation::Prescribed(f) => f.value(t),
+        }
+    }
+}
+
+/// The force law of a muscle.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MuscleModel {
+    /// OpenSim's `DeGrooteFregly2016Muscle`.
+    DeGrooteFregly2016(DeGrooteFregly2016),
+}
+
+/// A muscle on a path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Muscle {
+    /// Its name (OpenSim's component name).
+    pub name: String,
+    /// The path it pulls along.
+    pub path: GeometryPath,
+    /// Its force law and properties.
+    pub model: MuscleModel,
+    /// Its excitation.
+    pub excitation: Excitation,
+    /// The z holding its activation (none when activation dynamics are ignored).
+    pub activation: Option<ZId>,
+    /// The z holding its normalized tendon force (none with a rigid tendon).
+    pub norm_tendon_force: Option<ZId>,
+}
+
+/// One muscle's values at a state (for output and tests).
+#[derive(Clone, Copy, Debug)]
+pub struct MuscleState<T> {
+    /// Excitation e.
+    pub excitation: T,
+    /// Activation a.
+    pub activation: T,
+    /// Path length and lengthening speed.
+    pub path: PathKinematics<T>,
+    /// The law's output: tendon force, fibre length and velocity, state rates.
+    pub output: MuscleOutput<T>,
+    /// ȧ (zero without activation dynamics).
+    pub activation_rate: T,
+}
+
+impl Muscle {
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Checks the path and the properties.
+    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), String> {
+        self.path.validate(bodies)?;
+        match &self.model {
+            MuscleModel::DeGrooteFregly2016(m) => m.validate(),
+        }
+    }
+
+    /// Evaluates the muscle at the context's state.
+    pub fn state<T: Real>(&self, ctx: &ForceContext<'_, T>) -> MuscleState<T> {
+        let path = self.path.kinematics(ctx);
+        let excitation = self.excitation.at(T::c(ctx.state.t));
+        let activation = self.activation.map_or(excitation, |z| ctx.z(z));
+        match &self.model {
+            MuscleModel::DeGrooteFregly2016(m) => {
+                let ntf = self.norm_tendon_force.map_or(T::zero(), |z| ctx.z(z));
+                let output = m.evaluate(path.length, path.speed, activation, ntf);
+                let activation_rate = if self.activation.is_some() {
+                    m.activation_rate(activation, excitation)
+                } else {
+                    T::zero()
+                };
+                MuscleState {
+                    excitation,
+                    activation,
+                    path,
+                    output,
+                    activation_rate,
+                }
+            }
+        }
+    }
+}
+
+impl<T: Real> ForceElement<T> for Muscle {
+    fn name(&self) -> &str {
+        Muscle::name(self)
+    }
+
+    /// Applies the tendon force along the path and writes the state rates.
+    fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
+        let s = self.state(ctx);
+        self.path.apply_tension(ctx, out, s.output.tendon_force);
+        if let Some(z) = self.activation {
+            out.set_zdot(z, s.activation_rate);
+        }
+        if let Some(z) = self.norm_tendon_force {
+            out.set_zdot(z, s.output.norm_tendon_force_dot);
+        }
+    }
+}

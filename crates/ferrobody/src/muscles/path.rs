@@ -1,0 +1,260 @@
+//! OpenSim's `GeometryPath` over path points (no wrap objects yet): its length, lengthening
+//! speed and the forces a tension along it applies.
+//!
+//! Points: a fixed `PathPoint` (station `p_bs` on a body), a `ConditionalPathPoint` (a fixed
+//! point active while its coordinate lies in `[min − 1e-5, max + 1e-5]`, OpenSim's tolerance) and
+//! a `MovingPathPoint` (station `p_bs(q) = X_BF (f_x(q), f_y(q), f_z(q))` of one coordinate,
+//! with velocity `ṗ_bs = R_BF f'(q) q̇` in the body). Over the active points P₀ … Pₙ:
+//! * length `ℓ = Σ |P_{i+1} − P_i|` (Ground positions);
+//! * lengthening speed `ℓ̇ = Σ (v_{i+1} − v_i)·(P_{i+1} − P_i)/|P_{i+1} − P_i|`
+//!   (`Point::calcSpeedBetween`);
+//! * a tension T applies, for each segment whose ends lie on different bodies, `T d̂` at P_i and
+//!   `−T d̂` at P_{i+1} (d̂ from P_i to P_{i+1}); a moving point adds the generalized force
+//!   `(R_GB p_bs'(q))·(±T d̂)` on its coordinate (`GeometryPath::produceForces`).
+//!
+//! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{GeometryPath, PathPoint, ConditionalPathPoint,
+//! MovingPathPoint, Point}.cpp`.
+
+use crate::forces::{ForceAccumulator, ForceContext};
+use crate::ids::BodyId;
+use crate::math::function::Function;
+use crate::math::Transform;
+use crate::scalar::Real;
+use crate::tree::Body;
+use nalgebra::Vector3;
+
+/// A coordinate of the model: the body whose mobilizer has it and its index there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoordinateRef {
+    /// The body.
+    pub body: BodyId,
+    /// Index in the body's q (and u).
+    pub index: usize,
+}
+
+/// One point of a path.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathPoint {
+    /// A station fixed on a body (m, body frame).
+    Fixed {
+        /// The body.
+        body: BodyId,
+        /// The station.
+        p_bs: Vector3<f64>,
+    },
+    /// A fixed station that is part of the path only while a coordinate is in a range.
+    Conditional {
+        /// The body.
+        body: BodyId,
+        /// The station.
+        p_bs: Vector3<f64>,
+        /// The coordinate that switches it.
+        coordinate: CoordinateRef,
+        /// `[min, max]` of that coordinate (rad or m).
+        range: [f64; 2],
+    },
+    /// A station whose body-frame coordinates are functions of one coordinate.
+    Moving {
+        /// The body.
+        body: BodyId,
+        /// The coordinate the functions take.
+        coordinate: CoordinateRef,
+        /// `[f_x, f_y, f_z]` (m), in the frame `x_bf`.
+        location: Box<[Function; 3]>,
+        /// The frame the functions are expressed in, fixed on the body (identity when the
+        /// point's parent frame is the body itself).
+        x_bf: Transform<f64>,
+    },
+}
+
+/// Where a point is at a state: its body, Ground position and velocity, and for a moving point
+/// its coordinate and `R_GB p_bs'(q)`.
+struct PointAt<T: Real> {
+    body: BodyId,
+    p_bs: Vector3<T>,
+    p_g: Vector3<T>,
+    v_g: Vector3<T>,
+    moving: Option<(CoordinateRef, Vector3<T>)>,
+}
+
+impl PathPoint {
+    /// The body the point rides on.
+    pub fn body(&self) -> BodyId {
+        match self {
+            PathPoint::Fixed { body, .. }
+            | PathPoint::Conditional { body, .. }
+            | PathPoint::Moving { body, .. } => *body,
+        }
+    }
+
+    fn is_active<T: Real>(&self, ctx: &ForceContext<'_, T>) -> bool {
+        match self {
+            PathPoint::Conditional {
+                coordinate, range, ..
+            } => {
+                let q = ctx.q_of(coordinate.body, coordinate.index).re();
+                q >= range[0] - 1e-5 && q <= range[1] + 1e-5
+            }
+            _ => true,
+        }
+    }
+
+    fn at<T: Real>(&self, ctx: &ForceContext<'_, T>) -> PointAt<T> {
+        let body = self.body();
+        let x_gb = ctx.x_gb(body);
+        let v_gb = ctx.v_gb(body);
+        let (p_bs, moving, v_local) = match self {
+            PathPoint::Fixed { p_bs, .. } | PathPoint::Conditional { p_bs, .. } => {
+                (p_bs.map(T::c), None, Vector3::zeros())
+            }
+            PathPoint::Moving {
+                coordinate,
+                location,
+                x_bf,
+                ..
+            } => {
+                let q = ctx.q_of(coordinate.body, coordinate.index);
+                let qdot = ctx.u_of(coordinate.body, coordinate.index);
+                let r_bf = x_bf.r.map(T::c);
+                let p = x_bf.p.map(T::c)
+                    + r_bf
+                        * Vector3::new(
+                            location[0].value(q),
+                            location[1].value(q),
+                            location[2].value(q),
+                        );
+                let dp_dq = r_bf
+                    * Vector3::new(
+                        location[0].derivative(q),
+                        location[1].derivative(q),
+                        location[2].derivative(q),
+                    );
+                let dp_dq_g = x_gb.r * dp_dq;
+                (p, Some((*coordinate, dp_dq_g)), dp_dq_g * qdot)
+            }
+        };
+        let r_g = x_gb.r * p_bs;
+        let p_g = x_gb.p + r_g;
+        let w = v_gb.fixed_rows::<3>(0).into_owned();
+        let v = v_gb.fixed_rows::<3>(3).into_owned();
+        PointAt {
+            body,
+            p_bs,
+            p_g,
+            v_g: v + w.cross(&r_g) + v_local,
+            moving,
+        }
+    }
+}
+
+/// A path through points, in order from origin to insertion.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct GeometryPath {
+    /// The points.
+    pub points: Vec<PathPoint>,
+}
+
+/// The path's length (m) and lengthening speed (m/s) at a state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathKinematics<T> {
+    /// Length ℓ.
+    pub length: T,
+    /// Lengthening speed ℓ̇.
+    pub speed: T,
+}
+
+impl GeometryPath {
+    /// Checks that every point's body and coordinate exist and that the functions and
+    /// stations are finite.
+    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), String> {
+        if self.points.len() < 2 {
+            return Err(format!(
+                "a path needs at least 2 points, got {}",
+                self.points.len()
+            ));
+        }
+        for (k, p) in self.points.iter().enumerate() {
+            crate::forces::check_body(bodies, p.body()).map_err(|e| format!("point {k}: {e}"))?;
+            let coordinate = match p {
+                PathPoint::Conditional {
+                    coordinate, range, ..
+                } => {
+                    if range[0].is_nan() || range[1].is_nan() || range[0] > range[1] {
+                        return Err(format!("point {k}: range {range:?} is inverted"));
+                    }
+                    Some(coordinate)
+                }
+                PathPoint::Moving { coordinate, .. } => Some(coordinate),
+                PathPoint::Fixed { .. } => None,
+            };
+            if let Some(c) = coordinate {
+                crate::forces::check_body(bodies, c.body).map_err(|e| format!("point {k}: {e}"))?;
+                let n = bodies[c.body.0].nq();
+                if c.index >= n {
+                    return Err(format!(
+                        "point {k}: body '{}' has no coordinate {}",
+                        bodies[c.body.0].name, c.index
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Length and lengthening speed over the active points.
+    pub fn kinematics<T: Real>(&self, ctx: &ForceContext<'_, T>) -> PathKinematics<T> {
+        let mut length = T::zero();
+        let mut speed = T::zero();
+        let mut previous: Option<PointAt<T>> = None;
+        for point in self.points.iter().filter(|p| p.is_active(ctx)) {
+            let here = point.at(ctx);
+            if let Some(prev) = &previous {
+                let r = prev.p_g - here.p_g;
+                let d = r.norm();
+                length += d;
+                let v = prev.v_g - here.v_g;
+                speed += if d.re() < f64::EPSILON {
+                    v.norm()
+                } else {
+                    v.dot(&(r / d))
+                };
+            }
+            previous = Some(here);
+        }
+        PathKinematics { length, speed }
+    }
+
+    /// Applies a tension (N, positive pulling the ends together) along the path.
+    pub fn apply_tension<T: Real>(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        out: &mut ForceAccumulator<'_, T>,
+        tension: T,
+    ) {
+        let mut previous: Option<PointAt<T>> = None;
+        for point in self.points.iter().filter(|p| p.is_active(ctx)) {
+            let here = point.at(ctx);
+            if let Some(prev) = &previous {
+                if prev.body != here.body {
+                    let r = here.p_g - prev.p_g;
+                    let d = r.norm();
+                    let dir = if d.re() < f64::EPSILON {
+                        r * T::c(f64::NAN)
+                    } else {
+                        r / d
+                    };
+                    let f = dir * tension;
+                    out.add_station_force(prev.body, &prev.p_bs, &f);
+                    out.add_station_force(here.body, &here.p_bs, &(-f));
+                    if let Some((c, dp_dq_g)) = &prev.moving {
+                        out.add_mobility_force(c.body, c.index, dp_dq_g.dot(&f));
+                    }
+                    if let Some((c, dp_dq_g)) = &here.moving {
+                        out.add_mobility_force(c.body, c.index, -dp_dq_g.dot(&f));
+                    }
+                }
+            }
+            previous = Some(here);
+        }
+    }
+}

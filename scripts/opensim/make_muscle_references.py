@@ -1,0 +1,103 @@
+"""Makes OpenSim 4.6 references for muscle-driven models (issue 37) in the layout of
+../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
+
+Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR  (needs `pip install opensim`)
+
+`mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
+DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
+`mus_pendulum_rigid`: the same with `ignore_tendon_compliance` true and a Sine excitation
+(0.3 + 0.2 sin 3t). Each .osim is written, loaded back and run: initSystem,
+equilibrateMuscles, RungeKuttaMerson at accuracy 1e-6, one integrate(t) per 0.01 s row.
+"""
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+import opensim as osim
+
+DURATION = 1.0
+
+
+def write_variant(src, out_dir, name, rigid):
+    """Edits the shared file as XML (OpenSim's API crashes in finalizeConnections once a
+    PathWrap is removed), then lets OpenSim load and write it so the file is OpenSim's own."""
+    tree = ET.parse(src)
+    root = tree.getroot()
+    root.find("Model").set("name", name)
+    muscle = root.find(".//DeGrooteFregly2016Muscle[@name='lifter']")
+    wraps = muscle.find("GeometryPath/PathWrapSet/objects")
+    for w in list(wraps):
+        wraps.remove(w)
+    if rigid:
+        functions = root.find(".//PrescribedController/FunctionSet/objects")
+        for f in list(functions):
+            functions.remove(f)
+        sine = ET.SubElement(functions, "Sine")
+        for key, value in [("amplitude", "0.2"), ("omega", "3"), ("phase", "0"), ("offset", "0.3")]:
+            ET.SubElement(sine, key).text = value
+    edited = f"{out_dir}/{name}.edited.osim"
+    tree.write(edited)
+    model = osim.Model(edited)
+    if rigid:
+        lifter = osim.DeGrooteFregly2016Muscle.safeDownCast(model.updForceSet().get("lifter"))
+        lifter.set_ignore_tendon_compliance(True)
+    model.initSystem()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    os.remove(edited)
+    return out
+
+
+def run(path, csv):
+    model = osim.Model(path)
+    state = model.initSystem()
+    model.equilibrateMuscles(state)
+    coords = [model.getCoordinateSet().get(i) for i in range(model.getCoordinateSet().getSize())]
+    muscles = [model.getMuscles().get(i) for i in range(model.getMuscles().getSize())]
+    bodies = [model.getBodySet().get(i) for i in range(model.getBodySet().getSize())]
+    cols = ["t"] + [c.getName() for c in coords] + [c.getName() + ".u" for c in coords]
+    for m in muscles:
+        cols += [f"{m.getName()}.{k}" for k in
+                 ["excitation", "activation", "fiber_length", "fiber_velocity", "tendon_force", "length"]]
+    for b in bodies:
+        cols += [f"{b.getName()}.{k}" for k in ["px", "py", "pz", "qw", "qx", "qy", "qz"]]
+    manager = osim.Manager(model)
+    manager.setIntegratorMethod(osim.Manager.IntegratorMethod_RungeKuttaMerson)
+    manager.setIntegratorAccuracy(1e-6)
+    state.setTime(0.0)
+    manager.initialize(state)
+    rows = []
+
+    def record(s):
+        s = osim.State(s)
+        model.realizeDynamics(s)
+        row = [s.getTime()] + [c.getValue(s) for c in coords] + [c.getSpeedValue(s) for c in coords]
+        for m in muscles:
+            row += [m.getExcitation(s), m.getActivation(s), m.getFiberLength(s),
+                    m.getFiberVelocity(s), m.getTendonForce(s), m.getLength(s)]
+        for b in bodies:
+            p = b.getPositionInGround(s)
+            q = b.getTransformInGround(s).R().convertRotationToQuaternion()
+            qs = [q.get(k) for k in range(4)]
+            if qs[0] < 0:
+                qs = [-x for x in qs]
+            row += [p.get(0), p.get(1), p.get(2)] + qs
+        rows.append(row)
+
+    record(state)
+    n = int(round(DURATION / 0.01))
+    for i in range(1, n + 1):
+        s = manager.integrate(0.01 * i)
+        record(s)
+    with open(csv, "w") as f:
+        f.write(",".join(cols) + "\n")
+        for r in rows:
+            f.write(",".join("%.17g" % x for x in r) + "\n")
+
+
+if __name__ == "__main__":
+    shared, out_dir = sys.argv[1], sys.argv[2]
+    for name, rigid in [("mus_pendulum_points", False), ("mus_pendulum_rigid", True)]:
+        osim_file = write_variant(f"{shared}/mus_pendulum_wrap.osim", out_dir, name, rigid)
+        run(osim_file, f"{out_dir}/{name}.csv")
+        print("wrote", osim_file)
