@@ -10,7 +10,7 @@
 //! z variables starting at `default_activation` and `default_normalized_tendon_force`;
 //! [`super::OsimModel`]'s build then equilibrates them as `Model::equilibrateMuscles` does.
 
-use super::document::{child, objects, tag_of, Res};
+use super::document::{child, objects, tag_of, Doc, Res};
 use super::forces::ForceCtx;
 use super::frames::socket_frame;
 use crate::ids::ZId;
@@ -30,7 +30,6 @@ impl ForceCtx<'_, '_, '_> {
     pub(super) fn degroote(&mut self, node: Node) -> Res<Vec<(String, ZId)>> {
         let doc = self.doc;
         let name = node.attribute("name").unwrap_or("muscle").to_string();
-        let d = DeGrooteFregly2016::default();
         let mode = doc
             .text(node, "tendon_compliance_dynamics_mode")
             .map_or("explicit".to_string(), |t| t.1);
@@ -41,65 +40,7 @@ impl ForceCtx<'_, '_, '_> {
                 format!("tendon_compliance_dynamics_mode '{mode}': only 'explicit' runs forward (OpenSim's implicit mode is for Moco)"),
             ));
         }
-        let m = DeGrooteFregly2016 {
-            max_isometric_force: doc.scalar(node, "max_isometric_force", d.max_isometric_force)?,
-            optimal_fiber_length: doc.scalar(
-                node,
-                "optimal_fiber_length",
-                d.optimal_fiber_length,
-            )?,
-            tendon_slack_length: doc.scalar(node, "tendon_slack_length", d.tendon_slack_length)?,
-            pennation_angle_at_optimal: doc.scalar(
-                node,
-                "pennation_angle_at_optimal",
-                d.pennation_angle_at_optimal,
-            )?,
-            max_contraction_velocity: doc.scalar(
-                node,
-                "max_contraction_velocity",
-                d.max_contraction_velocity,
-            )?,
-            activation_time_constant: doc.scalar(
-                node,
-                "activation_time_constant",
-                d.activation_time_constant,
-            )?,
-            deactivation_time_constant: doc.scalar(
-                node,
-                "deactivation_time_constant",
-                d.deactivation_time_constant,
-            )?,
-            default_activation: doc.scalar(node, "default_activation", d.default_activation)?,
-            default_normalized_tendon_force: doc.scalar(
-                node,
-                "default_normalized_tendon_force",
-                d.default_normalized_tendon_force,
-            )?,
-            active_force_width_scale: doc.scalar(
-                node,
-                "active_force_width_scale",
-                d.active_force_width_scale,
-            )?,
-            fiber_damping: doc.scalar(node, "fiber_damping", d.fiber_damping)?,
-            ignore_passive_fiber_force: doc.boolean(node, "ignore_passive_fiber_force", false)?,
-            passive_fiber_strain_at_one_norm_force: doc.scalar(
-                node,
-                "passive_fiber_strain_at_one_norm_force",
-                d.passive_fiber_strain_at_one_norm_force,
-            )?,
-            tendon_strain_at_one_norm_force: doc.scalar(
-                node,
-                "tendon_strain_at_one_norm_force",
-                d.tendon_strain_at_one_norm_force,
-            )?,
-            activation_dynamics_smoothing: doc.scalar(
-                node,
-                "activation_dynamics_smoothing",
-                d.activation_dynamics_smoothing,
-            )?,
-            ignore_tendon_compliance: doc.boolean(node, "ignore_tendon_compliance", false)?,
-            ignore_activation_dynamics: doc.boolean(node, "ignore_activation_dynamics", false)?,
-        };
+        let m = degroote_properties(doc, node)?;
         m.validate().map_err(|e| doc.err(node, e))?;
         let path = self.geometry_path(node)?;
         let activation =
@@ -234,4 +175,64 @@ impl ForceCtx<'_, '_, '_> {
         })?;
         Ok(CoordinateRef { body, index })
     }
+}
+
+/// A `DeGrooteFregly2016Muscle`'s properties (OpenSim's defaults where the file is silent).
+fn degroote_properties(doc: &Doc, node: Node) -> Res<DeGrooteFregly2016> {
+    let d = DeGrooteFregly2016::default();
+    Ok(DeGrooteFregly2016 {
+        max_isometric_force: doc.scalar(node, "max_isometric_force", d.max_isometric_force)?,
+        optimal_fiber_length: doc.scalar(node, "optimal_fiber_length", d.optimal_fiber_length)?,
+        tendon_slack_length: doc.scalar(node, "tendon_slack_length", d.tendon_slack_length)?,
+        pennation_angle_at_optimal: doc.scalar(
+            node,
+            "pennation_angle_at_optimal",
+            d.pennation_angle_at_optimal,
+        )?,
+        max_contraction_velocity: doc.scalar(
+            node,
+            "max_contraction_velocity",
+            d.max_contraction_velocity,
+        )?,
+        activation_time_constant: doc.scalar(
+            node,
+            "activation_time_constant",
+            d.activation_time_constant,
+        )?,
+        deactivation_time_constant: doc.scalar(
+            node,
+            "deactivation_time_constant",
+            d.deactivation_time_constant,
+        )?,
+        default_activation: doc.scalar(node, "default_activation", d.default_activation)?,
+        default_normalized_tendon_force: doc.scalar(
+            node,
+            "default_normalized_tendon_force",
+            d.default_normalized_tendon_force,
+        )?,
+        active_force_width_scale: doc.scalar(
+            node,
+            "active_force_width_scale",
+            d.active_force_width_scale,
+        )?,
+        fiber_damping: doc.scalar(node, "fiber_damping", d.fiber_damping)?,
+        ignore_passive_fiber_force: doc.boolean(node, "ignore_passive_fiber_force", false)?,
+        passive_fiber_strain_at_one_norm_force: doc.scalar(
+            node,
+            "passive_fiber_strain_at_one_norm_force",
+            d.passive_fiber_strain_at_one_norm_force,
+        )?,
+        tendon_strain_at_one_norm_force: doc.scalar(
+            node,
+            "tendon_strain_at_one_norm_force",
+            d.tendon_strain_at_one_norm_force,
+        )?,
+        activation_dynamics_smoothing: doc.scalar(
+            node,
+            "activation_dynamics_smoothing",
+            d.activation_dynamics_smoothing,
+        )?,
+        ignore_tendon_compliance: doc.boolean(node, "ignore_tendon_compliance", false)?,
+        ignore_activation_dynamics: doc.boolean(node, "ignore_activation_dynamics", false)?,
+    })
 }
