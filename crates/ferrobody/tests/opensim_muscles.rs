@@ -85,7 +85,7 @@ fn worst(
 
 fn check(name: &str, csv: &str) {
     let theirs = common::csv_rows(&format!("testdata/opensim/muscles/{csv}"));
-    let ours = simulate(name, 1.0);
+    let ours = simulate(name, theirs.last().unwrap()["t"]);
     let lengths = |c: &str| !c.ends_with("tendon_force") && !c.ends_with("fiber_velocity");
     let (d, col, t) = worst(&ours, &theirs, lengths);
     eprintln!(
@@ -158,4 +158,11 @@ fn states_sto_names_muscle_states_as_opensim() {
     assert!((row[4] * 100.0 - reference[0]["lifter.tendon_force"]).abs() < 1e-9);
     assert_eq!(row[3], 0.5, "activation starts at default_activation");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The shared reference of issue 37: the DeGroote muscle over a WrapCylinder (quadrant +x),
+/// then the moving and conditional points; the swing crosses every switch of the path.
+#[test]
+fn degroote_muscle_over_a_wrap_cylinder_matches_opensim() {
+    check("mus_pendulum_wrap.osim", "mus_pendulum_wrap.csv");
 }

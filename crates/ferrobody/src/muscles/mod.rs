@@ -10,9 +10,14 @@
 
 pub mod degroote_fregly;
 pub mod path;
+pub mod path_wrap;
+pub mod wrap_cylinder;
+mod wrap_math;
 
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
 pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
+pub use path_wrap::{PathWrap, WrapObject, WrapShape};
+pub use wrap_cylinder::{Quadrant, WrapCylinder};
 
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::ZId;

@@ -15,6 +15,7 @@
 //! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{GeometryPath, PathPoint, ConditionalPathPoint,
 //! MovingPathPoint, Point}.cpp`.
 
+use super::path_wrap::PathWrap;
 use crate::forces::{ForceAccumulator, ForceContext};
 use crate::ids::BodyId;
 use crate::math::function::Function;
@@ -69,12 +70,39 @@ pub enum PathPoint {
 
 /// Where a point is at a state: its body, Ground position and velocity, and for a moving point
 /// its coordinate and `R_GB p_bs'(q)`.
-struct PointAt<T: Real> {
+pub(super) struct PointAt<T: Real> {
+    pub(super) body: BodyId,
+    pub(super) p_bs: Vector3<T>,
+    pub(super) p_g: Vector3<T>,
+    pub(super) v_g: Vector3<T>,
+    pub(super) moving: Option<(CoordinateRef, Vector3<T>)>,
+    /// For a wrap point: the index of its `PathWrap` and, on the second point, the length over
+    /// the object from the first (zero on the first).
+    pub(super) wrap: Option<(usize, T)>,
+    /// For a point of the point set: its index there.
+    pub(super) source: Option<usize>,
+}
+
+/// A station fixed on a body, as a path node (OpenSim's `PathWrapPoint`s are).
+pub(super) fn station_at<T: Real>(
+    ctx: &ForceContext<'_, T>,
     body: BodyId,
     p_bs: Vector3<T>,
-    p_g: Vector3<T>,
-    v_g: Vector3<T>,
-    moving: Option<(CoordinateRef, Vector3<T>)>,
+) -> PointAt<T> {
+    let x_gb = ctx.x_gb(body);
+    let v_gb = ctx.v_gb(body);
+    let r_g = x_gb.r * p_bs;
+    let w = v_gb.fixed_rows::<3>(0).into_owned();
+    let v = v_gb.fixed_rows::<3>(3).into_owned();
+    PointAt {
+        body,
+        p_bs,
+        p_g: x_gb.p + r_g,
+        v_g: v + w.cross(&r_g),
+        moving: None,
+        wrap: None,
+        source: None,
+    }
 }
 
 impl PathPoint {
@@ -87,7 +115,7 @@ impl PathPoint {
         }
     }
 
-    fn is_active<T: Real>(&self, ctx: &ForceContext<'_, T>) -> bool {
+    pub(super) fn is_active<T: Real>(&self, ctx: &ForceContext<'_, T>) -> bool {
         match self {
             PathPoint::Conditional {
                 coordinate, range, ..
@@ -99,10 +127,9 @@ impl PathPoint {
         }
     }
 
-    fn at<T: Real>(&self, ctx: &ForceContext<'_, T>) -> PointAt<T> {
+    pub(super) fn at<T: Real>(&self, ctx: &ForceContext<'_, T>, index: usize) -> PointAt<T> {
         let body = self.body();
         let x_gb = ctx.x_gb(body);
-        let v_gb = ctx.v_gb(body);
         let (p_bs, moving, v_local) = match self {
             PathPoint::Fixed { p_bs, .. } | PathPoint::Conditional { p_bs, .. } => {
                 (p_bs.map(T::c), None, Vector3::zeros())
@@ -133,17 +160,11 @@ impl PathPoint {
                 (p, Some((*coordinate, dp_dq_g)), dp_dq_g * qdot)
             }
         };
-        let r_g = x_gb.r * p_bs;
-        let p_g = x_gb.p + r_g;
-        let w = v_gb.fixed_rows::<3>(0).into_owned();
-        let v = v_gb.fixed_rows::<3>(3).into_owned();
-        PointAt {
-            body,
-            p_bs,
-            p_g,
-            v_g: v + w.cross(&r_g) + v_local,
-            moving,
-        }
+        let mut at = station_at(ctx, body, p_bs);
+        at.v_g += v_local;
+        at.moving = moving;
+        at.source = Some(index);
+        at
     }
 }
 
@@ -152,6 +173,8 @@ impl PathPoint {
 pub struct GeometryPath {
     /// The points.
     pub points: Vec<PathPoint>,
+    /// The wrap objects the path may wrap over, in the order they are tried.
+    pub wraps: Vec<PathWrap>,
 }
 
 /// The path's length (m) and lengthening speed (m/s) at a state.
@@ -201,26 +224,32 @@ impl GeometryPath {
         Ok(())
     }
 
-    /// Length and lengthening speed over the active points.
+    /// The path's current nodes: its active points, with wrap points inserted where it wraps
+    /// (allocates only for paths with wrap objects).
+    fn for_each_node<T: Real>(&self, ctx: &ForceContext<'_, T>, mut f: impl FnMut(PointAt<T>)) {
+        if self.wraps.is_empty() {
+            for (k, p) in self.points.iter().enumerate() {
+                if p.is_active(ctx) {
+                    f(p.at(ctx, k));
+                }
+            }
+        } else {
+            self.current_path(ctx).into_iter().for_each(f);
+        }
+    }
+
+    /// Length and lengthening speed over the current path.
     pub fn kinematics<T: Real>(&self, ctx: &ForceContext<'_, T>) -> PathKinematics<T> {
         let mut length = T::zero();
         let mut speed = T::zero();
         let mut previous: Option<PointAt<T>> = None;
-        for point in self.points.iter().filter(|p| p.is_active(ctx)) {
-            let here = point.at(ctx);
+        self.for_each_node(ctx, |here| {
             if let Some(prev) = &previous {
-                let r = prev.p_g - here.p_g;
-                let d = r.norm();
-                length += d;
-                let v = prev.v_g - here.v_g;
-                speed += if d.re() < f64::EPSILON {
-                    v.norm()
-                } else {
-                    v.dot(&(r / d))
-                };
+                length += segment_length(prev, &here);
+                speed += speed_between(prev, &here);
             }
             previous = Some(here);
-        }
+        });
         PathKinematics { length, speed }
     }
 
@@ -232,8 +261,7 @@ impl GeometryPath {
         tension: T,
     ) {
         let mut previous: Option<PointAt<T>> = None;
-        for point in self.points.iter().filter(|p| p.is_active(ctx)) {
-            let here = point.at(ctx);
+        self.for_each_node(ctx, |here| {
             if let Some(prev) = &previous {
                 if prev.body != here.body {
                     let r = here.p_g - prev.p_g;
@@ -255,6 +283,27 @@ impl GeometryPath {
                 }
             }
             previous = Some(here);
-        }
+        });
+    }
+}
+
+/// A segment's length: over the wrap object between a wrap object's two points, else straight
+/// (`calcLengthAfterPathComputation`).
+pub(super) fn segment_length<T: Real>(a: &PointAt<T>, b: &PointAt<T>) -> T {
+    match (a.wrap, b.wrap) {
+        (Some((wa, _)), Some((wb, length))) if wa == wb => length,
+        _ => (a.p_g - b.p_g).norm(),
+    }
+}
+
+/// `Point::calcSpeedBetween`: the relative velocity projected on the separation.
+fn speed_between<T: Real>(a: &PointAt<T>, b: &PointAt<T>) -> T {
+    let r = a.p_g - b.p_g;
+    let d = r.norm();
+    let v = a.v_g - b.v_g;
+    if d.re() < f64::EPSILON {
+        v.norm()
+    } else {
+        v.dot(&(r / d))
     }
 }

@@ -5,7 +5,7 @@
 //! | `DeGrooteFregly2016Muscle` | [`DeGrooteFregly2016`] (explicit tendon-compliance mode; `implicit` is refused) |
 //! | `GeometryPath` / `PathPointSet` | [`GeometryPath`] of `PathPoint`, `ConditionalPathPoint`, `MovingPathPoint` |
 //!
-//! A path with wrap objects is refused until wrapping lands (issue 37). The muscle's excitation
+//! Wrap objects: `WrapCylinder` (others are refused until issue 37 adds them). The muscle's excitation
 //! is its `PrescribedController` function ([`super::controllers`]), else zero. Its states are
 //! z variables starting at `default_activation` and `default_normalized_tendon_force`;
 //! [`super::OsimModel`]'s build then equilibrates them as `Model::equilibrateMuscles` does.
@@ -18,6 +18,7 @@ use crate::math::function::Function;
 use crate::model::Force;
 use crate::muscles::{
     CoordinateRef, DeGrooteFregly2016, Excitation, GeometryPath, Muscle, MuscleModel, PathPoint,
+    PathWrap, Quadrant, WrapCylinder, WrapObject, WrapShape,
 };
 use nalgebra::Vector3;
 use roxmltree::Node;
@@ -77,14 +78,6 @@ impl ForceCtx<'_, '_, '_> {
         let doc = self.doc;
         let path = child(muscle, "GeometryPath")
             .ok_or_else(|| doc.err(muscle, "a muscle needs a <GeometryPath>"))?;
-        if let Some(wraps) = child(path, "PathWrapSet") {
-            if let Some(w) = objects(wraps).first() {
-                return Err(doc.err(
-                    *w,
-                    "wrapping (PathWrap) is not simulated yet (issue 37): the path would be too short",
-                ));
-            }
-        }
         let set = child(path, "PathPointSet")
             .ok_or_else(|| doc.err(path, "a GeometryPath needs a <PathPointSet>"))?;
         let points = objects(set)
@@ -97,7 +90,14 @@ impl ForceCtx<'_, '_, '_> {
                 format!("a path needs at least 2 points, got {}", points.len()),
             ));
         }
-        Ok(GeometryPath { points })
+        let wraps = match child(path, "PathWrapSet") {
+            Some(set) => objects(set)
+                .into_iter()
+                .map(|w| self.path_wrap(w))
+                .collect::<Res<Vec<_>>>()?,
+            None => Vec::new(),
+        };
+        Ok(GeometryPath { points, wraps })
     }
 
     fn path_point(&self, node: Node) -> Res<PathPoint> {
@@ -157,6 +157,105 @@ impl ForceCtx<'_, '_, '_> {
                     format!("path point <{other}> is not supported (PathPoint, ConditionalPathPoint, MovingPathPoint)"),
                 ))
             }
+        })
+    }
+
+    /// A `PathWrap`: the wrap object it names (on any body or Ground) and its point range.
+    fn path_wrap(&self, node: Node) -> Res<PathWrap> {
+        let doc = self.doc;
+        let (el, name) = doc
+            .text(node, "wrap_object")
+            .ok_or_else(|| doc.err(node, "a PathWrap needs <wrap_object>"))?;
+        let object = doc
+            .model
+            .descendants()
+            .filter(|n| n.is_element() && n.attribute("name") == Some(name.as_str()))
+            .find(|n| {
+                n.parent()
+                    .and_then(|p| p.parent())
+                    .is_some_and(|set| set.has_tag_name("WrapObjectSet"))
+            })
+            .ok_or_else(|| {
+                doc.err(
+                    el,
+                    format!("<wrap_object> '{name}' is not a wrap object of the model"),
+                )
+            })?;
+        let range = match doc.numbers(node, "range")? {
+            None => [-1, -1],
+            Some(v) => match v.as_slice() {
+                [a, b] => [*a as i32, *b as i32],
+                _ => return Err(doc.err(node, "<range> needs two point numbers")),
+            },
+        };
+        Ok(PathWrap {
+            object: self.wrap_object(object)?,
+            range,
+        })
+    }
+
+    /// A wrap object on the body (or Ground) whose `WrapObjectSet` holds it.
+    fn wrap_object(&self, node: Node) -> Res<WrapObject> {
+        let doc = self.doc;
+        let owner = node
+            .ancestors()
+            .find(|n| n.has_tag_name("Body") || n.has_tag_name("Ground"))
+            .ok_or_else(|| doc.err(node, "a wrap object must be on a Body or Ground"))?;
+        let body = self.body(node, &doc.path_of(owner))?;
+        let translation = Vector3::from(doc.fixed(node, "translation", [0.0; 3])?);
+        let rotation = doc.fixed(node, "xyz_body_rotation", [0.0; 3])?;
+        let quadrant_name = doc
+            .text(node, "quadrant")
+            .map_or("all".to_string(), |t| t.1);
+        let quadrant = match quadrant_name.as_str() {
+            "all" | "ALL" | "All" | "Unassigned" => Quadrant::All,
+            q => {
+                let (sign, axis) = match q.strip_prefix('-') {
+                    Some(rest) => (-1, rest),
+                    None => (1, q.strip_prefix('+').unwrap_or(q)),
+                };
+                let axis = match axis {
+                    "x" | "X" => 0,
+                    "y" | "Y" => 1,
+                    "z" | "Z" => 2,
+                    _ => {
+                        return Err(doc.err(
+                            node,
+                            format!("<quadrant> '{q}' is not one of +x, -x, +y, -y, +z, -z, all"),
+                        ))
+                    }
+                };
+                Quadrant::Half { axis, sign }
+            }
+        };
+        let shape = match tag_of(node).as_str() {
+            "WrapCylinder" => {
+                let radius = doc.scalar(node, "radius", 1.0)?;
+                let length = doc.scalar(node, "length", 1.0)?;
+                if !(radius > 0.0 && length > 0.0) {
+                    return Err(doc.err(
+                        node,
+                        format!("radius {radius} and length {length} must be positive"),
+                    ));
+                }
+                WrapShape::Cylinder(WrapCylinder { radius, length })
+            }
+            other => {
+                return Err(doc.err(
+                    node,
+                    format!(
+                        "wrap object <{other}> is not simulated yet (issue 37): WrapCylinder is"
+                    ),
+                ))
+            }
+        };
+        Ok(WrapObject {
+            name: node.attribute("name").unwrap_or_default().to_string(),
+            body,
+            x_bw: super::frames::offset_from(&translation, &rotation),
+            quadrant,
+            active: doc.boolean(node, "active", true)?,
+            shape,
         })
     }
 
