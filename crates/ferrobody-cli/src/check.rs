@@ -52,6 +52,9 @@ pub fn check(
     }
     for f in model.forces() {
         out!("  force: {}", f.name());
+        if let ferrobody::model::Force::Muscle(m) = f {
+            describe_muscle(model, m);
+        }
     }
     for c in model.constraints() {
         let [a, b] = c.bodies();
@@ -95,6 +98,32 @@ pub fn check(
         i.kind.name(),
     );
     Ok(())
+}
+
+/// A muscle's path: its points (kind and body) and the wrap objects it may wrap over.
+fn describe_muscle(model: &ferrobody::Model<f64>, m: &ferrobody::muscles::Muscle) {
+    use ferrobody::muscles::PathPoint;
+    let points: Vec<String> = m
+        .path
+        .points
+        .iter()
+        .map(|p| {
+            let kind = match p {
+                PathPoint::Fixed { .. } => "point",
+                PathPoint::Conditional { .. } => "conditional point",
+                PathPoint::Moving { .. } => "moving point",
+            };
+            format!("{kind} on '{}'", model.body(p.body()).name)
+        })
+        .collect();
+    out!("    path: {}", points.join(", "));
+    for w in &m.path.wraps {
+        out!(
+            "    wraps over '{}' on '{}'",
+            w.object.name,
+            model.body(w.object.body).name
+        );
+    }
 }
 
 /// `; coordinates a, b; speeds c, d` (empty for a welded body).

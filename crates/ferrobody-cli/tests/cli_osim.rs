@@ -223,3 +223,38 @@ fn a_closed_stdout_ends_the_program_quietly() {
     assert!(out.status.success(), "{:?}: {err}", out.status);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 37: `check` lists a muscle's path points and wrap objects; `run` writes the muscle
+/// states into states.sto under OpenSim's names.
+#[test]
+fn check_and_run_describe_and_record_muscles() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/opensim/muscles/mus_pendulum_wrap.osim");
+    let out = exe().arg("check").arg(&model).output().unwrap();
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("path: point on 'base', moving point on 'arm', conditional point on 'arm', point on 'arm'"),
+        "{text}"
+    );
+    assert!(text.contains("wraps over 'pivot_cyl' on 'base'"), "{text}");
+    assert!(
+        text.contains("every element of the model is simulated"),
+        "{text}"
+    );
+    let dir = temp_dir("muscle_run");
+    let out = exe()
+        .arg("run")
+        .arg(&model)
+        .args(["--duration", "0.05", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let sto = std::fs::read_to_string(dir.join("states.sto")).unwrap();
+    let header = sto.lines().find(|l| l.starts_with("time")).unwrap();
+    assert!(
+        header.ends_with("/forceset/lifter/activation\t/forceset/lifter/normalized_tendon_force"),
+        "{header}"
+    );
+}

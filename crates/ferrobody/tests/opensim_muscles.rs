@@ -166,3 +166,108 @@ fn states_sto_names_muscle_states_as_opensim() {
 fn degroote_muscle_over_a_wrap_cylinder_matches_opensim() {
     check("mus_pendulum_wrap.osim", "mus_pendulum_wrap.csv");
 }
+
+/// Issue 37, item 7: ∂ẏ/∂y through the muscle, its moving and conditional points and the
+/// wrap cylinder is exact (dual numbers through `Force::Muscle`): it agrees with central
+/// differences at states where the wrap is engaged and where it is not.
+#[test]
+fn state_jacobian_through_muscle_path_and_wrap_matches_central_differences() {
+    use ferrobody::derivatives::StateDerivativeJacobian;
+    let path = common::repo_root().join("testdata/opensim/muscles/mus_pendulum_wrap.osim");
+    let m = osim::load(&path).unwrap();
+    let model = &m.model;
+    let mut jac = StateDerivativeJacobian::new(model).unwrap();
+    let ny = model.nq() + model.nu() + model.nz();
+    assert_eq!(
+        ny, 4,
+        "swing, its speed, activation, normalized tendon force"
+    );
+    // Swing −0.5 (wrapped, conditional point out), −0.1 (wrapped, point in), 0.4 (unwrapped).
+    for (swing, speed) in [(-0.5, 0.3), (-0.1, -0.8), (0.4, 1.1)] {
+        let mut s = m.default_state.clone();
+        s.q[0] = swing;
+        s.u[0] = speed;
+        s.t = 0.37;
+        jac.compute(&s).unwrap();
+        // The tendon force drives the swing and the swing stretches the path: both couplings
+        // are there to be checked.
+        assert!(jac.jacobian[(1, 3)].abs() > 1.0 && jac.jacobian[(3, 0)].abs() > 1.0);
+        let mut data = Data::new(model);
+        let mut ydot = |s: &State<f64>| {
+            let mut out = vec![0.0; ny];
+            pipeline::state_derivative(model, s, &mut data, &mut out).unwrap();
+            out
+        };
+        for k in 0..ny {
+            let h = 1e-6;
+            let (mut plus, mut minus) = (s.clone(), s.clone());
+            let slot = |st: &mut State<f64>, dx: f64| match k {
+                0 => st.q[0] += dx,
+                1 => st.u[0] += dx,
+                _ => st.z[k - 2] += dx,
+            };
+            slot(&mut plus, h);
+            slot(&mut minus, -h);
+            let (fp, fm) = (ydot(&plus), ydot(&minus));
+            for i in 0..ny {
+                let fd = (fp[i] - fm[i]) / (2.0 * h);
+                let exact = jac.jacobian[(i, k)];
+                // Central differences with h = 1e-6 on terms of size up to ~1e3 (the tendon
+                // force rate): truncation ~h² f''' and cancellation ~1e-16·|f|/h ≈ 1e-7.
+                let tolerance = 1e-5 * (1.0 + exact.abs());
+                assert!(
+                    (fd - exact).abs() < tolerance,
+                    "swing {swing}: ∂ẏ{i}/∂y{k} exact {exact} vs central {fd}"
+                );
+            }
+        }
+    }
+}
+
+/// Bad muscle input is a one-line error naming the file, the line and the component path.
+#[test]
+fn bad_muscle_input_names_file_line_and_component() {
+    let file = "testdata/opensim/muscles/mus_pendulum_wrap.osim";
+    let text = std::fs::read_to_string(common::repo_root().join(file)).unwrap();
+    let cases: [(&str, &str, &str); 5] = [
+        (
+            "<min_control>0</min_control>",
+            "<min_control>2</min_control>",
+            "/forceset/lifter: excitation bounds inverted",
+        ),
+        (
+            "<socket_parent_frame>/bodyset/base</socket_parent_frame>\n\t\t\t\t\t\t\t\t\t<!--The fixed location",
+            "<socket_parent_frame>/bodyset/nowhere</socket_parent_frame>\n\t\t\t\t\t\t\t\t\t<!--The fixed location",
+            "/forceset/lifter/path/origin",
+        ),
+        (
+            "<wrap_object>pivot_cyl</wrap_object>",
+            "<wrap_object>no_such_cyl</wrap_object>",
+            "'no_such_cyl' is not a wrap object",
+        ),
+        (
+            "<MovingPathPoint name=\"moving\">",
+            "<SpiralPathPoint name=\"moving\">",
+            "path point <SpiralPathPoint> is not supported",
+        ),
+        (
+            "<max_isometric_force>100</max_isometric_force>",
+            "<max_isometric_force>-100</max_isometric_force>",
+            "max_isometric_force must be greater than zero",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        assert!(text.contains(from), "fixture lacks {from}");
+        let mut bad = text.replacen(from, to, 1);
+        if to.starts_with("<SpiralPathPoint") {
+            bad = bad.replacen("</MovingPathPoint>", "</SpiralPathPoint>", 1);
+        }
+        let e = osim::parse(&bad, "bad.osim")
+            .err()
+            .expect(expected)
+            .to_string();
+        assert!(e.contains(expected), "{e}");
+        assert!(e.starts_with("bad.osim:"), "file and line first: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}

@@ -43,6 +43,15 @@ impl ForceCtx<'_, '_, '_> {
         }
         let m = degroote_properties(doc, node)?;
         m.validate().map_err(|e| doc.err(node, e))?;
+        let min_control = doc.scalar(node, "min_control", 0.0)?;
+        let max_control = doc.scalar(node, "max_control", 1.0)?;
+        if min_control > max_control {
+            let el = child(node, "min_control").unwrap_or(node);
+            return Err(doc.err(
+                el,
+                format!("excitation bounds inverted: min_control {min_control} > max_control {max_control}"),
+            ));
+        }
         let path = self.geometry_path(node)?;
         let activation =
             (!m.ignore_activation_dynamics).then(|| self.builder.add_z(m.default_activation));
