@@ -6,7 +6,8 @@ Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR  (needs `pip 
 `mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
 `mus_pendulum_rigid`: the same with `ignore_tendon_compliance` true and a Sine excitation
-(0.3 + 0.2 sin 3t). Each .osim is written, loaded back and run: initSystem,
+(0.3 + 0.2 sin 3t); `mus_block_thelen`: the shared tug of war with its Millard muscle
+removed (the block and the Thelen muscle, Sine excitation). Each .osim is written, loaded back and run: initSystem,
 equilibrateMuscles, RungeKuttaMerson at accuracy 1e-6, one integrate(t) per 0.01 s row.
 """
 import os
@@ -95,8 +96,37 @@ def run(path, csv):
             f.write(",".join("%.17g" % x for x in r) + "\n")
 
 
+def write_thelen_only(src, out_dir, name):
+    """The shared tug of war without its Millard muscle: the block pulled by the Thelen muscle
+    (Sine excitation) alone, against gravity-free sliding."""
+    tree = ET.parse(src)
+    root = tree.getroot()
+    root.find("Model").set("name", name)
+    forces = root.find(".//ForceSet/objects")
+    for m in list(forces):
+        if m.tag == "Millard2012EquilibriumMuscle":
+            forces.remove(m)
+    ctrl = root.find(".//PrescribedController")
+    ctrl.find("socket_actuators").text = "/forceset/right"
+    functions = ctrl.find("FunctionSet/objects")
+    for f in list(functions):
+        if f.tag == "PiecewiseLinearFunction":
+            functions.remove(f)
+    edited = f"{out_dir}/{name}.edited.osim"
+    tree.write(edited)
+    model = osim.Model(edited)
+    model.initSystem()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    os.remove(edited)
+    return out
+
+
 if __name__ == "__main__":
     shared, out_dir = sys.argv[1], sys.argv[2]
+    thelen = write_thelen_only(f"{shared}/mus_tug_of_war.osim", out_dir, "mus_block_thelen")
+    run(thelen, f"{out_dir}/mus_block_thelen.csv")
+    print("wrote", thelen)
     for name, rigid in [("mus_pendulum_points", False), ("mus_pendulum_rigid", True)]:
         osim_file = write_variant(f"{shared}/mus_pendulum_wrap.osim", out_dir, name, rigid)
         run(osim_file, f"{out_dir}/{name}.csv")

@@ -271,3 +271,10 @@ fn bad_muscle_input_names_file_line_and_component() {
         assert_eq!(e.lines().count(), 1, "{e}");
     }
 }
+
+/// A Thelen2003Muscle (the shared tug of war's `right`, alone) pulling a block on a slider
+/// with a Sine excitation: activation and fibre length as states, equilibrated at load.
+#[test]
+fn thelen_muscle_pulling_a_block_matches_opensim() {
+    check("mus_block_thelen.osim", "mus_block_thelen.csv");
+}

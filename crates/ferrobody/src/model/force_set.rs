@@ -51,7 +51,7 @@ pub enum Force<T: Real = f64> {
     /// Simbody's exponential spring (a station against a plane, with static friction).
     ExponentialSpring(crate::contact::ExponentialSpringForce<T>),
     /// An OpenSim muscle on its path ([`crate::muscles`]).
-    Muscle(crate::muscles::Muscle),
+    Muscle(Box<crate::muscles::Muscle>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }

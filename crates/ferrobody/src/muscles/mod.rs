@@ -6,17 +6,20 @@
 //! activation a and, with a compliant tendon, the normalized tendon force — held as the model's
 //! continuous auxiliary variables z. It applies its tendon force as a tension along the path and
 //! writes the rates of its states. The muscle laws live one per file
-//! ([`degroote_fregly`]). Issue 37 adds the others (Thelen 2003, Millard 2012) and wrapping.
+//! ([`degroote_fregly`], [`thelen2003`]). Issue 37 adds Millard 2012 and the other wrap shapes.
 
 pub mod degroote_fregly;
 pub mod path;
 pub mod path_wrap;
+pub mod thelen2003;
+mod thelen_equilibrium;
 pub mod wrap_cylinder;
 mod wrap_math;
 
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
 pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
 pub use path_wrap::{PathWrap, WrapObject, WrapShape};
+pub use thelen2003::Thelen2003;
 pub use wrap_cylinder::{Quadrant, WrapCylinder};
 
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
@@ -49,6 +52,8 @@ impl Excitation {
 pub enum MuscleModel {
     /// OpenSim's `DeGrooteFregly2016Muscle`.
     DeGrooteFregly2016(DeGrooteFregly2016),
+    /// OpenSim's `Thelen2003Muscle`.
+    Thelen2003(Thelen2003),
 }
 
 /// A muscle on a path.
@@ -64,8 +69,10 @@ pub struct Muscle {
     pub excitation: Excitation,
     /// The z holding its activation (none when activation dynamics are ignored).
     pub activation: Option<ZId>,
-    /// The z holding its normalized tendon force (none with a rigid tendon).
+    /// The z holding its normalized tendon force (DeGroote with a compliant tendon).
     pub norm_tendon_force: Option<ZId>,
+    /// The z holding its fibre length (Thelen).
+    pub fiber_length: Option<ZId>,
 }
 
 /// One muscle's values at a state (for output and tests).
@@ -94,6 +101,12 @@ impl Muscle {
         self.path.validate(bodies)?;
         match &self.model {
             MuscleModel::DeGrooteFregly2016(m) => m.validate(),
+            MuscleModel::Thelen2003(m) => {
+                if self.activation.is_none() || self.fiber_length.is_none() {
+                    return Err("a Thelen muscle needs activation and fibre-length states".into());
+                }
+                m.validate()
+            }
         }
     }
 
@@ -119,6 +132,22 @@ impl Muscle {
                     activation_rate,
                 }
             }
+            MuscleModel::Thelen2003(m) => {
+                let lce = self.fiber_length.map_or(T::zero(), |z| ctx.z(z));
+                let out = m.evaluate(path.length, activation, lce, excitation);
+                MuscleState {
+                    excitation,
+                    activation: out.activation,
+                    path,
+                    output: MuscleOutput {
+                        tendon_force: out.tendon_force,
+                        fiber_length: out.fiber_length,
+                        fiber_velocity: out.fiber_velocity,
+                        norm_tendon_force_dot: T::zero(),
+                    },
+                    activation_rate: out.activation_rate,
+                }
+            }
         }
     }
 }
@@ -137,6 +166,9 @@ impl<T: Real> ForceElement<T> for Muscle {
         }
         if let Some(z) = self.norm_tendon_force {
             out.set_zdot(z, s.output.norm_tendon_force_dot);
+        }
+        if let Some(z) = self.fiber_length {
+            out.set_zdot(z, s.output.fiber_velocity);
         }
     }
 }

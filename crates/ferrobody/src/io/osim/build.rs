@@ -167,7 +167,7 @@ fn add_forces(
     for n in force_nodes {
         let tag = tag_of(n);
         if muscles::SUPPORTED.contains(&tag.as_str()) {
-            state_variables.extend(ctx.degroote(n)?);
+            state_variables.extend(ctx.muscle(n)?);
             forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
         } else if forces::SUPPORTED.contains(&tag.as_str()) {
             ctx.add(n, &geometry)?;

@@ -1,6 +1,6 @@
 //! OpenSim's `Model::equilibrateMuscles` at the default state: each compliant-tendon muscle's
-//! normalized tendon force solved from the default pose and speeds with the muscle's default
-//! activation (`DeGrooteFregly2016Muscle::computeInitialFiberEquilibrium`). Activations are
+//! normalized tendon force (DeGroote) or fibre length (Thelen) solved from the default pose and
+//! speeds with the muscle's default activation (`computeInitialFiberEquilibrium`). Activations are
 //! not touched, as in OpenSim.
 
 use crate::data::{Data, Stage};
@@ -24,17 +24,30 @@ pub(super) fn equilibrate_muscles(
         let ctx = ForceContext::new(model, state, &data);
         for force in model.forces() {
             let Force::Muscle(m) = force else { continue };
-            let (Some(z), MuscleModel::DeGrooteFregly2016(law)) = (m.norm_tendon_force, &m.model)
-            else {
-                continue;
-            };
             let path = m.path.kinematics(&ctx);
             let excitation = m.excitation.at(state.t);
             let activation = m.activation.map_or(excitation, |a| state.z[a.0]);
-            let f = law
-                .equilibrium_norm_tendon_force(path.length, path.speed, activation)
-                .map_err(|e| (m.name.clone(), e))?;
-            solved.push((z, f));
+            match (&m.model, m.norm_tendon_force, m.fiber_length) {
+                (MuscleModel::DeGrooteFregly2016(law), Some(z), _) => {
+                    let f = law
+                        .equilibrium_norm_tendon_force(path.length, path.speed, activation)
+                        .map_err(|e| (m.name.clone(), e))?;
+                    solved.push((z, f));
+                }
+                (MuscleModel::Thelen2003(law), _, Some(z)) => {
+                    let a = law.evaluate(
+                        path.length,
+                        activation,
+                        law.default_fiber_length,
+                        excitation,
+                    );
+                    let l = law
+                        .equilibrium_fiber_length(path.length, path.speed, a.activation)
+                        .map_err(|e| (m.name.clone(), e))?;
+                    solved.push((z, l));
+                }
+                _ => {}
+            }
         }
     }
     for (z, f) in solved {

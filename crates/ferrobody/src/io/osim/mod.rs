@@ -26,6 +26,7 @@ mod equilibrate;
 mod forces;
 mod frames;
 mod joints;
+mod muscle_properties;
 mod muscles;
 
 pub use document::OsimError;

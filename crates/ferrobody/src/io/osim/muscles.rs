@@ -10,75 +10,96 @@
 //! z variables starting at `default_activation` and `default_normalized_tendon_force`;
 //! [`super::OsimModel`]'s build then equilibrates them as `Model::equilibrateMuscles` does.
 
-use super::document::{child, objects, tag_of, Doc, Res};
+use super::document::{child, objects, tag_of, Res};
 use super::forces::ForceCtx;
 use super::frames::socket_frame;
+use super::muscle_properties::{degroote_properties, thelen_properties};
 use crate::ids::ZId;
 use crate::math::function::Function;
 use crate::model::Force;
 use crate::muscles::{
-    CoordinateRef, DeGrooteFregly2016, Excitation, GeometryPath, Muscle, MuscleModel, PathPoint,
-    PathWrap, Quadrant, WrapCylinder, WrapObject, WrapShape,
+    CoordinateRef, Excitation, GeometryPath, Muscle, MuscleModel, PathPoint, PathWrap, Quadrant,
+    WrapCylinder, WrapObject, WrapShape,
 };
 use nalgebra::Vector3;
 use roxmltree::Node;
 
 /// The muscle tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 1] = ["DeGrooteFregly2016Muscle"];
+pub(super) const SUPPORTED: [&str; 2] = ["DeGrooteFregly2016Muscle", "Thelen2003Muscle"];
 
 impl ForceCtx<'_, '_, '_> {
-    /// Adds a `DeGrooteFregly2016Muscle`; returns its state variables by OpenSim path.
-    pub(super) fn degroote(&mut self, node: Node) -> Res<Vec<(String, ZId)>> {
+    /// Adds a supported muscle; returns its state variables by OpenSim path.
+    pub(super) fn muscle(&mut self, node: Node) -> Res<Vec<(String, ZId)>> {
         let doc = self.doc;
         let name = node.attribute("name").unwrap_or("muscle").to_string();
-        let mode = doc
-            .text(node, "tendon_compliance_dynamics_mode")
-            .map_or("explicit".to_string(), |t| t.1);
-        if mode != "explicit" {
-            let el = child(node, "tendon_compliance_dynamics_mode").unwrap_or(node);
-            return Err(doc.err(
-                el,
-                format!("tendon_compliance_dynamics_mode '{mode}': only 'explicit' runs forward (OpenSim's implicit mode is for Moco)"),
-            ));
-        }
-        let m = degroote_properties(doc, node)?;
-        m.validate().map_err(|e| doc.err(node, e))?;
-        let min_control = doc.scalar(node, "min_control", 0.0)?;
+        let (model, min_control_default) = match tag_of(node).as_str() {
+            "Thelen2003Muscle" => {
+                let m = thelen_properties(doc, node)?;
+                m.validate().map_err(|e| doc.err(node, e))?;
+                let a_min = m.minimum_activation;
+                (MuscleModel::Thelen2003(m), a_min)
+            }
+            _ => {
+                let m = degroote_properties(doc, node)?;
+                m.validate().map_err(|e| doc.err(node, e))?;
+                (MuscleModel::DeGrooteFregly2016(m), 0.0)
+            }
+        };
+        let min_control = doc.scalar(node, "min_control", min_control_default)?;
         let max_control = doc.scalar(node, "max_control", 1.0)?;
+        let bounds_at = child(node, "min_control").unwrap_or(node);
         if min_control > max_control {
-            let el = child(node, "min_control").unwrap_or(node);
             return Err(doc.err(
-                el,
+                bounds_at,
                 format!("excitation bounds inverted: min_control {min_control} > max_control {max_control}"),
             ));
         }
+        if min_control < min_control_default {
+            return Err(doc.err(
+                bounds_at,
+                format!("min_control {min_control} is below the minimum activation {min_control_default} (OpenSim refuses it)"),
+            ));
+        }
         let path = self.geometry_path(node)?;
-        let activation =
-            (!m.ignore_activation_dynamics).then(|| self.builder.add_z(m.default_activation));
-        let norm_tendon_force = (!m.ignore_tendon_compliance)
-            .then(|| self.builder.add_z(m.default_normalized_tendon_force));
+        let component = doc.path_of(node);
+        let mut states = Vec::new();
+        let mut state =
+            |builder: &mut crate::model::ModelBuilder<f64>, suffix: &str, value: f64| {
+                let z = builder.add_z(value);
+                states.push((format!("{component}/{suffix}"), z));
+                z
+            };
+        let (mut activation, mut norm_tendon_force, mut fiber_length) = (None, None, None);
+        match &model {
+            MuscleModel::DeGrooteFregly2016(m) => {
+                if !m.ignore_activation_dynamics {
+                    activation = Some(state(self.builder, "activation", m.default_activation));
+                }
+                if !m.ignore_tendon_compliance {
+                    let f = m.default_normalized_tendon_force;
+                    norm_tendon_force = Some(state(self.builder, "normalized_tendon_force", f));
+                }
+            }
+            MuscleModel::Thelen2003(m) => {
+                activation = Some(state(self.builder, "activation", m.default_activation));
+                fiber_length = Some(state(self.builder, "fiber_length", m.default_fiber_length));
+            }
+        }
         let excitation = self
             .excitations
             .get(&name)
             .cloned()
             .map_or(Excitation::None, Excitation::Prescribed);
-        let component = doc.path_of(node);
-        let mut states = Vec::new();
-        if let Some(z) = activation {
-            states.push((format!("{component}/activation"), z));
-        }
-        if let Some(z) = norm_tendon_force {
-            states.push((format!("{component}/normalized_tendon_force"), z));
-        }
         let muscle = Muscle {
             name,
             path,
-            model: MuscleModel::DeGrooteFregly2016(m),
+            model,
             excitation,
             activation,
             norm_tendon_force,
+            fiber_length,
         };
-        self.push(node, Force::Muscle(muscle))?;
+        self.push(node, Force::Muscle(Box::new(muscle)))?;
         Ok(states)
     }
 
@@ -283,64 +304,4 @@ impl ForceCtx<'_, '_, '_> {
         })?;
         Ok(CoordinateRef { body, index })
     }
-}
-
-/// A `DeGrooteFregly2016Muscle`'s properties (OpenSim's defaults where the file is silent).
-fn degroote_properties(doc: &Doc, node: Node) -> Res<DeGrooteFregly2016> {
-    let d = DeGrooteFregly2016::default();
-    Ok(DeGrooteFregly2016 {
-        max_isometric_force: doc.scalar(node, "max_isometric_force", d.max_isometric_force)?,
-        optimal_fiber_length: doc.scalar(node, "optimal_fiber_length", d.optimal_fiber_length)?,
-        tendon_slack_length: doc.scalar(node, "tendon_slack_length", d.tendon_slack_length)?,
-        pennation_angle_at_optimal: doc.scalar(
-            node,
-            "pennation_angle_at_optimal",
-            d.pennation_angle_at_optimal,
-        )?,
-        max_contraction_velocity: doc.scalar(
-            node,
-            "max_contraction_velocity",
-            d.max_contraction_velocity,
-        )?,
-        activation_time_constant: doc.scalar(
-            node,
-            "activation_time_constant",
-            d.activation_time_constant,
-        )?,
-        deactivation_time_constant: doc.scalar(
-            node,
-            "deactivation_time_constant",
-            d.deactivation_time_constant,
-        )?,
-        default_activation: doc.scalar(node, "default_activation", d.default_activation)?,
-        default_normalized_tendon_force: doc.scalar(
-            node,
-            "default_normalized_tendon_force",
-            d.default_normalized_tendon_force,
-        )?,
-        active_force_width_scale: doc.scalar(
-            node,
-            "active_force_width_scale",
-            d.active_force_width_scale,
-        )?,
-        fiber_damping: doc.scalar(node, "fiber_damping", d.fiber_damping)?,
-        ignore_passive_fiber_force: doc.boolean(node, "ignore_passive_fiber_force", false)?,
-        passive_fiber_strain_at_one_norm_force: doc.scalar(
-            node,
-            "passive_fiber_strain_at_one_norm_force",
-            d.passive_fiber_strain_at_one_norm_force,
-        )?,
-        tendon_strain_at_one_norm_force: doc.scalar(
-            node,
-            "tendon_strain_at_one_norm_force",
-            d.tendon_strain_at_one_norm_force,
-        )?,
-        activation_dynamics_smoothing: doc.scalar(
-            node,
-            "activation_dynamics_smoothing",
-            d.activation_dynamics_smoothing,
-        )?,
-        ignore_tendon_compliance: doc.boolean(node, "ignore_tendon_compliance", false)?,
-        ignore_activation_dynamics: doc.boolean(node, "ignore_activation_dynamics", false)?,
-    })
 }
