@@ -10,6 +10,7 @@
 //! | `Spline` | OpenSim's `SimmSpline`: Forsythe–Malcolm–Moler cubic spline, end conditions from the third divided differences, linear beyond the knots |
 //! | `Multiplier` | `s f(x)` (OpenSim `MultiplierFunction`) |
 //! | `Sine` | `A sin(ω x + φ) + c` (OpenSim `Sine`) |
+//! | `PiecewiseLinear` | straight lines between knots, end slopes beyond (OpenSim `PiecewiseLinearFunction`) |
 //!
 //! Citation: G. E. Forsythe, M. A. Malcolm, C. B. Moler (1977), *Computer Methods for
 //! Mathematical Computations*, §4.4 (the spline OpenSim's `SimmSpline::calcCoefficients` codes).
@@ -39,6 +40,8 @@ pub enum Function {
     Spline(CubicSpline),
     /// `scale · f(x)`.
     Multiplier(Box<Function>, f64),
+    /// OpenSim's `PiecewiseLinearFunction`.
+    PiecewiseLinear(PiecewiseLinear),
     /// OpenSim's `Sine`: `amplitude sin(omega x + phase) + offset`.
     Sine {
         /// Amplitude.
@@ -50,6 +53,83 @@ pub enum Function {
         /// Offset.
         offset: f64,
     },
+}
+
+/// Straight lines between knots, extended with the end slopes (OpenSim's
+/// `PiecewiseLinearFunction`: slopes `(y₁ − y₀)/max(1e-7, x₁ − x₀)`, the last slope repeated).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PiecewiseLinear {
+    x: Vec<f64>,
+    y: Vec<f64>,
+    b: Vec<f64>,
+}
+
+impl PiecewiseLinear {
+    /// Through the knots; errors unless there are at least two, as many x as y, all finite,
+    /// x non-decreasing.
+    pub fn new(x: Vec<f64>, y: Vec<f64>) -> Result<Self, String> {
+        let n = x.len();
+        if n != y.len() {
+            return Err(format!("{n} x values but {} y values", y.len()));
+        }
+        if n < 2 {
+            return Err(format!(
+                "a piecewise linear function needs at least 2 points, got {n}"
+            ));
+        }
+        if !x.iter().chain(&y).all(|v| v.is_finite()) {
+            return Err("every point must be finite".into());
+        }
+        if x.windows(2).any(|w| w[1] < w[0]) {
+            return Err("x values must not decrease".into());
+        }
+        let mut b: Vec<f64> = x
+            .windows(2)
+            .zip(y.windows(2))
+            .map(|(xs, ys)| (ys[1] - ys[0]) / TINY_NUMBER.max(xs[1] - xs[0]))
+            .collect();
+        b.push(b[n - 2]);
+        Ok(Self { x, y, b })
+    }
+
+    /// The interval (by OpenSim's search) holding `t`, and whether `t` is at an end knot.
+    fn eval<T: Real>(&self, t: T, order: u8) -> T {
+        let n = self.x.len();
+        let tr = t.re();
+        let line = |k: usize| match order {
+            0 => T::c(self.y[k]) + (t - T::c(self.x[k])) * T::c(self.b[k]),
+            1 => T::c(self.b[k]),
+            _ => T::zero(),
+        };
+        if tr < self.x[0] {
+            return line(0);
+        }
+        if tr > self.x[n - 1] {
+            return line(n - 1);
+        }
+        if (tr - self.x[0]).abs() <= ROUNDOFF_ERROR {
+            return if order == 0 { T::c(self.y[0]) } else { line(0) };
+        }
+        if (tr - self.x[n - 1]).abs() <= ROUNDOFF_ERROR {
+            return if order == 0 {
+                T::c(self.y[n - 1])
+            } else {
+                line(n - 1)
+            };
+        }
+        let (mut i, mut j) = (0, n);
+        let k = loop {
+            let k = (i + j) / 2;
+            if tr < self.x[k] {
+                j = k;
+            } else if tr > self.x[k + 1] {
+                i = k;
+            } else {
+                break k;
+            }
+        };
+        line(k)
+    }
 }
 
 /// A cubic spline `y + dx (b + dx (c + dx d))` on each interval.
@@ -218,6 +298,7 @@ impl Function {
             Function::Polynomial(coefficients) => polynomial(coefficients, x, order),
             Function::Spline(s) => s.eval(x, order),
             Function::Multiplier(f, scale) => f.eval(x, order) * T::c(*scale),
+            Function::PiecewiseLinear(p) => p.eval(x, order),
             Function::Sine {
                 amplitude,
                 omega,
@@ -290,6 +371,26 @@ mod tests {
                 assert!((f.second_derivative(x) - d2).abs() < 1e-5, "{f:?} at {x}");
             }
         }
+    }
+
+    #[test]
+    fn piecewise_linear_interpolates_and_extends_with_its_end_slopes() {
+        let p = PiecewiseLinear::new(vec![0.0, 0.5, 1.0, 1.5, 2.0], vec![0.1, 0.6, 0.2, 0.4, 0.1])
+            .unwrap();
+        let f = Function::PiecewiseLinear(p);
+        for (x, y) in [
+            (0.0f64, 0.1f64),
+            (0.25, 0.35),
+            (0.5, 0.6),
+            (0.75, 0.4),
+            (2.0, 0.1),
+        ] {
+            assert!((f.value(x) - y).abs() < 1e-15, "{x}");
+        }
+        assert!((f.value(-1.0f64) - (0.1 - 1.0)).abs() < 1e-15);
+        assert!((f.value(3.0f64) - (0.1 - 0.6)).abs() < 1e-15);
+        assert_eq!(f.derivative(1.2f64), 0.4);
+        assert!(PiecewiseLinear::new(vec![1.0, 0.0], vec![0.0, 1.0]).is_err());
     }
 
     #[test]

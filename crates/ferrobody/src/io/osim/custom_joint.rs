@@ -8,7 +8,7 @@
 
 use super::document::{child, tag_of, Doc, Res};
 use super::MotionType;
-use crate::math::function::{CubicSpline, Function};
+use crate::math::function::{CubicSpline, Function, PiecewiseLinear};
 use crate::mobilizer::{AxisFunction, SpatialTransform};
 use nalgebra::Vector3;
 use roxmltree::Node;
@@ -232,6 +232,11 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
                 .ok_or_else(|| doc.err(f, "a MultiplierFunction needs a function"))?;
             Function::Multiplier(Box::new(read_function(doc, inner)?), doc.scalar(f, "scale", 1.0)?)
         }
+        "PiecewiseLinearFunction" => {
+            let p = PiecewiseLinear::new(numbers("x")?, numbers("y")?)
+                .map_err(|m| doc.err(f, format!("{}: {m}", tag_of(f))))?;
+            Function::PiecewiseLinear(p)
+        }
         "Sine" => Function::Sine {
             amplitude: doc.scalar(f, "amplitude", 1.0)?,
             omega: doc.scalar(f, "omega", 1.0)?,
@@ -241,7 +246,7 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
         _ => {
             return Err(doc.err(
                 f,
-                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction, Sine)", tag_of(f)),
+                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction, PiecewiseLinearFunction, Sine)", tag_of(f)),
             ))
         }
     })
