@@ -28,6 +28,7 @@ pub struct PyModel {
     name: String,
     coordinate_names: Vec<String>,
     speed_names: Vec<String>,
+    auxiliary_names: Vec<String>,
     source: Source,
     /// Parameter changes made since loading, in order (re-applied when unpickling).
     overrides: Vec<(String, String, f64)>,
@@ -77,6 +78,7 @@ impl PyModel {
             name,
             coordinate_names: names.coordinates,
             speed_names: names.speeds,
+            auxiliary_names: names.auxiliary,
             source,
             overrides: Vec::new(),
         })
@@ -95,6 +97,7 @@ impl PyModel {
             name: self.name.clone(),
             coordinate_names: self.coordinate_names.clone(),
             speed_names: self.speed_names.clone(),
+            auxiliary_names: self.auxiliary_names.clone(),
             source: self.source.clone(),
             overrides: self.overrides.clone(),
         }
@@ -105,6 +108,9 @@ impl PyModel {
     }
     pub(crate) fn speed_names_ref(&self) -> &[String] {
         &self.speed_names
+    }
+    pub(crate) fn auxiliary_names_ref(&self) -> &[String] {
+        &self.auxiliary_names
     }
 }
 
@@ -181,15 +187,25 @@ impl PyModel {
     fn body_names(&self) -> Vec<String> {
         self.model.bodies().iter().map(|b| b.name.clone()).collect()
     }
-    /// Names of the generalized coordinates q (OpenSim's for .osim models, else `BODY.qK`).
+    /// Names of the generalized coordinates q: OpenSim's for .osim models, the joint's for URDF,
+    /// else `BODY.SUFFIX` (`ball.qw … ball.pz` for a free body); `simulate`'s column is `q:NAME`.
     #[getter]
     fn coordinate_names(&self) -> Vec<String> {
         self.coordinate_names.clone()
     }
-    /// Names of the generalized speeds u (`COORDINATE/speed` for .osim models, else `BODY.uK`).
+    /// Names of the generalized speeds u: `COORDINATE/speed` for .osim and URDF models, else
+    /// `BODY.SUFFIX` (`ball.wx … ball.vz`); `simulate`'s column is `u:NAME`.
     #[getter]
     fn speed_names(&self) -> Vec<String> {
         self.speed_names.clone()
+    }
+
+    /// Names of the auxiliary state variables z: for .osim models OpenSim's state-variable
+    /// paths (`/forceset/NAME/activation`, `/forceset/NAME/fiber_length`,
+    /// `/forceset/NAME/normalized_tendon_force`), else `z0, z1, …`; the columns of `simulate`.
+    #[getter]
+    fn auxiliary_names(&self) -> Vec<String> {
+        self.auxiliary_names.clone()
     }
     /// Number of generalized coordinates.
     #[getter]

@@ -226,8 +226,8 @@ fn trajectory_columns<'py>(
         let key = MobilityNames::speed_column(name);
         d.set_item(key, shaped(py, column(&run.u, nu, k), &[n])?)?;
     }
-    for k in 0..nz {
-        d.set_item(format!("z{k}"), shaped(py, column(&run.z, nz, k), &[n])?)?;
+    for (k, name) in model.auxiliary_names_ref().iter().enumerate().take(nz) {
+        d.set_item(name, shaped(py, column(&run.z, nz, k), &[n])?)?;
     }
     Ok(d)
 }

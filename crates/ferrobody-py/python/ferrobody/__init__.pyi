@@ -29,6 +29,11 @@ class Model:
         """Names of the generalized speeds u: `COORDINATE/speed` for .osim and URDF, else
         `BODY.SUFFIX` (`ball.wx … ball.vz`); the column of `simulate` is `u:NAME`."""
     @property
+    def auxiliary_names(self) -> list[str]:
+        """Names of the auxiliary state variables z (`simulate`'s columns): OpenSim's
+        state-variable paths for .osim models (`/forceset/NAME/activation`, `…/fiber_length`,
+        `…/normalized_tendon_force`), else `z0, z1, …`."""
+    @property
     def force_names(self) -> list[str]:
         """Names of the force elements (for `with_parameter`)."""
     @property

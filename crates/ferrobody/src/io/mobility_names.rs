@@ -20,6 +20,9 @@ pub struct MobilityNames {
     pub coordinates: Vec<String>,
     /// One name per generalized speed.
     pub speeds: Vec<String>,
+    /// One name per continuous auxiliary variable z: `z0, z1, …`, or for .osim models the
+    /// component's state-variable path (`/forceset/NAME/activation`, …).
+    pub auxiliary: Vec<String>,
 }
 
 impl MobilityNames {
@@ -28,6 +31,7 @@ impl MobilityNames {
         Self {
             coordinates: model.coordinate_names(),
             speeds: model.speed_names(),
+            auxiliary: (0..model.nz()).map(|k| format!("z{k}")).collect(),
         }
     }
 

@@ -144,6 +144,9 @@ impl OsimModel {
             names.coordinates[c.q_index] = c.name.clone();
             names.speeds[c.u_index] = format!("{}/speed", c.name);
         }
+        for (name, z) in &self.state_variables {
+            names.auxiliary[z.0] = name.clone();
+        }
         let scene = crate::io::Scene {
             names,
             name: self.name.clone(),
