@@ -15,6 +15,8 @@ FB=target/release/ferrobody
 printf '%-16s %12s %12s %8s\n' model ferrobody_ms opensim_ms ratio
 for spec in ${MODELS:-ball_smooth:2 leg_hc:1 joints_hc:1 custom_joints:1 egg_hc:1.5 box_mesh_ef:1}; do
   name=${spec%%:*}; T=${spec##*:}; file=testdata/opensim/osim_$name.osim
+  # A name with a folder (muscles/mus_pendulum_wrap) is a path under testdata/opensim/.
+  if [[ $name == */* ]]; then file=testdata/opensim/$name.osim; fi
   fb=(); os=()
   for _ in $(seq "$ROUNDS"); do
     fb+=("$($FB bench "$file" --duration "$T" --accuracy "$ACC" --runs 5 | sed 's/.*"wall_median_s":\([^,]*\).*/\1/')")

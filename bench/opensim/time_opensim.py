@@ -1,5 +1,6 @@
 """Times OpenSim's Manager.integrate(T) on an .osim model, the way an OpenSim user runs it:
-RK-Merson at the given accuracy, one integrate(T) call from the default state, no sampling.
+RK-Merson at the given accuracy, one integrate(T) call from the default state (muscles
+equilibrated), no sampling.
 Prints one JSON line (median, min and max of RUNS runs), like `ferrobody bench`.
 
 Usage: python3 bench/opensim/time_opensim.py MODEL.osim T ACCURACY [RUNS]
@@ -20,6 +21,8 @@ def main():
     osim.Logger.setLevelString("error")
     model = osim.Model(path)
     state = model.initSystem()
+    # As ferrobody loads a muscle-driven model (a no-op without muscles).
+    model.equilibrateMuscles(state)
     walls = []
     for _ in range(runs):
         s = osim.State(state)
