@@ -112,7 +112,15 @@ impl Muscle {
 
     /// Evaluates the muscle at the context's state.
     pub fn state<T: Real>(&self, ctx: &ForceContext<'_, T>) -> MuscleState<T> {
-        let path = self.path.kinematics(ctx);
+        self.state_on_path(ctx, self.path.kinematics(ctx))
+    }
+
+    /// Evaluates the muscle with its path's length and speed already known.
+    fn state_on_path<T: Real>(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        path: PathKinematics<T>,
+    ) -> MuscleState<T> {
         let excitation = self.excitation.at(T::c(ctx.state.t));
         let activation = self.activation.map_or(excitation, |z| ctx.z(z));
         match &self.model {
@@ -159,8 +167,13 @@ impl<T: Real> ForceElement<T> for Muscle {
 
     /// Applies the tendon force along the path and writes the state rates.
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
-        let s = self.state(ctx);
-        self.path.apply_tension(ctx, out, s.output.tendon_force);
+        let mut state = None;
+        self.path.apply_tension_with(ctx, out, |path| {
+            let s = self.state_on_path(ctx, path);
+            state = Some(s);
+            s.output.tendon_force
+        });
+        let Some(s) = state else { return };
         if let Some(z) = self.activation {
             out.set_zdot(z, s.activation_rate);
         }

@@ -70,6 +70,7 @@ pub enum PathPoint {
 
 /// Where a point is at a state: its body, Ground position and velocity, and for a moving point
 /// its coordinate and `R_GB p_bs'(q)`.
+#[derive(Clone)]
 pub(super) struct PointAt<T: Real> {
     pub(super) body: BodyId,
     pub(super) p_bs: Vector3<T>,
@@ -224,33 +225,13 @@ impl GeometryPath {
         Ok(())
     }
 
-    /// The path's current nodes: its active points, with wrap points inserted where it wraps
-    /// (allocates only for paths with wrap objects).
-    fn for_each_node<T: Real>(&self, ctx: &ForceContext<'_, T>, mut f: impl FnMut(PointAt<T>)) {
-        if self.wraps.is_empty() {
-            for (k, p) in self.points.iter().enumerate() {
-                if p.is_active(ctx) {
-                    f(p.at(ctx, k));
-                }
-            }
-        } else {
-            self.current_path(ctx).into_iter().for_each(f);
-        }
-    }
-
     /// Length and lengthening speed over the current path.
     pub fn kinematics<T: Real>(&self, ctx: &ForceContext<'_, T>) -> PathKinematics<T> {
-        let mut length = T::zero();
-        let mut speed = T::zero();
-        let mut previous: Option<PointAt<T>> = None;
-        self.for_each_node(ctx, |here| {
-            if let Some(prev) = &previous {
-                length += segment_length(prev, &here);
-                speed += speed_between(prev, &here);
-            }
-            previous = Some(here);
-        });
-        PathKinematics { length, speed }
+        if self.wraps.is_empty() {
+            kinematics_of(self.fixed_nodes(ctx))
+        } else {
+            kinematics_of(self.current_path(ctx).into_iter())
+        }
     }
 
     /// Applies a tension (N, positive pulling the ends together) along the path.
@@ -260,30 +241,84 @@ impl GeometryPath {
         out: &mut ForceAccumulator<'_, T>,
         tension: T,
     ) {
-        let mut previous: Option<PointAt<T>> = None;
-        self.for_each_node(ctx, |here| {
-            if let Some(prev) = &previous {
-                if prev.body != here.body {
-                    let r = here.p_g - prev.p_g;
-                    let d = r.norm();
-                    let dir = if d.re() < f64::EPSILON {
-                        r * T::c(f64::NAN)
-                    } else {
-                        r / d
-                    };
-                    let f = dir * tension;
-                    out.add_station_force(prev.body, &prev.p_bs, &f);
-                    out.add_station_force(here.body, &here.p_bs, &(-f));
-                    if let Some((c, dp_dq_g)) = &prev.moving {
-                        out.add_mobility_force(c.body, c.index, dp_dq_g.dot(&f));
-                    }
-                    if let Some((c, dp_dq_g)) = &here.moving {
-                        out.add_mobility_force(c.body, c.index, -dp_dq_g.dot(&f));
-                    }
+        self.apply_tension_with(ctx, out, |_| tension);
+    }
+
+    /// Applies the tension `tension_of(ℓ, ℓ̇)` along the path, building the current path once
+    /// (a wrapped path is computed once per evaluation, as OpenSim caches it per stage).
+    pub fn apply_tension_with<T: Real>(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        out: &mut ForceAccumulator<'_, T>,
+        tension_of: impl FnOnce(PathKinematics<T>) -> T,
+    ) {
+        if self.wraps.is_empty() {
+            let tension = tension_of(kinematics_of(self.fixed_nodes(ctx)));
+            apply_over(self.fixed_nodes(ctx), out, tension);
+        } else {
+            let nodes = self.current_path(ctx);
+            let tension = tension_of(kinematics_of(nodes.iter().cloned()));
+            apply_over(nodes.into_iter(), out, tension);
+        }
+    }
+
+    /// The active points of a path without wrap objects, streamed (nothing allocated).
+    fn fixed_nodes<'s, 'c, T: Real>(
+        &'s self,
+        ctx: &'s ForceContext<'c, T>,
+    ) -> impl Iterator<Item = PointAt<T>> + 's {
+        self.points
+            .iter()
+            .enumerate()
+            .filter(move |(_, p)| p.is_active(ctx))
+            .map(move |(k, p)| p.at(ctx, k))
+    }
+}
+
+/// Length and lengthening speed over a sequence of path nodes.
+fn kinematics_of<T: Real>(nodes: impl Iterator<Item = PointAt<T>>) -> PathKinematics<T> {
+    let mut length = T::zero();
+    let mut speed = T::zero();
+    let mut previous: Option<PointAt<T>> = None;
+    for here in nodes {
+        if let Some(prev) = &previous {
+            length += segment_length(prev, &here);
+            speed += speed_between(prev, &here);
+        }
+        previous = Some(here);
+    }
+    PathKinematics { length, speed }
+}
+
+/// Applies `tension` over a sequence of path nodes (`GeometryPath::produceForces`).
+fn apply_over<T: Real>(
+    nodes: impl Iterator<Item = PointAt<T>>,
+    out: &mut ForceAccumulator<'_, T>,
+    tension: T,
+) {
+    let mut previous: Option<PointAt<T>> = None;
+    for here in nodes {
+        if let Some(prev) = &previous {
+            if prev.body != here.body {
+                let r = here.p_g - prev.p_g;
+                let d = r.norm();
+                let dir = if d.re() < f64::EPSILON {
+                    r * T::c(f64::NAN)
+                } else {
+                    r / d
+                };
+                let f = dir * tension;
+                out.add_station_force(prev.body, &prev.p_bs, &f);
+                out.add_station_force(here.body, &here.p_bs, &(-f));
+                if let Some((c, dp_dq_g)) = &prev.moving {
+                    out.add_mobility_force(c.body, c.index, dp_dq_g.dot(&f));
+                }
+                if let Some((c, dp_dq_g)) = &here.moving {
+                    out.add_mobility_force(c.body, c.index, -dp_dq_g.dot(&f));
                 }
             }
-            previous = Some(here);
-        });
+        }
+        previous = Some(here);
     }
 }
 
