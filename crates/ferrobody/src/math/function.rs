@@ -11,6 +11,8 @@
 //! | `Multiplier` | `s f(x)` (OpenSim `MultiplierFunction`) |
 //! | `Sine` | `A sin(ω x + φ) + c` (OpenSim `Sine`) |
 //! | `PiecewiseLinear` | straight lines between knots, end slopes beyond (OpenSim `PiecewiseLinearFunction`) |
+//! | `PiecewiseConstant` | the left knot's value (OpenSim `PiecewiseConstantFunction`) |
+//! | `Step` | Simbody's quintic smooth step from y₀ at x₀ to y₁ at x₁ (OpenSim `StepFunction`) |
 //!
 //! Citation: G. E. Forsythe, M. A. Malcolm, C. B. Moler (1977), *Computer Methods for
 //! Mathematical Computations*, §4.4 (the spline OpenSim's `SimmSpline::calcCoefficients` codes).
@@ -42,6 +44,20 @@ pub enum Function {
     Multiplier(Box<Function>, f64),
     /// OpenSim's `PiecewiseLinearFunction`.
     PiecewiseLinear(PiecewiseLinear),
+    /// OpenSim's `PiecewiseConstantFunction`: the knot value to the left (x and y as given).
+    PiecewiseConstant(PiecewiseLinear),
+    /// OpenSim's `StepFunction` (Simbody's `Function::Step`): `y₀` up to `x₀`, `y₁` from
+    /// `x₁`, and `y₀ + (y₁ − y₀) s³(10 − 15s + 6s²)` between, `s = (x − x₀)/(x₁ − x₀)`.
+    Step {
+        /// `start_value`.
+        y0: f64,
+        /// `end_value`.
+        y1: f64,
+        /// `transition_start_time`.
+        x0: f64,
+        /// `transition_end_time` (not equal to x0).
+        x1: f64,
+    },
     /// OpenSim's `Sine`: `amplitude sin(omega x + phase) + offset`.
     Sine {
         /// Amplitude.
@@ -129,6 +145,53 @@ impl PiecewiseLinear {
             }
         };
         line(k)
+    }
+}
+
+impl PiecewiseLinear {
+    /// OpenSim's `PiecewiseConstantFunction::calcValue`: the left knot's value.
+    fn constant_at<T: Real>(&self, t: f64) -> T {
+        let n = self.x.len();
+        if t < self.x[0] || (t - self.x[0]).abs() <= ROUNDOFF_ERROR {
+            return T::c(self.y[0]);
+        }
+        if t > self.x[n - 1] || (t - self.x[n - 1]).abs() <= ROUNDOFF_ERROR {
+            return T::c(self.y[n - 1]);
+        }
+        let (mut i, mut j) = (0, n);
+        loop {
+            let k = (i + j) / 2;
+            if t < self.x[k] {
+                j = k;
+            } else if t > self.x[k + 1] {
+                i = k;
+            } else {
+                return T::c(self.y[k]);
+            }
+        }
+    }
+}
+
+/// Simbody's `Function::Step` and its first two derivatives.
+fn step<T: Real>(y0: f64, y1: f64, x0: f64, x1: f64, x: T, order: u8) -> T {
+    let oo = 1.0 / (x1 - x0);
+    let sign = oo.signum();
+    let xr = x.re();
+    if (xr - x0) * sign <= 0.0 {
+        return if order == 0 { T::c(y0) } else { T::zero() };
+    }
+    if (xr - x1) * sign >= 0.0 {
+        return if order == 0 { T::c(y1) } else { T::zero() };
+    }
+    let s = (x - T::c(x0)) * T::c(oo);
+    let yr = T::c(y1 - y0);
+    match order {
+        0 => T::c(y0) + yr * (s * s * s * (T::c(10.0) + s * (T::c(6.0) * s - T::c(15.0)))),
+        1 => {
+            let sm = s * (s - T::one());
+            yr * T::c(30.0) * sm * sm * T::c(oo)
+        }
+        _ => yr * T::c(60.0) * s * (T::one() + s * (T::c(2.0) * s - T::c(3.0))) * T::c(oo * oo),
     }
 }
 
@@ -299,6 +362,14 @@ impl Function {
             Function::Spline(s) => s.eval(x, order),
             Function::Multiplier(f, scale) => f.eval(x, order) * T::c(*scale),
             Function::PiecewiseLinear(p) => p.eval(x, order),
+            Function::PiecewiseConstant(p) => {
+                if order == 0 {
+                    p.constant_at(x.re())
+                } else {
+                    T::zero()
+                }
+            }
+            Function::Step { y0, y1, x0, x1 } => step(*y0, *y1, *x0, *x1, x, order),
             Function::Sine {
                 amplitude,
                 omega,
@@ -361,6 +432,12 @@ mod tests {
                 phase: 0.4,
                 offset: 0.3,
             },
+            Function::Step {
+                y0: 0.2,
+                y1: -0.7,
+                x0: -0.5,
+                x1: 1.3,
+            },
         ];
         let h = 1e-6;
         for f in &functions {
@@ -391,6 +468,26 @@ mod tests {
         assert!((f.value(3.0f64) - (0.1 - 0.6)).abs() < 1e-15);
         assert_eq!(f.derivative(1.2f64), 0.4);
         assert!(PiecewiseLinear::new(vec![1.0, 0.0], vec![0.0, 1.0]).is_err());
+        let c = PiecewiseLinear::new(vec![0.0, 1.0, 2.0], vec![3.0, 4.0, 5.0]).unwrap();
+        let f = Function::PiecewiseConstant(c);
+        let at = |x: f64| -> f64 { f.value(x) };
+        assert_eq!(
+            [at(-1.0), at(0.5), at(1.0), at(1.5), at(2.0), at(9.0)],
+            [3.0, 3.0, 4.0, 4.0, 5.0, 5.0]
+        );
+    }
+
+    #[test]
+    fn step_is_simbodys_quintic() {
+        let f = Function::Step {
+            y0: 1.0,
+            y1: 3.0,
+            x0: 0.99,
+            x1: 1.01,
+        };
+        assert_eq!(f.value(0.5f64), 1.0);
+        assert_eq!(f.value(1.5f64), 3.0);
+        assert!((f.value(1.0f64) - 2.0).abs() < 1e-12);
     }
 
     #[test]

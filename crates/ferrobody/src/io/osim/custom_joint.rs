@@ -237,6 +237,24 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
                 .map_err(|m| doc.err(f, format!("{}: {m}", tag_of(f))))?;
             Function::PiecewiseLinear(p)
         }
+        "PiecewiseConstantFunction" => {
+            let p = PiecewiseLinear::new(numbers("x")?, numbers("y")?)
+                .map_err(|m| doc.err(f, format!("{}: {m}", tag_of(f))))?;
+            Function::PiecewiseConstant(p)
+        }
+        "StepFunction" => {
+            let x0 = doc.scalar(f, "transition_start_time", 0.99)?;
+            let x1 = doc.scalar(f, "transition_end_time", 1.01)?;
+            if x0 == x1 {
+                return Err(doc.err(f, format!("StepFunction: transition_start_time and transition_end_time are both {x0}")));
+            }
+            Function::Step {
+                y0: doc.scalar(f, "start_value", 0.0)?,
+                y1: doc.scalar(f, "end_value", 1.0)?,
+                x0,
+                x1,
+            }
+        }
         "Sine" => Function::Sine {
             amplitude: doc.scalar(f, "amplitude", 1.0)?,
             omega: doc.scalar(f, "omega", 1.0)?,
@@ -246,7 +264,7 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
         _ => {
             return Err(doc.err(
                 f,
-                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction, PiecewiseLinearFunction, Sine)", tag_of(f)),
+                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction, PiecewiseLinearFunction, PiecewiseConstantFunction, StepFunction, Sine)", tag_of(f)),
             ))
         }
     })
