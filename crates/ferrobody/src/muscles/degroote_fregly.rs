@@ -155,11 +155,7 @@ impl DeGrooteFregly2016 {
                 self.activation_dynamics_smoothing,
             ),
         ];
-        for (name, v) in positive {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(format!("{name} must be greater than zero, but it is {v}"));
-            }
-        }
+        super::require_positive(&positive)?;
         let f = self.default_normalized_tendon_force;
         if !(0.0..=5.0).contains(&f) {
             return Err(format!(

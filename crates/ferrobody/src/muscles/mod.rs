@@ -28,6 +28,17 @@ use crate::math::function::Function;
 use crate::scalar::Real;
 use crate::tree::Body;
 
+/// Checks that every named property is finite and greater than zero (OpenSim's message).
+fn require_positive(properties: &[(&str, f64)]) -> Result<(), String> {
+    match properties
+        .iter()
+        .find(|(_, v)| !(v.is_finite() && *v > 0.0))
+    {
+        Some((name, v)) => Err(format!("{name} must be greater than zero, but it is {v}")),
+        None => Ok(()),
+    }
+}
+
 /// Where a muscle's excitation comes from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Excitation {

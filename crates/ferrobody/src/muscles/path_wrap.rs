@@ -110,6 +110,9 @@ impl GeometryPath {
                     None => return path,
                 }
             }
+            if kk + 1 == iterations {
+                break;
+            }
             let length: f64 = path
                 .windows(2)
                 .map(|s| segment_length(&s[0], &s[1]).re())

@@ -129,11 +129,7 @@ impl Thelen2003 {
                 self.deactivation_time_constant,
             ),
         ];
-        for (name, v) in positive {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(format!("{name} must be greater than zero, but it is {v}"));
-            }
-        }
+        super::require_positive(&positive)?;
         if self.flen.is_nan() || self.flen <= 1.0 {
             return Err(format!(
                 "Flen must be greater than 1.0, but it is {}",
@@ -304,7 +300,8 @@ impl Thelen2003 {
         (e - a) / tau
     }
 
-    fn clamp_activation<T: Real>(&self, a: T) -> T {
+    /// Activation clamped to [`minimum_activation`, 1], as the muscle reads it.
+    pub fn clamp_activation<T: Real>(&self, a: T) -> T {
         if a.re() < self.minimum_activation {
             T::c(self.minimum_activation)
         } else if a.re() > 1.0 {

@@ -35,14 +35,9 @@ pub(super) fn equilibrate_muscles(
                     solved.push((z, f));
                 }
                 (MuscleModel::Thelen2003(law), _, Some(z)) => {
-                    let a = law.evaluate(
-                        path.length,
-                        activation,
-                        law.default_fiber_length,
-                        excitation,
-                    );
+                    let a = law.clamp_activation(activation);
                     let l = law
-                        .equilibrium_fiber_length(path.length, path.speed, a.activation)
+                        .equilibrium_fiber_length(path.length, path.speed, a)
                         .map_err(|e| (m.name.clone(), e))?;
                     solved.push((z, l));
                 }
