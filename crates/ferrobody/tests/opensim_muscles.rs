@@ -84,6 +84,11 @@ fn worst(
 }
 
 fn check(name: &str, csv: &str) {
+    // Tendon force (~50 N): 1e-5 relative to the maximum isometric force of 100 N.
+    check_with_force_tolerance(name, csv, 1e-3);
+}
+
+fn check_with_force_tolerance(name: &str, csv: &str, force_tolerance: f64) {
     let theirs = common::csv_rows(&format!("testdata/opensim/muscles/{csv}"));
     let ours = simulate(name, theirs.last().unwrap()["t"]);
     let lengths = |c: &str| !c.ends_with("tendon_force") && !c.ends_with("fiber_velocity");
@@ -94,9 +99,12 @@ fn check(name: &str, csv: &str) {
     );
     // Issue 37's acceptance limit: 1e-5 in coordinates, speeds, origins, activations, lengths.
     assert!(d < 1e-5, "{name}: {col} differs by {d:e} at t = {t}");
-    // Tendon force (~50 N): 1e-5 relative to the maximum isometric force of 100 N.
     let (d, col, t) = worst(&ours, &theirs, |c| c.ends_with("tendon_force"));
-    assert!(d < 1e-3, "{name}: {col} differs by {d:e} N at t = {t}");
+    eprintln!("{name}: largest tendon-force difference {d:e} N ({col} at t = {t})");
+    assert!(
+        d < force_tolerance,
+        "{name}: {col} differs by {d:e} N at t = {t}"
+    );
     // Every column of the reference we produce was compared.
     for col in theirs[0].keys() {
         let produced = ours[0].contains_key(col) || col.ends_with(".qw") || col.ends_with(".qx");
@@ -277,4 +285,87 @@ fn bad_muscle_input_names_file_line_and_component() {
 #[test]
 fn thelen_muscle_pulling_a_block_matches_opensim() {
     check("mus_block_thelen.osim", "mus_block_thelen.csv");
+}
+
+/// The shared public reference: a block between a Millard muscle (PiecewiseLinear excitation,
+/// pennated, damped) and a Thelen muscle (Sine excitation).
+#[test]
+fn millard_and_thelen_tug_of_war_matches_opensim() {
+    // The run is sensitive: OpenSim's own run moves by 1.4e-6 to 4.1e-6 in coordinates and
+    // fibre lengths and by 1.9e-2 to 2.3e-2 N in tendon force (600 N muscles, stiff tendons)
+    // when one state variable moves by one ulp after equilibration
+    // (scripts/opensim/ulp_spread.py; docs/models/muscles.md). Ours differs from it by 1.6e-6
+    // and 2.1e-2 N, inside that spread; lengths keep issue 37's 1e-5, tendon forces get 5e-2 N.
+    check_with_force_tolerance("mus_tug_of_war.osim", "mus_tug_of_war.csv", 5e-2);
+}
+
+/// Issue 37, item 7, for the Millard muscle: ∂ẏ/∂y through its Bézier curves and the damped
+/// fibre-velocity Newton solve (implicit differentiation) and through the Thelen muscle agrees
+/// with central differences at states off the equilibrium (at it, the Thelen fibre sits on the
+/// kink of its force–velocity inverse between the concentric and eccentric branches, where
+/// only one-sided derivatives exist).
+#[test]
+fn state_jacobian_through_millard_and_thelen_matches_central_differences() {
+    use ferrobody::derivatives::StateDerivativeJacobian;
+    let path = common::repo_root().join("testdata/opensim/muscles/mus_tug_of_war.osim");
+    let m = osim::load(&path).unwrap();
+    let model = &m.model;
+    let mut jac = StateDerivativeJacobian::new(model).unwrap();
+    let ny = model.nq() + model.nu() + model.nz();
+    assert_eq!(
+        ny, 6,
+        "block_x, its speed, two activations, two fibre lengths"
+    );
+    let mut data = Data::new(model);
+    // Both fibres shortened from their equilibrium so that both tendons are stretched (at the
+    // equilibrium they carry 38 N of 600 N, in the toe region, and go slack easily).
+    let states = [
+        (0.002, 0.1, -0.003, -0.003),
+        (-0.003, -0.2, -0.004, -0.002),
+        (0.0, 0.3, -0.002, -0.005),
+    ];
+    for (dx, speed, d_left, d_right) in states {
+        let mut s = m.default_state.clone();
+        s.q[0] += dx;
+        s.u[0] = speed;
+        s.z[1] += d_left;
+        s.z[3] += d_right;
+        s.t = 0.73;
+        jac.compute(&s).unwrap();
+        // Each fibre length drives the block through its tendon, and the block moves each fibre.
+        let big = |i: usize, k: usize| jac.jacobian[(i, k)].abs() > 1.0;
+        assert!(
+            big(1, 3) && big(1, 5) && big(3, 0) && big(5, 0),
+            "{}",
+            jac.jacobian
+        );
+        let mut ydot = |s: &State<f64>| {
+            let mut out = vec![0.0; ny];
+            pipeline::state_derivative(model, s, &mut data, &mut out).unwrap();
+            out
+        };
+        for k in 0..ny {
+            let h = 1e-7;
+            let (mut plus, mut minus) = (s.clone(), s.clone());
+            let slot = |st: &mut State<f64>, d: f64| match k {
+                0 => st.q[0] += d,
+                1 => st.u[0] += d,
+                _ => st.z[k - 2] += d,
+            };
+            slot(&mut plus, h);
+            slot(&mut minus, -h);
+            let (fp, fm) = (ydot(&plus), ydot(&minus));
+            for i in 0..ny {
+                let fd = (fp[i] - fm[i]) / (2.0 * h);
+                let exact = jac.jacobian[(i, k)];
+                // h = 1e-7 on rates up to ~1e2 with entries up to ~1e5 (the stiff tendon):
+                // truncation ~h² f''' and cancellation ~1e-16·|f|/h ≈ 1e-7, relative 1e-5.
+                let tolerance = 1e-5 * (1.0 + exact.abs());
+                assert!(
+                    (fd - exact).abs() < tolerance,
+                    "state {dx} {speed} {d_left} {d_right}: ∂ẏ{i}/∂y{k} exact {exact} vs central {fd}"
+                );
+            }
+        }
+    }
 }

@@ -6,17 +6,24 @@
 //! activation a and, with a compliant tendon, the normalized tendon force — held as the model's
 //! continuous auxiliary variables z. It applies its tendon force as a tension along the path and
 //! writes the rates of its states. The muscle laws live one per file
-//! ([`degroote_fregly`], [`thelen2003`]). Issue 37 adds Millard 2012 and the other wrap shapes.
+//! ([`degroote_fregly`], [`thelen2003`], [`millard2012`] with its curves in [`millard_curves`]).
+//! Issue 37 adds the other wrap shapes.
 
 pub mod degroote_fregly;
+pub mod millard2012;
+pub mod millard_curves;
+mod millard_equilibrium;
 pub mod path;
 pub mod path_wrap;
+pub mod pennation;
+pub mod smooth_curve;
 pub mod thelen2003;
 mod thelen_equilibrium;
 pub mod wrap_cylinder;
 mod wrap_math;
 
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
+pub use millard2012::{Millard2012, MillardProperties};
 pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
 pub use path_wrap::{PathWrap, WrapObject, WrapShape};
 pub use thelen2003::Thelen2003;
@@ -65,6 +72,8 @@ pub enum MuscleModel {
     DeGrooteFregly2016(DeGrooteFregly2016),
     /// OpenSim's `Thelen2003Muscle`.
     Thelen2003(Thelen2003),
+    /// OpenSim's `Millard2012EquilibriumMuscle` (boxed: it holds its five curves).
+    Millard2012(Box<Millard2012>),
 }
 
 /// A muscle on a path.
@@ -82,7 +91,7 @@ pub struct Muscle {
     pub activation: Option<ZId>,
     /// The z holding its normalized tendon force (DeGroote with a compliant tendon).
     pub norm_tendon_force: Option<ZId>,
-    /// The z holding its fibre length (Thelen).
+    /// The z holding its fibre length (Thelen, Millard with an elastic tendon).
     pub fiber_length: Option<ZId>,
 }
 
@@ -117,6 +126,15 @@ impl Muscle {
                     return Err("a Thelen muscle needs activation and fibre-length states".into());
                 }
                 m.validate()
+            }
+            MuscleModel::Millard2012(m) => {
+                let p = &m.properties;
+                if self.activation.is_some() == p.ignore_activation_dynamics
+                    || self.fiber_length.is_some() == p.ignore_tendon_compliance
+                {
+                    return Err("a Millard muscle's states do not match its modes".into());
+                }
+                Ok(())
             }
         }
     }
@@ -165,6 +183,23 @@ impl Muscle {
                         norm_tendon_force_dot: T::zero(),
                     },
                     activation_rate: out.activation_rate,
+                }
+            }
+            MuscleModel::Millard2012(m) => {
+                let lce = self.fiber_length.map_or(T::zero(), |z| ctx.z(z));
+                let output = m.evaluate(path.length, path.speed, activation, lce);
+                let activation = m.clamp_activation(activation);
+                let activation_rate = if self.activation.is_some() {
+                    m.activation_rate(activation, excitation)
+                } else {
+                    T::zero()
+                };
+                MuscleState {
+                    excitation,
+                    activation,
+                    path,
+                    output,
+                    activation_rate,
                 }
             }
         }

@@ -1,5 +1,5 @@
 //! OpenSim's `Model::equilibrateMuscles` at the default state: each compliant-tendon muscle's
-//! normalized tendon force (DeGroote) or fibre length (Thelen) solved from the default pose and
+//! normalized tendon force (DeGroote) or fibre length (Thelen, Millard) solved from the default pose and
 //! speeds with the muscle's default activation (`computeInitialFiberEquilibrium`). Activations are
 //! not touched, as in OpenSim.
 
@@ -38,6 +38,13 @@ pub(super) fn equilibrate_muscles(
                     let a = law.clamp_activation(activation);
                     let l = law
                         .equilibrium_fiber_length(path.length, path.speed, a)
+                        .map_err(|e| (m.name.clone(), e))?;
+                    solved.push((z, l));
+                }
+                (MuscleModel::Millard2012(law), _, Some(z)) => {
+                    let a = law.clamp_activation(activation);
+                    let l = law
+                        .equilibrium_fiber_length(path.length, a)
                         .map_err(|e| (m.name.clone(), e))?;
                     solved.push((z, l));
                 }

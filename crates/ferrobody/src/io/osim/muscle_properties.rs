@@ -1,7 +1,10 @@
 //! The properties of OpenSim's muscles, with OpenSim's defaults where the file is silent.
 
 use super::document::{child, Doc, Res};
-use crate::muscles::{DeGrooteFregly2016, Thelen2003};
+use crate::muscles::millard_curves::{
+    ActiveForceLength, FiberForceLength, ForceVelocity, TendonForceLength,
+};
+use crate::muscles::{DeGrooteFregly2016, Millard2012, MillardProperties, Thelen2003};
 use roxmltree::Node;
 
 /// A `DeGrooteFregly2016Muscle`'s properties (OpenSim's defaults where the file is silent).
@@ -106,5 +109,141 @@ pub(super) fn thelen_properties(doc: &Doc, node: Node) -> Res<Thelen2003> {
         minimum_activation: get("minimum_activation", d.minimum_activation)?,
         default_activation: get("default_activation", d.default_activation)?,
         default_fiber_length: get("default_fiber_length", d.default_fiber_length)?,
+    })
+}
+
+/// A `Millard2012EquilibriumMuscle`'s properties and curve objects, finalized as OpenSim does.
+pub(super) fn millard(doc: &Doc, node: Node) -> Res<Millard2012> {
+    let d = MillardProperties::default();
+    let get = |tag: &str, default: f64| doc.scalar(node, tag, default);
+    let flag = |tag: &str| doc.boolean(node, tag, false);
+    let optimal_fiber_length = get("optimal_fiber_length", d.optimal_fiber_length)?;
+    let p = MillardProperties {
+        max_isometric_force: get("max_isometric_force", d.max_isometric_force)?,
+        optimal_fiber_length,
+        tendon_slack_length: get("tendon_slack_length", d.tendon_slack_length)?,
+        pennation_angle_at_optimal: get(
+            "pennation_angle_at_optimal",
+            d.pennation_angle_at_optimal,
+        )?,
+        max_contraction_velocity: get("max_contraction_velocity", d.max_contraction_velocity)?,
+        fiber_damping: get("fiber_damping", d.fiber_damping)?,
+        default_activation: get("default_activation", d.default_activation)?,
+        default_fiber_length: get("default_fiber_length", optimal_fiber_length)?,
+        activation_time_constant: get("activation_time_constant", d.activation_time_constant)?,
+        deactivation_time_constant: get(
+            "deactivation_time_constant",
+            d.deactivation_time_constant,
+        )?,
+        minimum_activation: get("minimum_activation", d.minimum_activation)?,
+        maximum_pennation_angle: get("maximum_pennation_angle", d.maximum_pennation_angle)?,
+        ignore_tendon_compliance: flag("ignore_tendon_compliance")?,
+        ignore_activation_dynamics: flag("ignore_activation_dynamics")?,
+        active_force_length: active_force_length(doc, child(node, "ActiveForceLengthCurve"))?,
+        force_velocity: force_velocity(doc, child(node, "ForceVelocityCurve"))?,
+        fiber_force_length: fiber_force_length(doc, child(node, "FiberForceLengthCurve"))?,
+        tendon_force_length: tendon_force_length(doc, child(node, "TendonForceLengthCurve"))?,
+    };
+    Millard2012::new(p).map_err(|e| doc.err(node, e))
+}
+
+fn active_force_length(doc: &Doc, node: Option<Node>) -> Res<ActiveForceLength> {
+    let d = ActiveForceLength::default();
+    let Some(n) = node else { return Ok(d) };
+    let get = |tag: &str, default: f64| doc.scalar(n, tag, default);
+    Ok(ActiveForceLength {
+        min_norm_active_fiber_length: get(
+            "min_norm_active_fiber_length",
+            d.min_norm_active_fiber_length,
+        )?,
+        transition_norm_fiber_length: get(
+            "transition_norm_fiber_length",
+            d.transition_norm_fiber_length,
+        )?,
+        max_norm_active_fiber_length: get(
+            "max_norm_active_fiber_length",
+            d.max_norm_active_fiber_length,
+        )?,
+        shallow_ascending_slope: get("shallow_ascending_slope", d.shallow_ascending_slope)?,
+        minimum_value: get("minimum_value", d.minimum_value)?,
+    })
+}
+
+fn force_velocity(doc: &Doc, node: Option<Node>) -> Res<ForceVelocity> {
+    let d = ForceVelocity::default();
+    let Some(n) = node else { return Ok(d) };
+    let get = |tag: &str, default: f64| doc.scalar(n, tag, default);
+    Ok(ForceVelocity {
+        concentric_slope_at_vmax: get("concentric_slope_at_vmax", d.concentric_slope_at_vmax)?,
+        concentric_slope_near_vmax: get(
+            "concentric_slope_near_vmax",
+            d.concentric_slope_near_vmax,
+        )?,
+        isometric_slope: get("isometric_slope", d.isometric_slope)?,
+        eccentric_slope_at_vmax: get("eccentric_slope_at_vmax", d.eccentric_slope_at_vmax)?,
+        eccentric_slope_near_vmax: get("eccentric_slope_near_vmax", d.eccentric_slope_near_vmax)?,
+        max_eccentric_velocity_force_multiplier: get(
+            "max_eccentric_velocity_force_multiplier",
+            d.max_eccentric_velocity_force_multiplier,
+        )?,
+        concentric_curviness: get("concentric_curviness", d.concentric_curviness)?,
+        eccentric_curviness: get("eccentric_curviness", d.eccentric_curviness)?,
+    })
+}
+
+/// Three optional properties that are either all given or all absent (OpenSim refuses a mix).
+fn all_or_none(doc: &Doc, n: Node, tags: [&str; 3]) -> Res<Option<(f64, f64, f64)>> {
+    let given = tags.iter().filter(|t| child(n, t).is_some()).count();
+    match given {
+        0 => Ok(None),
+        3 => Ok(Some((
+            doc.scalar(n, tags[0], 0.0)?,
+            doc.scalar(n, tags[1], 0.0)?,
+            doc.scalar(n, tags[2], 0.0)?,
+        ))),
+        _ => Err(doc.err(
+            n,
+            format!(
+                "{}, {} and {} must either all be set or all be empty",
+                tags[0], tags[1], tags[2]
+            ),
+        )),
+    }
+}
+
+fn fiber_force_length(doc: &Doc, node: Option<Node>) -> Res<FiberForceLength> {
+    let d = FiberForceLength::default();
+    let Some(n) = node else { return Ok(d) };
+    let tags = [
+        "stiffness_at_low_force",
+        "stiffness_at_one_norm_force",
+        "curviness",
+    ];
+    Ok(FiberForceLength {
+        strain_at_zero_force: doc.scalar(n, "strain_at_zero_force", d.strain_at_zero_force)?,
+        strain_at_one_norm_force: doc.scalar(
+            n,
+            "strain_at_one_norm_force",
+            d.strain_at_one_norm_force,
+        )?,
+        shape: all_or_none(doc, n, tags)?,
+    })
+}
+
+fn tendon_force_length(doc: &Doc, node: Option<Node>) -> Res<TendonForceLength> {
+    let d = TendonForceLength::default();
+    let Some(n) = node else { return Ok(d) };
+    let tags = [
+        "stiffness_at_one_norm_force",
+        "norm_force_at_toe_end",
+        "curviness",
+    ];
+    Ok(TendonForceLength {
+        strain_at_one_norm_force: doc.scalar(
+            n,
+            "strain_at_one_norm_force",
+            d.strain_at_one_norm_force,
+        )?,
+        shape: all_or_none(doc, n, tags)?,
     })
 }

@@ -13,7 +13,7 @@
 use super::document::{child, objects, tag_of, Res};
 use super::forces::ForceCtx;
 use super::frames::socket_frame;
-use super::muscle_properties::{degroote_properties, thelen_properties};
+use super::muscle_properties::{degroote_properties, millard, thelen_properties};
 use crate::ids::ZId;
 use crate::math::function::Function;
 use crate::model::Force;
@@ -25,7 +25,11 @@ use nalgebra::Vector3;
 use roxmltree::Node;
 
 /// The muscle tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 2] = ["DeGrooteFregly2016Muscle", "Thelen2003Muscle"];
+pub(super) const SUPPORTED: [&str; 3] = [
+    "DeGrooteFregly2016Muscle",
+    "Millard2012EquilibriumMuscle",
+    "Thelen2003Muscle",
+];
 
 impl ForceCtx<'_, '_, '_> {
     /// Adds a supported muscle; returns its state variables by OpenSim path.
@@ -38,6 +42,11 @@ impl ForceCtx<'_, '_, '_> {
                 m.validate().map_err(|e| doc.err(node, e))?;
                 let a_min = m.minimum_activation;
                 (MuscleModel::Thelen2003(m), a_min)
+            }
+            "Millard2012EquilibriumMuscle" => {
+                let m = millard(doc, node)?;
+                let a_min = m.properties.minimum_activation;
+                (MuscleModel::Millard2012(Box::new(m)), a_min)
             }
             _ => {
                 let m = degroote_properties(doc, node)?;
@@ -83,6 +92,17 @@ impl ForceCtx<'_, '_, '_> {
             MuscleModel::Thelen2003(m) => {
                 activation = Some(state(self.builder, "activation", m.default_activation));
                 fiber_length = Some(state(self.builder, "fiber_length", m.default_fiber_length));
+            }
+            MuscleModel::Millard2012(m) => {
+                let p = &m.properties;
+                if !p.ignore_activation_dynamics {
+                    let a = m.clamp_activation(p.default_activation);
+                    activation = Some(state(self.builder, "activation", a));
+                }
+                if !p.ignore_tendon_compliance {
+                    let l = p.default_fiber_length.max(m.minimum_fiber_length());
+                    fiber_length = Some(state(self.builder, "fiber_length", l));
+                }
             }
         }
         let excitation = self

@@ -1,0 +1,51 @@
+"""OpenSim 4.6's own spread on a muscle model: runs it as make_muscle_references.py does, then
+again with one state variable moved by one ulp after equilibration, and prints the largest
+change per column group (lengths/coordinates, tendon forces) against the unperturbed run.
+
+Usage: python ulp_spread.py MODEL.osim DURATION STATE_VARIABLE_PATH [STATE_VARIABLE_PATH ...]
+(needs `pip install opensim`; a path is OpenSim's, e.g. /jointset/slider/block_x/value or
+/forceset/left/fiber_length).
+"""
+import math
+import sys
+
+import opensim as osim
+
+
+def run(path, duration, nudge=None):
+    model = osim.Model(path)
+    state = model.initSystem()
+    model.equilibrateMuscles(state)
+    if nudge is not None:
+        v = model.getStateVariableValue(state, nudge)
+        model.setStateVariableValue(state, nudge, math.nextafter(v, math.inf))
+    muscles = [model.getMuscles().get(i) for i in range(model.getMuscles().getSize())]
+    coords = [model.getCoordinateSet().get(i) for i in range(model.getCoordinateSet().getSize())]
+    manager = osim.Manager(model)
+    manager.setIntegratorMethod(osim.Manager.IntegratorMethod_RungeKuttaMerson)
+    manager.setIntegratorAccuracy(1e-6)
+    state.setTime(0.0)
+    manager.initialize(state)
+    rows = []
+    for i in range(1, int(round(duration / 0.01)) + 1):
+        s = osim.State(manager.integrate(0.01 * i))
+        model.realizeDynamics(s)
+        lengths = [c.getValue(s) for c in coords] + [c.getSpeedValue(s) for c in coords]
+        lengths += [m.getFiberLength(s) for m in muscles] + [m.getActivation(s) for m in muscles]
+        rows.append((s.getTime(), lengths, [m.getTendonForce(s) for m in muscles]))
+    return rows
+
+
+def main():
+    path, duration = sys.argv[1], float(sys.argv[2])
+    base = run(path, duration)
+    for nudge in sys.argv[3:]:
+        moved = run(path, duration, nudge)
+        dl = max((abs(a - b), t) for (t, la, _), (_, lb, _) in zip(base, moved) for a, b in zip(la, lb))
+        df = max((abs(a - b), t) for (t, _, fa), (_, _, fb) in zip(base, moved) for a, b in zip(fa, fb))
+        print(f"{nudge} + 1 ulp: coordinates/speeds/fibre lengths/activations {dl[0]:.3e} (t = {dl[1]:.2f}), "
+              f"tendon forces {df[0]:.3e} N (t = {df[1]:.2f})")
+
+
+if __name__ == "__main__":
+    main()
