@@ -7,7 +7,9 @@ Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR  (needs `pip 
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
 `mus_pendulum_rigid`: the same with `ignore_tendon_compliance` true and a Sine excitation
 (0.3 + 0.2 sin 3t); `mus_block_thelen`: the shared tug of war with its Millard muscle
-removed (the block and the Thelen muscle, Sine excitation). Each .osim is written, loaded back and run: initSystem,
+removed (the block and the Thelen muscle, Sine excitation); `mus_tug_millard_classic`: the
+tug of war with the Millard muscle undamped (`fiber_damping` 0, OpenSim's classic model);
+`mus_tug_millard_rigid`: with a rigid tendon and no activation dynamics. Each .osim is written, loaded back and run: initSystem,
 equilibrateMuscles, RungeKuttaMerson at accuracy 1e-6, one integrate(t) per 0.01 s row.
 """
 import os
@@ -122,6 +124,28 @@ def write_thelen_only(src, out_dir, name):
     return out
 
 
+def write_millard_variant(src, out_dir, name, settings):
+    """The shared tug of war with its Millard muscle's properties changed (`settings`: tag →
+    text), e.g. the classic undamped model or a rigid tendon without activation dynamics."""
+    tree = ET.parse(src)
+    root = tree.getroot()
+    root.find("Model").set("name", name)
+    millard = root.find(".//Millard2012EquilibriumMuscle")
+    for tag, text in settings.items():
+        el = millard.find(tag)
+        if el is None:
+            el = ET.SubElement(millard, tag)
+        el.text = text
+    edited = f"{out_dir}/{name}.edited.osim"
+    tree.write(edited)
+    model = osim.Model(edited)
+    model.initSystem()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    os.remove(edited)
+    return out
+
+
 if __name__ == "__main__":
     shared, out_dir = sys.argv[1], sys.argv[2]
     thelen = write_thelen_only(f"{shared}/mus_tug_of_war.osim", out_dir, "mus_block_thelen")
@@ -129,5 +153,14 @@ if __name__ == "__main__":
     print("wrote", thelen)
     for name, rigid in [("mus_pendulum_points", False), ("mus_pendulum_rigid", True)]:
         osim_file = write_variant(f"{shared}/mus_pendulum_wrap.osim", out_dir, name, rigid)
+        run(osim_file, f"{out_dir}/{name}.csv")
+        print("wrote", osim_file)
+    millard_variants = [
+        ("mus_tug_millard_classic", {"fiber_damping": "0"}),
+        ("mus_tug_millard_rigid", {"ignore_tendon_compliance": "true",
+                                   "ignore_activation_dynamics": "true"}),
+    ]
+    for name, settings in millard_variants:
+        osim_file = write_millard_variant(f"{shared}/mus_tug_of_war.osim", out_dir, name, settings)
         run(osim_file, f"{out_dir}/{name}.csv")
         print("wrote", osim_file)
