@@ -12,14 +12,9 @@ use ferrobody::prelude::*;
 use ferrobody::{pipeline, Stage};
 use std::collections::HashMap;
 
-/// Our rows in the reference's columns.
+/// Our rows in the reference's columns, for a model under testdata/opensim/.
 fn simulate(name: &str, duration: f64) -> Vec<HashMap<String, f64>> {
-    let m = osim::load(
-        &common::repo_root()
-            .join("testdata/opensim/muscles")
-            .join(name),
-    )
-    .unwrap();
+    let m = osim::load(&common::repo_root().join("testdata/opensim").join(name)).unwrap();
     let settings = IntegratorSettings::rk_merson(1e-6);
     let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
     let mut rows = Vec::new();
@@ -89,8 +84,13 @@ fn check(name: &str, csv: &str) {
 }
 
 fn check_with_force_tolerance(name: &str, csv: &str, force_tolerance: f64) {
-    let theirs = common::csv_rows(&format!("testdata/opensim/muscles/{csv}"));
-    let ours = simulate(name, theirs.last().unwrap()["t"]);
+    check_in("muscles", name, csv, force_tolerance);
+}
+
+/// Compares a model of testdata/opensim/DIR with its reference.
+fn check_in(dir: &str, name: &str, csv: &str, force_tolerance: f64) {
+    let theirs = common::csv_rows(&format!("testdata/opensim/{dir}/{csv}"));
+    let ours = simulate(&format!("{dir}/{name}"), theirs.last().unwrap()["t"]);
     let lengths = |c: &str| !c.ends_with("tendon_force") && !c.ends_with("fiber_velocity");
     let (d, col, t) = worst(&ours, &theirs, lengths);
     eprintln!(
@@ -387,4 +387,59 @@ fn millard_classic_undamped_model_matches_opensim() {
 fn millard_rigid_tendon_without_activation_dynamics_matches_opensim() {
     let name = "mus_tug_millard_rigid";
     check_with_force_tolerance(&format!("{name}.osim"), &format!("{name}.csv"), 5e-2);
+}
+
+/// Real models of opensim-models (commit 20a888b9), references made by
+/// scripts/opensim/make_model_references.py (0.2 s; excitations as its table says).
+fn check_model(name: &str, force_tolerance: f64) {
+    check_in(
+        "models",
+        &format!("{name}.osim"),
+        &format!("{name}.csv"),
+        force_tolerance,
+    );
+}
+
+/// Tug_of_War: two Thelen muscles pulling a block, driven by Sine excitations.
+#[test]
+fn opensim_models_tug_of_war_matches_opensim() {
+    check_model("tug_of_war", 1e-6);
+}
+
+/// Tug_of_War_Millard: two Millard muscles (their unset optional curve properties written as
+/// empty elements), constant excitation 0.3.
+#[test]
+fn opensim_models_tug_of_war_millard_matches_opensim() {
+    check_model("tug_of_war_millard", 1e-6);
+}
+
+/// Gait10dof18musc: 18 Millard muscles with conditional and moving points, no controller
+/// (zero excitation), the model falling from its default pose.
+#[test]
+fn opensim_models_gait10dof18musc_without_excitation_matches_opensim() {
+    // Largest differences 1.6e-9 in a speed and 3.1e-6 N in tendon force (forces up to 1e3 N).
+    check_model("gait10dof18musc", 1e-4);
+}
+
+/// Gait10dof18musc with every muscle excited at 0.2.
+#[test]
+fn opensim_models_gait10dof18musc_with_constant_excitation_matches_opensim() {
+    check_model("gait10dof18musc_excited", 1e-4);
+}
+
+/// Gait2392 with 92 Thelen muscles excited at 0.1: the knee hyperextends past its range, where
+/// the quadriceps' moving points stop at the range's end (OpenSim clamps the coordinate for
+/// the location) and the hamstrings' and gastrocnemii's conditional points drop out.
+#[test]
+fn opensim_models_gait2392_thelen_matches_opensim() {
+    check_model("gait2392_thelen", 1e-4);
+}
+
+/// Gait2392 with 92 Millard muscles and no controller. Sensitive: OpenSim's own run moves by
+/// 6.3e-6 to 9.2e-6 in coordinates, speeds and fibre lengths and by 2.7e-2 to 2.8e-2 N in
+/// tendon force when `pelvis_ty` or `add_brev_l`'s fibre length moves by one ulp
+/// (scripts/opensim/ulp_spread.py); ours differs by 8.6e-6 and 2.5e-2 N, inside that spread.
+#[test]
+fn opensim_models_gait2392_millard_matches_opensim() {
+    check_model("gait2392_millard", 5e-2);
 }

@@ -65,6 +65,10 @@ pub enum PathPoint {
         /// The frame the functions are expressed in, fixed on the body (identity when the
         /// point's parent frame is the body itself).
         x_bf: Transform<f64>,
+        /// The coordinate's `range`: the location is evaluated at the coordinate clamped to
+        /// it (OpenSim's `MovingPathPoint::getLocation`); velocities and forces use the
+        /// unclamped derivative, as OpenSim's do.
+        range: [f64; 2],
     },
 }
 
@@ -139,17 +143,27 @@ impl PathPoint {
                 coordinate,
                 location,
                 x_bf,
+                range,
                 ..
             } => {
                 let q = ctx.q_of(coordinate.body, coordinate.index);
                 let qdot = ctx.u_of(coordinate.body, coordinate.index);
+                // OpenSim evaluates the location at q clamped to the coordinate's range, and
+                // its derivatives (velocity, generalized force) at q itself.
+                let q_clamped = if q.re() < range[0] {
+                    T::c(range[0])
+                } else if q.re() > range[1] {
+                    T::c(range[1])
+                } else {
+                    q
+                };
                 let r_bf = x_bf.r.map(T::c);
                 let p = x_bf.p.map(T::c)
                     + r_bf
                         * Vector3::new(
-                            location[0].value(q),
-                            location[1].value(q),
-                            location[2].value(q),
+                            location[0].value(q_clamped),
+                            location[1].value(q_clamped),
+                            location[2].value(q_clamped),
                         );
                 let dp_dq = r_bf
                     * Vector3::new(

@@ -157,12 +157,18 @@ fn add_forces(
     let mut used = std::collections::HashSet::new();
     let mut forces = Vec::new();
     let excitations = controllers::prescribed_excitations(doc)?;
+    let ranges = sk
+        .coordinates
+        .iter()
+        .map(|c| (c.name.clone(), c.range))
+        .collect();
     let mut ctx = forces::ForceCtx {
         doc,
         builder: b,
         bodies: &sk.bodies,
         coordinates: &sk.coordinate_map,
         excitations: &excitations,
+        ranges: &ranges,
     };
     for n in force_nodes {
         let tag = tag_of(n);

@@ -36,12 +36,17 @@ pub(super) struct JointDef<'a, 'i> {
     pub spatial_transform: Option<SpatialTransform>,
 }
 
+/// OpenSim's default coordinate range.
+const DEFAULT_RANGE: [f64; 2] = [-10.0, 10.0];
+
 /// A coordinate as written in the joint.
 pub(super) struct CoordinateDef {
     pub name: String,
     pub default_value: f64,
     pub default_speed: f64,
     pub motion: MotionType,
+    /// `range` (OpenSim's default [−10, 10]).
+    pub range: [f64; 2],
 }
 
 /// Motion types of the coordinates of the standard joints (by mobilizer).
@@ -156,6 +161,7 @@ fn read_custom_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<Joint
                 default_value: 0.0,
                 default_speed: 0.0,
                 motion: MotionType::Rotational,
+                range: DEFAULT_RANGE,
             },
         })
         .collect();
@@ -194,6 +200,7 @@ fn read_coordinates(doc: &Doc, joint: Node, name: &str, n: usize) -> Res<Vec<Coo
                 default_value: 0.0,
                 default_speed: 0.0,
                 motion: MotionType::Rotational,
+                range: DEFAULT_RANGE,
             })
             .collect());
     }
@@ -213,6 +220,7 @@ fn read_coordinates(doc: &Doc, joint: Node, name: &str, n: usize) -> Res<Vec<Coo
                 default_value: doc.scalar(c, "default_value", 0.0)?,
                 default_speed: doc.scalar(c, "default_speed_value", 0.0)?,
                 motion: MotionType::Rotational,
+                range: doc.fixed(c, "range", DEFAULT_RANGE)?,
             })
         })
         .collect()
@@ -304,6 +312,7 @@ pub(super) fn coordinates_of(j: &JointDef, q_start: usize, u_start: usize) -> Ve
             default_value: c.default_value,
             default_speed: c.default_speed,
             motion: c.motion,
+            range: c.range,
         })
         .collect()
 }

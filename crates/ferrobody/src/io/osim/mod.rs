@@ -55,6 +55,10 @@ pub struct Coordinate {
     pub default_speed: f64,
     /// OpenSim's motion type (it sets the units of `CoordinateLimitForce`).
     pub motion: MotionType,
+    /// `range` [min, max] (rad or m; OpenSim's default [−10, 10]). Not enforced (OpenSim
+    /// clamps only where `clamped` asks, which issue 39 adds); a `MovingPathPoint` evaluates
+    /// its location at the coordinate clamped to it, as OpenSim does.
+    pub range: [f64; 2],
 }
 
 /// OpenSim's `Coordinate::MotionType`.

@@ -191,9 +191,12 @@ fn force_velocity(doc: &Doc, node: Option<Node>) -> Res<ForceVelocity> {
     })
 }
 
-/// Three optional properties that are either all given or all absent (OpenSim refuses a mix).
+/// Three optional properties that are either all given or all absent (OpenSim refuses a mix);
+/// an empty element (`<curviness></curviness>`, as OpenSim writes an unset one) is absent.
 fn all_or_none(doc: &Doc, n: Node, tags: [&str; 3]) -> Res<Option<(f64, f64, f64)>> {
-    let given = tags.iter().filter(|t| child(n, t).is_some()).count();
+    let present =
+        |tag: &str| child(n, tag).is_some_and(|c| c.text().is_some_and(|t| !t.trim().is_empty()));
+    let given = tags.iter().filter(|t| present(t)).count();
     match given {
         0 => Ok(None),
         3 => Ok(Some((

@@ -194,9 +194,13 @@ impl ForceCtx<'_, '_, '_> {
                     functions.push(super::custom_joint::read_function(doc, f)?);
                 }
                 let [fx, fy, fz]: [Function; 3] = functions.try_into().expect("three axes");
+                let (el, path) = doc.text(node, "socket_x_coordinate").expect("read above");
+                let name = path.rsplit('/').next().unwrap_or(&path);
+                let range = *self.ranges.get(name).ok_or_else(|| doc.err(el, "no range"))?;
                 PathPoint::Moving {
                     body,
                     coordinate: coordinate.expect("three axes"),
+                    range,
                     location: Box::new([fx, fy, fz]),
                     x_bf: frame.x_bf,
                 }

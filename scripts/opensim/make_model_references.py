@@ -1,0 +1,69 @@
+"""Makes OpenSim 4.6 references for the muscle-driven models of opensim-models (issue 37), in the
+layout of ../shared/reference/opensim/muscles/ (columns as make_muscle_references.py writes).
+
+Usage: python make_model_references.py OPENSIM_MODELS_REPO OUT_DIR DURATION
+(needs `pip install opensim`; OPENSIM_MODELS_REPO is a checkout of opensim-org/opensim-models,
+commit 20a888b9).
+
+Each model is loaded from its file; where the table below gives excitations, a
+PrescribedController with a Constant (or Sine) function per muscle is added through the API;
+the model is written with `printToXML` and that written file is loaded back and run (so the
+.osim in OUT_DIR is exactly what was simulated): initSystem, equilibrateMuscles,
+RungeKuttaMerson at accuracy 1e-6, one integrate(t) per 0.01 s row.
+"""
+import os
+import sys
+
+import opensim as osim
+
+sys.path.insert(0, os.path.dirname(__file__))
+from make_muscle_references import run  # noqa: E402
+
+# name → (file in the repository, excitation: None, a constant, or "sine")
+MODELS = {
+    "tug_of_war": ("Models/Tug_of_War/Tug_of_War.osim", "sine"),
+    "tug_of_war_millard": ("Models/Tug_of_War/Tug_of_War_Millard.osim", 0.3),
+    "gait10dof18musc": ("Models/Gait10dof18musc/gait10dof18musc.osim", None),
+    "gait10dof18musc_excited": ("Models/Gait10dof18musc/gait10dof18musc.osim", 0.2),
+    "gait2392_thelen": ("Models/Gait2392_Simbody/gait2392_thelen2003muscle.osim", 0.1),
+    "gait2392_millard": ("Models/Gait2392_Simbody/gait2392_millard2012muscle.osim", None),
+}
+
+
+def with_controller(model, excitation):
+    """Adds a PrescribedController driving every muscle with `excitation`."""
+    controller = osim.PrescribedController()
+    controller.setName("excitations")
+    muscles = model.getMuscles()
+    for i in range(muscles.getSize()):
+        m = muscles.get(i)
+        controller.addActuator(m)
+        if excitation == "sine":
+            f = osim.Sine(0.25, 2 * 3.141592653589793, 0.5 * i, 0.35)
+        else:
+            f = osim.Constant(excitation)
+        controller.prescribeControlForActuator(m.getName(), f)
+    model.addController(controller)
+
+
+def main():
+    repo, out_dir, duration = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    import make_muscle_references
+    make_muscle_references.DURATION = duration
+    only = sys.argv[4:]
+    for name, (path, excitation) in MODELS.items():
+        if only and name not in only:
+            continue
+        model = osim.Model(os.path.join(repo, path))
+        model.setName(name)
+        if excitation is not None:
+            with_controller(model, excitation)
+        model.finalizeConnections()
+        out = os.path.join(out_dir, f"{name}.osim")
+        model.printToXML(out)
+        run(out, os.path.join(out_dir, f"{name}.csv"))
+        print("wrote", out)
+
+
+if __name__ == "__main__":
+    main()
