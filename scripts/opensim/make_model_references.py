@@ -1,9 +1,10 @@
 """Makes OpenSim 4.6 references for the muscle-driven models of opensim-models (issue 37), in the
 layout of ../shared/reference/opensim/muscles/ (columns as make_muscle_references.py writes).
 
-Usage: python make_model_references.py OPENSIM_MODELS_REPO OUT_DIR DURATION
+Usage: python make_model_references.py OPENSIM_MODELS_REPO OUT_DIR DURATION [NAME ...]
 (needs `pip install opensim`; OPENSIM_MODELS_REPO is a checkout of opensim-org/opensim-models,
-commit 20a888b9).
+commit 20a888b9; paths starting `core:` are in the checkout of opensim-org/opensim-core named
+by the environment variable OPENSIM_CORE).
 
 Each model is loaded from its file; where the table below gives excitations, a
 PrescribedController with a Constant (or Sine) function per muscle is added through the API;
@@ -19,8 +20,14 @@ import opensim as osim
 sys.path.insert(0, os.path.dirname(__file__))
 from make_muscle_references import run  # noqa: E402
 
+# Coordinate default values set before the run, and non-muscle actuators driven by
+# Sine(amplitude, 2π, 0, 0), per model.
+DEFAULTS = {"gait2d": {"pelvis_ty": 0.95}}
+EXTRA_CONTROLS = {"gait2d": {"lumbarAct": 20.0}}
+
 # name → (file in the repository, excitation: None, a constant, or "sine")
 MODELS = {
+    "gait2d": ("core:OpenSim/Examples/Moco/example2DWalking/2D_gait.osim", 0.2),
     "tug_of_war": ("Models/Tug_of_War/Tug_of_War.osim", "sine"),
     "tug_of_war_millard": ("Models/Tug_of_War/Tug_of_War_Millard.osim", 0.3),
     "gait10dof18musc": ("Models/Gait10dof18musc/gait10dof18musc.osim", None),
@@ -31,7 +38,7 @@ MODELS = {
 
 
 def with_controller(model, excitation):
-    """Adds a PrescribedController driving every muscle with `excitation`."""
+    """A PrescribedController driving every muscle with `excitation` (not yet added)."""
     controller = osim.PrescribedController()
     controller.setName("excitations")
     muscles = model.getMuscles()
@@ -43,7 +50,7 @@ def with_controller(model, excitation):
         else:
             f = osim.Constant(excitation)
         controller.prescribeControlForActuator(m.getName(), f)
-    model.addController(controller)
+    return controller
 
 
 def main():
@@ -54,10 +61,29 @@ def main():
     for name, (path, excitation) in MODELS.items():
         if only and name not in only:
             continue
-        model = osim.Model(os.path.join(repo, path))
+        if path.startswith("core:"):
+            path = os.path.join(os.environ["OPENSIM_CORE"], path[5:])
+        else:
+            path = os.path.join(repo, path)
+        model = osim.Model(path)
         model.setName(name)
-        if excitation is not None:
-            with_controller(model, excitation)
+        model.finalizeFromProperties()
+        for coord, value in DEFAULTS.get(name, {}).items():
+            model.getCoordinateSet().get(coord).setDefaultValue(value)
+        controller = with_controller(model, excitation) if excitation is not None else None
+        for actuator, amplitude in EXTRA_CONTROLS.get(name, {}).items():
+            if controller is None:
+                controller = osim.PrescribedController()
+                controller.setName("excitations")
+            try:
+                found = model.getActuators().get(actuator)
+            except RuntimeError:  # an actuator in <components>
+                found = osim.Actuator.safeDownCast(model.getComponent("/" + actuator))
+            controller.addActuator(found)
+            controller.prescribeControlForActuator(
+                actuator, osim.Sine(amplitude, 2 * 3.141592653589793, 0, 0))
+        if controller is not None:
+            model.addController(controller)
         model.finalizeConnections()
         out = os.path.join(out_dir, f"{name}.osim")
         model.printToXML(out)

@@ -57,6 +57,9 @@ def run(path, csv):
     model.equilibrateMuscles(state)
     coords = [model.getCoordinateSet().get(i) for i in range(model.getCoordinateSet().getSize())]
     muscles = [model.getMuscles().get(i) for i in range(model.getMuscles().getSize())]
+    in_tree = list(model.getMuscleList())
+    if len(in_tree) != len(muscles):  # muscles in <components> too
+        muscles = [osim.Muscle.safeDownCast(m) for m in in_tree]
     bodies = [model.getBodySet().get(i) for i in range(model.getBodySet().getSize())]
     cols = ["t"] + [c.getName() for c in coords] + [c.getName() + ".u" for c in coords]
     for m in muscles:
@@ -146,6 +149,52 @@ def write_millard_variant(src, out_dir, name, settings):
     return out
 
 
+def write_actuators(out_dir, name):
+    """A free body pushed by a PointActuator (off its centre, direction in its own frame) and
+    turned by a TorqueActuator (axis in its frame, reaction on a second body), and a pendulum
+    driven by an ActivationCoordinateActuator, each by its own Sine; gravity off."""
+    model = osim.Model()
+    model.setName(name)
+    model.setGravity(osim.Vec3(0, 0, 0))
+    box = osim.Body("box", 2.0, osim.Vec3(0), osim.Inertia(0.02, 0.03, 0.04))
+    model.addBody(box)
+    model.addJoint(osim.FreeJoint("free", model.getGround(), box))
+    arm = osim.Body("arm", 1.0, osim.Vec3(0, -0.25, 0), osim.Inertia(0.01, 0.002, 0.01))
+    model.addBody(arm)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(1, 0, 0), osim.Vec3(0),
+                        arm, osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("swing")
+    model.addJoint(pin)
+    push = osim.PointActuator("box")
+    push.setName("push")
+    push.set_point(osim.Vec3(0.1, 0.05, 0))
+    push.set_direction(osim.Vec3(0, 1, 1))
+    push.set_optimal_force(3.0)
+    model.addForce(push)
+    twist = osim.TorqueActuator(box, arm, osim.Vec3(1, 0, 1), False)
+    twist.setName("twist")
+    twist.setOptimalForce(0.2)
+    model.addForce(twist)
+    drive = osim.ActivationCoordinateActuator("swing")
+    drive.setName("drive")
+    drive.setOptimalForce(2.0)
+    drive.set_activation_time_constant(0.05)
+    drive.set_default_activation(0.2)
+    model.addForce(drive)
+    controller = osim.PrescribedController()
+    controller.setName("controls")
+    for actuator, f in [(push, osim.Sine(1.0, 3.0, 0.2, 0.5)),
+                        (twist, osim.Sine(1.0, 2.0, 0.0, 0.0)),
+                        (drive, osim.Sine(0.8, 4.0, 0.0, 0.1))]:
+        controller.addActuator(actuator)
+        controller.prescribeControlForActuator(actuator.getName(), f)
+    model.addController(controller)
+    model.finalizeConnections()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    return out
+
+
 if __name__ == "__main__":
     shared, out_dir = sys.argv[1], sys.argv[2]
     thelen = write_thelen_only(f"{shared}/mus_tug_of_war.osim", out_dir, "mus_block_thelen")
@@ -155,6 +204,9 @@ if __name__ == "__main__":
         osim_file = write_variant(f"{shared}/mus_pendulum_wrap.osim", out_dir, name, rigid)
         run(osim_file, f"{out_dir}/{name}.csv")
         print("wrote", osim_file)
+    actuators = write_actuators(out_dir, "mus_actuators")
+    run(actuators, f"{out_dir}/mus_actuators.csv")
+    print("wrote", actuators)
     millard_variants = [
         ("mus_tug_millard_classic", {"fiber_damping": "0"}),
         ("mus_tug_millard_rigid", {"ignore_tendon_compliance": "true",

@@ -69,12 +69,12 @@ fn run_writes_states_sto_and_named_body_columns() {
     );
 }
 
-/// A model with a muscle-like element the reader does not simulate.
+/// A model with an actuator the reader does not simulate (OpenSim's McKibbenActuator).
 fn with_left_out_element(dir: &Path) -> PathBuf {
     let text = std::fs::read_to_string(model("osim_leg_hc.osim")).unwrap();
     let text = text.replacen(
         "<ForceSet name=\"forceset\">\n\t\t\t<objects>",
-        "<ForceSet name=\"forceset\">\n\t\t\t<objects>\n\t\t\t\t<CoordinateActuator name=\"hip_motor\"><coordinate>hip_coord_0</coordinate></CoordinateActuator>",
+        "<ForceSet name=\"forceset\">\n\t\t\t<objects>\n\t\t\t\t<McKibbenActuator name=\"hip_motor\"><thread_stiffness>1</thread_stiffness></McKibbenActuator>",
         1,
     );
     assert!(text.contains("hip_motor"));
@@ -101,7 +101,7 @@ fn left_out_elements_are_reported_and_strict_refuses_them() {
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
-        err.matches("not simulated: 1 CoordinateActuator").count(),
+        err.matches("not simulated: 1 McKibbenActuator").count(),
         1,
         "{err}"
     );
@@ -114,13 +114,13 @@ fn left_out_elements_are_reported_and_strict_refuses_them() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("--strict") && err.contains("CoordinateActuator"),
+        err.contains("--strict") && err.contains("McKibbenActuator"),
         "{err}"
     );
     let check = exe().arg("check").arg(&path).output().unwrap();
     let text = String::from_utf8_lossy(&check.stdout);
     assert!(
-        text.contains("not simulated: 1 CoordinateActuator")
+        text.contains("not simulated: 1 McKibbenActuator")
             && text.contains("joint 'knee': PinJoint"),
         "{text}"
     );

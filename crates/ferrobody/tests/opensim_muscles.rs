@@ -443,3 +443,19 @@ fn opensim_models_gait2392_thelen_matches_opensim() {
 fn opensim_models_gait2392_millard_matches_opensim() {
     check_model("gait2392_millard", 5e-2);
 }
+
+/// Moco's example2DWalking 2D_gait.osim (opensim-core): 18 DeGroote muscles in `<components>`,
+/// smooth sphere/half-space foot contact, a CoordinateActuator on the lumbar joint driven by
+/// Sine(20, 2π) N·m, muscles at constant 0.2, dropped from pelvis height 0.95 m.
+#[test]
+fn opensim_core_gait2d_matches_opensim() {
+    check_model("gait2d", 1e-4);
+}
+
+/// PointActuator (point and direction in the body frame), TorqueActuator (axis in body A's
+/// frame, reaction on body B) and ActivationCoordinateActuator (its activation state), each
+/// driven by a Sine through a PrescribedController, gravity off.
+#[test]
+fn point_torque_and_activation_coordinate_actuators_match_opensim() {
+    check("mus_actuators.osim", "mus_actuators.csv");
+}

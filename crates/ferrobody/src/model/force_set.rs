@@ -52,6 +52,8 @@ pub enum Force<T: Real = f64> {
     ExponentialSpring(crate::contact::ExponentialSpringForce<T>),
     /// An OpenSim muscle on its path ([`crate::muscles`]).
     Muscle(Box<crate::muscles::Muscle>),
+    /// An OpenSim coordinate, torque, point or activation-coordinate actuator.
+    ScalarActuator(Box<crate::muscles::scalar_actuators::ScalarActuator>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -74,6 +76,7 @@ macro_rules! dispatch {
             Force::SmoothSphereHalfSpace($f) => $body,
             Force::ExponentialSpring($f) => $body,
             Force::Muscle($f) => $body,
+            Force::ScalarActuator($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -114,6 +117,7 @@ impl<T: Real> Force<T> {
             Force::SmoothSphereHalfSpace(f) => f.validate(bodies.len()),
             Force::ExponentialSpring(f) => f.validate(bodies.len()),
             Force::Muscle(f) => f.validate(bodies),
+            Force::ScalarActuator(f) => f.validate(bodies),
         }
     }
 
@@ -135,6 +139,7 @@ impl<T: Real> Force<T> {
             Force::SmoothSphereHalfSpace(f) => Force::SmoothSphereHalfSpace(f.cast()),
             Force::ExponentialSpring(f) => Force::ExponentialSpring(f.cast()),
             Force::Muscle(f) => Force::Muscle(f.clone()),
+            Force::ScalarActuator(f) => Force::ScalarActuator(f.clone()),
             Force::Custom(f) => {
                 return Err(Error::Model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

@@ -16,6 +16,7 @@ mod millard_equilibrium;
 pub mod path;
 pub mod path_wrap;
 pub mod pennation;
+pub mod scalar_actuators;
 pub mod smooth_curve;
 pub mod thelen2003;
 mod thelen_equilibrium;

@@ -2,7 +2,7 @@
 //! joints' mobilizers, gravity, forces and contact, and the left-out count.
 
 use super::document::{child, objects, tag_of, Doc, OsimError, Res};
-use super::{contact, controllers, equilibrate, forces, joints, muscles};
+use super::{actuators, contact, controllers, equilibrate, forces, joints, muscles};
 use super::{Coordinate, MotionType, OsimModel};
 use crate::error::Error;
 use crate::ids::BodyId;
@@ -175,6 +175,9 @@ fn add_forces(
         if muscles::SUPPORTED.contains(&tag.as_str()) {
             state_variables.extend(ctx.muscle(n)?);
             forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
+        } else if actuators::SUPPORTED.contains(&tag.as_str()) {
+            state_variables.extend(ctx.scalar_actuator(n)?);
+            forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
         } else if forces::SUPPORTED.contains(&tag.as_str()) {
             ctx.add(n, &geometry)?;
             used.extend(geometry_users(doc, n));
@@ -236,6 +239,7 @@ fn collect_components<'a, 'i>(
             geometry.push(n);
         } else if tag.ends_with("Force")
             || muscles::SUPPORTED.contains(&tag)
+            || actuators::SUPPORTED.contains(&tag)
             || forces::is_unsupported_force(tag)
         {
             forces.push(n);

@@ -77,7 +77,7 @@ impl ForceCtx<'_, '_, '_> {
     }
 
     /// The coordinate a force names in its `<coordinate>`: body, index, motion type.
-    fn coordinate(&self, node: Node) -> Res<(BodyId, usize, MotionType)> {
+    pub(super) fn coordinate(&self, node: Node) -> Res<(BodyId, usize, MotionType)> {
         let doc = self.doc;
         let (el, name) = doc
             .text(node, "coordinate")

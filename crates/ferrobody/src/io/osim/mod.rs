@@ -16,6 +16,7 @@
 //! Citation: Seth et al. (2018), "OpenSim: Simulating musculoskeletal dynamics and neuromuscular
 //! control to study human and animal movement", PLoS Comput Biol 14(7): e1006223.
 
+mod actuators;
 mod build;
 mod contact;
 mod controllers;
