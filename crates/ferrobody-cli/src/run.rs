@@ -136,6 +136,13 @@ pub fn run_command(
     if scene.model.has_contact() {
         written.push(format!("contacts.csv ({} rows)", summary.contact_rows));
     }
+    let muscles = ferrobody::io::muscles_csv::muscle_count(&scene.model);
+    if muscles > 0 {
+        written.push(format!(
+            "muscles.csv ({} rows)",
+            summary.report_rows * muscles as u64
+        ));
+    }
     if loaded.osim.is_some() {
         written.push(format!("states.sto ({} rows)", summary.report_rows));
     }

@@ -5,7 +5,7 @@
 use crate::recorder::Recorder;
 use anyhow::{Context, Result};
 use ferrobody::io::osim::OsimInfo;
-use ferrobody::io::{ContactsWriter, Scene, StatesWriter, TrajectoryWriter};
+use ferrobody::io::{ContactsWriter, MusclesWriter, Scene, StatesWriter, TrajectoryWriter};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::BufWriter;
@@ -26,11 +26,12 @@ pub struct Extras {
     pub max_wall_time: Option<f64>,
 }
 
-/// The streaming writers of a run: trajectory.csv, contacts.csv (when the model has contact)
-/// and states.sto (for .osim models).
+/// The streaming writers of a run: trajectory.csv, contacts.csv (when the model has contact),
+/// muscles.csv (when it has muscles) and states.sto (for .osim models).
 pub(crate) struct Writers {
     writer: TrajectoryWriter<BufWriter<File>>,
     contacts: Option<ContactsWriter<BufWriter<File>>>,
+    muscles: Option<MusclesWriter<BufWriter<File>>>,
     states: Option<StatesWriter>,
 }
 
@@ -43,6 +44,9 @@ impl Writers {
         }
         if let Some(c) = self.contacts.as_mut() {
             c.flush()?;
+        }
+        if let Some(m) = self.muscles.as_mut() {
+            m.flush()?;
         }
         Ok(())
     }
@@ -58,6 +62,11 @@ impl Writers {
             TrajectoryWriter::with_names(create("trajectory.csv")?, &scene.model, &scene.names)?;
         let contacts = if scene.model.has_contact() {
             Some(ContactsWriter::new(create("contacts.csv")?)?)
+        } else {
+            None
+        };
+        let muscles = if ferrobody::io::muscles_csv::has_muscles(&scene.model) {
+            Some(MusclesWriter::new(create("muscles.csv")?)?)
         } else {
             None
         };
@@ -77,6 +86,7 @@ impl Writers {
         Ok(Self {
             writer,
             contacts,
+            muscles,
             states,
         })
     }
@@ -115,6 +125,9 @@ impl Reporter {
         if let Some(c) = w.contacts.as_mut() {
             self.contact_rows += c.write_rows(m, s, d)? as u64;
         }
+        if let Some(mw) = w.muscles.as_mut() {
+            mw.write_rows(m, s, d)?;
+        }
         if let Some(st) = w.states.as_mut() {
             st.write_row(s)?;
         }
@@ -131,9 +144,10 @@ impl Reporter {
 
 /// Every file a run may write: an earlier run's copies are removed first, so that a folder
 /// never mixes two runs' outputs (plots of an old run beside a new CSV).
-const OUTPUT_FILES: [&str; 10] = [
+const OUTPUT_FILES: [&str; 11] = [
     "trajectory.csv",
     "contacts.csv",
+    "muscles.csv",
     "states.sto",
     "summary.json",
     "heights.svg",

@@ -257,4 +257,41 @@ fn check_and_run_describe_and_record_muscles() {
         header.ends_with("/forceset/lifter/activation\t/forceset/lifter/normalized_tendon_force"),
         "{header}"
     );
+    // muscles.csv: one row per muscle per report, its first row OpenSim's equilibrated state.
+    let csv = std::fs::read_to_string(dir.join("muscles.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "t,muscle,excitation,activation,fiber_length,fiber_velocity,tendon_force,length,lengthening_speed"
+    );
+    assert_eq!(lines.len(), 1 + 6, "six reports of one muscle");
+    let first: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(&first[..2], &["0.0", "lifter"]);
+    let reference = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/opensim/muscles/mus_pendulum_wrap.csv"),
+    )
+    .unwrap();
+    let mut rows = reference.lines();
+    let names: Vec<&str> = rows.next().unwrap().split(',').collect();
+    let values: Vec<f64> = rows
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let at = |col: &str| values[names.iter().position(|n| *n == col).unwrap()];
+    for (k, col) in ["excitation", "activation", "fiber_length"]
+        .iter()
+        .enumerate()
+    {
+        let ours: f64 = first[2 + k].parse().unwrap();
+        // The equilibrated state agrees with OpenSim's to round-off (tests/opensim_muscles.rs).
+        assert!(
+            (ours - at(&format!("lifter.{col}"))).abs() < 1e-12,
+            "{col}: {ours}"
+        );
+    }
+    let length: f64 = first[7].parse().unwrap();
+    assert!((length - at("lifter.length")).abs() < 1e-12);
 }

@@ -229,6 +229,12 @@ fn trajectory_columns<'py>(
     for (k, name) in model.auxiliary_names_ref().iter().enumerate().take(nz) {
         d.set_item(name, shaped(py, column(&run.z, nz, k), &[n])?)?;
     }
+    let muscles =
+        ferrobody::io::muscles_csv::muscle_columns(&model.model, &run.time, &run.q, &run.u, &run.z)
+            .map_err(to_py_err)?;
+    for (name, values) in muscles {
+        d.set_item(name, shaped(py, values, &[n])?)?;
+    }
     Ok(d)
 }
 

@@ -24,3 +24,20 @@ def test_muscle_states_are_named_columns_matching_opensim(root):
     tendon = np.array([float(r["lifter.tendon_force"]) for r in rows]) / 100.0
     assert np.abs(run["/forceset/lifter/normalized_tendon_force"] - tendon).max() < 1e-3
     assert abs(run["q:swing"][0] - (-0.5)) == 0.0
+
+
+def test_simulate_returns_muscles_csv_columns_matching_opensim(root):
+    folder = root / "testdata" / "opensim" / "muscles"
+    model = ferrobody.load(folder / "mus_tug_of_war.osim")
+    run = ferrobody.simulate(model, duration=0.3, report_interval=0.01, accuracy=1e-6)
+    with open(folder / "mus_tug_of_war.csv") as f:
+        rows = list(csv.DictReader(f))[:31]
+    for muscle in ["left", "right"]:
+        for column in ["excitation", "activation", "fiber_length", "fiber_velocity",
+                       "tendon_force", "length"]:
+            key = f"{muscle}.{column}"
+            reference = np.array([float(r[key]) for r in rows])
+            # Same integrator and accuracy as the reference: round-off over 0.3 s (the run
+            # stays below t = 0.65 s, where it becomes sensitive; tests/opensim_muscles.rs).
+            assert np.abs(run[key] - reference).max() < 1e-6 * (1 + np.abs(reference).max()), key
+        assert run[f"{muscle}.lengthening_speed"].shape == run["time"].shape

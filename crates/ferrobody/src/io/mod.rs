@@ -11,6 +11,7 @@ pub mod contacts;
 mod frame_rotation;
 pub mod mesh;
 mod mobility_names;
+pub mod muscles_csv;
 pub mod osim;
 pub mod scene;
 mod scene_actuators;
@@ -29,6 +30,7 @@ pub mod urdf;
 
 pub use contacts::ContactsWriter;
 pub use mobility_names::MobilityNames;
+pub use muscles_csv::{muscle_reports, MuscleReport, MusclesWriter};
 pub use scene::{load_scene, parse_scene, Scene};
 pub use scene_build::check_report_rows;
 pub use scene_visual::{Visual, VisualShape};
