@@ -307,6 +307,36 @@ impl PyModel {
             pyo3::exceptions::PyKeyError::new_err(format!("no actuator named '{name}'"))
         })
     }
+    /// Names of the muscles, in force order (the rows of `moment_arms`).
+    #[getter]
+    fn muscle_names(&self) -> Vec<String> {
+        ferrobody::derivatives::MomentArms::new(&self.model)
+            .map(|a| a.muscles)
+            .unwrap_or_default()
+    }
+    /// Every muscle's moment arm −∂ℓ/∂q (m or m/rad) about every coordinate at `state`'s pose
+    /// (default: the model's initial state), exact (dual numbers through the path and its
+    /// wrapping): a float64 array of shape (len(muscle_names), nq), columns as
+    /// `coordinate_names`. OpenSim's `Muscle.computeMomentArm` for unconstrained coordinates.
+    #[pyo3(signature = (state=None))]
+    fn moment_arms<'py>(
+        &self,
+        py: Python<'py>,
+        state: Option<PyRef<'_, PyState>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let s = match state {
+            Some(s) => s.to_state(py, &self.model)?,
+            None => self.initial_state.clone(),
+        };
+        let mut arms = ferrobody::derivatives::MomentArms::new(&self.model).map_err(to_py_err)?;
+        arms.compute(&s).map_err(to_py_err)?;
+        let (rows, cols) = arms.matrix.shape();
+        let values: Vec<f64> = (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .map(|(r, c)| arms.matrix[(r, c)])
+            .collect();
+        crate::arrays::shaped(py, values, &[rows, cols])
+    }
     /// Names of the force elements.
     #[getter]
     fn force_names(&self) -> Vec<String> {

@@ -41,3 +41,17 @@ def test_simulate_returns_muscles_csv_columns_matching_opensim(root):
             # stays below t = 0.65 s, where it becomes sensitive; tests/opensim_muscles.rs).
             assert np.abs(run[key] - reference).max() < 1e-6 * (1 + np.abs(reference).max()), key
         assert run[f"{muscle}.lengthening_speed"].shape == run["time"].shape
+
+
+def test_moment_arms_match_opensim(root):
+    folder = root / "testdata" / "opensim" / "models"
+    model = ferrobody.load(folder / "gait10dof18musc.osim")
+    arms = model.moment_arms()
+    assert arms.shape == (18, model.nq)
+    assert model.muscle_names[0] == "hamstrings_r"
+    with open(folder / "gait10dof18musc_moment_arms.csv") as f:
+        rows = [r for r in csv.DictReader(f) if r["pose"] == "0"]
+    for r in rows:
+        ours = arms[model.muscle_names.index(r["muscle"]), model.q_index(r["coordinate"])]
+        # Both exact (dual numbers here; OpenSim's unit-tension solve): round-off.
+        assert abs(ours - float(r["moment_arm"])) < 1e-12, (r["muscle"], r["coordinate"])

@@ -459,3 +459,64 @@ fn opensim_core_gait2d_matches_opensim() {
 fn point_torque_and_activation_coordinate_actuators_match_opensim() {
     check("mus_actuators.osim", "mus_actuators.csv");
 }
+
+/// Moment arms −∂ℓ/∂q of gait10dof18musc's 18 Millard muscles about its 10 coordinates, at
+/// the default pose and two others (one hyperextending the right knee past its range, where the
+/// moving points stop), against OpenSim's `computeMomentArm`
+/// (scripts/opensim/make_moment_arm_reference.py).
+#[test]
+fn moment_arms_match_opensim() {
+    use ferrobody::derivatives::MomentArms;
+    let root = common::repo_root().join("testdata/opensim/models");
+    let m = osim::load(&root.join("gait10dof18musc.osim")).unwrap();
+    let poses: [&[(&str, f64)]; 3] = [
+        &[],
+        &[
+            ("hip_flexion_r", 0.6),
+            ("knee_angle_r", -1.2),
+            ("ankle_angle_r", 0.3),
+            ("hip_flexion_l", -0.3),
+            ("knee_angle_l", -0.2),
+            ("ankle_angle_l", -0.4),
+        ],
+        &[
+            ("knee_angle_r", 0.15),
+            ("knee_angle_l", -2.0),
+            ("hip_flexion_r", 1.2),
+        ],
+    ];
+    let text = std::fs::read_to_string(root.join("gait10dof18musc_moment_arms.csv")).unwrap();
+    let mut arms = MomentArms::new(&m.model).unwrap();
+    let mut compared = 0;
+    let mut largest = 0.0f64;
+    for (k, pose) in poses.iter().enumerate() {
+        let mut s = m.default_state.clone();
+        for (name, value) in pose.iter() {
+            s.q[m.coordinate(name).unwrap().q_index] = *value;
+        }
+        arms.compute(&s).unwrap();
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            if f[0].parse::<usize>().unwrap() != k {
+                continue;
+            }
+            let row = arms.muscles.iter().position(|n| n == f[1]).unwrap();
+            let col = m.coordinate(f[2]).unwrap().q_index;
+            let theirs: f64 = f[3].parse().unwrap();
+            let d = (arms.matrix[(row, col)] - theirs).abs();
+            largest = largest.max(d);
+            // Both exact; OpenSim's solver applies a unit tension and reads the generalized
+            // forces: agreement to round-off of lengths ~0.5 m.
+            assert!(
+                d < 1e-12,
+                "pose {k}: {} about {}: ours {} vs {theirs}",
+                f[1],
+                f[2],
+                arms.matrix[(row, col)]
+            );
+            compared += 1;
+        }
+    }
+    eprintln!("moment arms: {compared} compared, largest difference {largest:e} m");
+    assert_eq!(compared, 3 * 18 * 10);
+}

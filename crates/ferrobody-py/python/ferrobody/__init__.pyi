@@ -37,6 +37,13 @@ class Model:
     def force_names(self) -> list[str]:
         """Names of the force elements (for `with_parameter`)."""
     @property
+    def muscle_names(self) -> list[str]:
+        """Names of the muscles, in force order (the rows of `moment_arms`)."""
+    def moment_arms(self, state: State | None = None) -> np.ndarray:
+        """Every muscle's moment arm −∂ℓ/∂q (m or m/rad) about every coordinate at `state`'s
+        pose (default: the initial state), exact: shape (len(muscle_names), nq), columns as
+        `coordinate_names`; OpenSim's `Muscle.computeMomentArm` for unconstrained coordinates."""
+    @property
     def actuator_names(self) -> list[str]:
         """Names of the actuators, in control order."""
     @property
