@@ -2,8 +2,10 @@
 //! replay are requested: a plain `ferrobody run` streams everything to disk and keeps nothing.
 
 use ferrobody::algorithms::kinetic_energy;
+use ferrobody::forces::ForceContext;
 use ferrobody::math::quaternion::quaternion_from_rotation;
 use ferrobody::model::potential_energy;
+use ferrobody::model::Force;
 use ferrobody::pipeline::contact_reports;
 use ferrobody::{Data, Model, State};
 
@@ -33,6 +35,10 @@ pub struct Recorder {
     pub energies: Vec<[f64; 3]>,
     /// (normal, friction) contact force magnitudes summed over all contacts (N) per report.
     pub contact_forces: Vec<[f64; 2]>,
+    /// Names of the muscles, in force order.
+    pub muscle_names: Vec<String>,
+    /// Per report, per muscle: its path's points in Ground and its activation.
+    pub muscle_paths: Vec<Vec<(Vec<[f64; 3]>, f64)>>,
 }
 
 impl Recorder {
@@ -41,6 +47,14 @@ impl Recorder {
         Self {
             body_names: model.bodies()[1..].iter().map(|b| b.name.clone()).collect(),
             has_contact: model.has_contact(),
+            muscle_names: model
+                .forces()
+                .iter()
+                .filter_map(|f| match f {
+                    Force::Muscle(m) => Some(m.name.clone()),
+                    _ => None,
+                })
+                .collect(),
             ..Self::default()
         }
     }
@@ -70,6 +84,22 @@ impl Recorder {
             potential_energy(model, state, data),
         );
         self.energies.push([ke, pe, ke + pe]);
+        if !self.muscle_names.is_empty() {
+            let ctx = ForceContext::new(model, state, data);
+            let paths = model
+                .forces()
+                .iter()
+                .filter_map(|f| match f {
+                    Force::Muscle(m) => {
+                        let points = m.path.points_in_ground(&ctx);
+                        let points = points.iter().map(|p| [p.x, p.y, p.z]).collect();
+                        Some((points, m.state(&ctx).activation))
+                    }
+                    _ => None,
+                })
+                .collect();
+            self.muscle_paths.push(paths);
+        }
         if self.has_contact {
             let reports = contact_reports(model, state, data);
             let normal = reports.iter().map(|c| c.normal_force.abs()).sum();

@@ -133,10 +133,35 @@ pub fn build_glb(model: &Model<f64>, visuals: &[Visual], rec: &Recorder) -> Vec<
         doc["animations"] =
             json!([{"name": "simulation", "samplers": samplers, "channels": channels}]);
     }
+    if !rec.muscle_names.is_empty() && !rec.muscle_paths.is_empty() {
+        doc["extras"] = muscle_extras(rec);
+    }
     doc["buffers"] = json!([{"byteLength": g.bin.len()}]);
     doc["bufferViews"] = json!(g.views);
     doc["accessors"] = json!(g.accessors);
     glb_bytes(&doc, g.bin)
+}
+
+/// The muscles' paths and activations per report, for the viewer (`extras.ferrobody_muscles`:
+/// `names`, `times` and, per report, per muscle, `[activation, x₀, y₀, z₀, x₁, …]`; other glTF
+/// viewers ignore extras).
+fn muscle_extras(rec: &Recorder) -> serde_json::Value {
+    let round = |x: f64| (x * 1e5).round() / 1e5;
+    let frames: Vec<Vec<Vec<f64>>> = rec
+        .muscle_paths
+        .iter()
+        .map(|muscles| {
+            muscles
+                .iter()
+                .map(|(points, a)| {
+                    std::iter::once(round(*a))
+                        .chain(points.iter().flatten().map(|&x| round(x)))
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    json!({"ferrobody_muscles": {"names": rec.muscle_names, "times": rec.times, "frames": frames}})
 }
 
 /// Packs JSON and binary chunks into a GLB container (both padded to 4 bytes).

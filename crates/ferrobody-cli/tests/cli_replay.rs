@@ -289,3 +289,37 @@ fn run_writes_plots_and_replay_on_request_only() {
     gltf::Gltf::from_slice(&std::fs::read(dir.join("extras/replay.glb")).unwrap())
         .expect("valid glTF");
 }
+
+/// The replay of a muscle model carries each muscle's path (its points in Ground, the wrap
+/// object's tangent points included while it wraps) and activation at every report, for the
+/// viewer to draw coloured by activation (`extras.ferrobody_muscles` of replay.glb).
+#[test]
+fn the_replay_carries_muscle_paths_and_activations() {
+    let dir = temp_dir("muscle_replay");
+    let model = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/opensim/muscles/mus_pendulum_wrap.osim");
+    let out = exe()
+        .arg("run")
+        .arg(&model)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--duration", "0.05", "--replay", "--quiet"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let bytes = std::fs::read(dir.join("replay.glb")).unwrap();
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let muscles = &doc["extras"]["ferrobody_muscles"];
+    assert_eq!(muscles["names"], serde_json::json!(["lifter"]));
+    let frames = muscles["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 6, "one frame per report");
+    let first = frames[0][0].as_array().unwrap();
+    // Activation 0.5 (its default), then the origin, the cylinder's two tangent points (the
+    // swing starts at −0.5 rad, wrapped), the moving point and the insertion (the conditional
+    // point is out at −0.5): five points.
+    assert_eq!(first[0].as_f64().unwrap(), 0.5);
+    assert_eq!((first.len() - 1) / 3, 5, "{first:?}");
+    let html = std::fs::read_to_string(dir.join("replay.html")).unwrap();
+    assert!(html.contains("drawMuscles"));
+}

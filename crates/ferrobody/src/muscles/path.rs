@@ -248,6 +248,16 @@ impl GeometryPath {
         }
     }
 
+    /// The current path's points in Ground (m): its active points with each engaged wrap
+    /// object's two tangent points (the segment between those lies on the object).
+    pub fn points_in_ground<T: Real>(&self, ctx: &ForceContext<'_, T>) -> Vec<Vector3<T>> {
+        if self.wraps.is_empty() {
+            self.fixed_nodes(ctx).map(|p| p.p_g).collect()
+        } else {
+            self.current_path(ctx).into_iter().map(|p| p.p_g).collect()
+        }
+    }
+
     /// Applies a tension (N, positive pulling the ends together) along the path.
     pub fn apply_tension<T: Real>(
         &self,
