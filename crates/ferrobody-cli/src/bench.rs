@@ -30,6 +30,7 @@ pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Res
             show_progress: true,
             floating_base: overrides.floating_base,
             actuators: overrides.actuators,
+            controls: overrides.controls.as_deref(),
         },
     )?
     .scene;

@@ -95,6 +95,10 @@ enum Command {
         floating_base: bool,
         #[command(flatten)]
         actuators: model_file::ActuatorArgs,
+        /// For .osim models: a controls file (.sto/.mot: time, then one column per muscle or
+        /// actuator), interpolated linearly as OpenSim's forward tool does.
+        #[arg(long)]
+        controls: Option<PathBuf>,
         /// Stop after this many integration steps (overrides the scene's max_steps).
         #[arg(long)]
         max_steps: Option<u64>,
@@ -189,6 +193,7 @@ fn main() -> ExitCode {
             strict,
             floating_base,
             actuators,
+            controls,
             max_steps,
             max_wall_time,
             plot,
@@ -206,6 +211,7 @@ fn main() -> ExitCode {
                 max_steps,
                 floating_base,
                 actuators: actuators.choice(),
+                controls,
             },
             run::Extras {
                 plot,

@@ -23,7 +23,7 @@ pub struct Loaded {
 
 /// How to load a model file.
 #[derive(Clone, Copy, Default)]
-pub struct LoadOptions {
+pub struct LoadOptions<'a> {
     /// .osim and .urdf models: fail if any element is not simulated.
     pub strict: bool,
     /// Show a spinner on a terminal while loading.
@@ -32,6 +32,8 @@ pub struct LoadOptions {
     pub floating_base: bool,
     /// .urdf models: the actuators on the joints.
     pub actuators: urdf::UrdfActuators,
+    /// .osim models: a controls file driving the actuators (`--controls`).
+    pub controls: Option<&'a Path>,
 }
 
 /// `--actuators`, `--kp`, `--kv`: actuators for a .urdf robot.
@@ -134,6 +136,12 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
             path.display()
         );
     }
+    if options.controls.is_some() && !is_osim(path) {
+        bail!(
+            "{}: --controls is for .osim models (a scene's actuators take controls from Python or [[actuator]])",
+            path.display()
+        );
+    }
     if !is_osim(path) {
         let scene = load_scene(path)?;
         if strict && !scene.left_out.is_empty() {
@@ -145,7 +153,10 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
         }
         return Ok(Loaded { scene, osim: None });
     }
-    let model = osim::load(path)?;
+    let model = match options.controls {
+        Some(controls) => osim::load_with_controls(path, controls)?,
+        None => osim::load(path)?,
+    };
     let (scene, info) = model.into_default_scene();
     if strict && !info.left_out.is_empty() {
         bail!(

@@ -27,6 +27,8 @@ pub struct Overrides {
     pub floating_base: bool,
     /// .urdf models: the actuators on the joints.
     pub actuators: ferrobody::io::urdf::UrdfActuators,
+    /// .osim models: a controls file (`--controls`).
+    pub controls: Option<std::path::PathBuf>,
 }
 
 /// What a run did; written as `summary.json`.
@@ -108,6 +110,7 @@ pub fn run_command(
             show_progress: !extras.quiet,
             floating_base: overrides.floating_base,
             actuators: overrides.actuators,
+            controls: overrides.controls.as_deref(),
         },
     )?;
     let mut scene = loaded.scene;

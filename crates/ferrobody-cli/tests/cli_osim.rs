@@ -295,3 +295,73 @@ fn check_and_run_describe_and_record_muscles() {
     let length: f64 = first[7].parse().unwrap();
     assert!((length - at("lifter.length")).abs() < 1e-12);
 }
+
+/// `--controls FILE` drives a muscle as OpenSim's forward tool does (linear interpolation of
+/// the file's rows): the tug of war with its Millard muscle's PiecewiseLinear controller
+/// replaced by a .sto of the same knots runs exactly as the original; bad files and names are
+/// one-line errors naming the file and line.
+#[test]
+fn a_controls_file_drives_muscles_as_the_controller_it_replaces() {
+    let dir = temp_dir("controls");
+    let original = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/opensim/muscles/mus_tug_of_war.osim");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let text = text
+        .replace(
+            "<socket_actuators>/forceset/left /forceset/right</socket_actuators>",
+            "<socket_actuators>/forceset/right</socket_actuators>",
+        )
+        .replace(
+            "<PiecewiseLinearFunction>\n\t\t\t\t\t\t\t\t<x> 0 0.5 1 1.5 2</x>\n\t\t\t\t\t\t\t\t<y> 0.1 0.6 0.2 0.4 0.1</y>\n\t\t\t\t\t\t\t</PiecewiseLinearFunction>",
+            "",
+        );
+    assert!(!text.contains("PiecewiseLinearFunction"));
+    let edited = dir.join("tug_right_only.osim");
+    std::fs::write(&edited, text).unwrap();
+    let controls = dir.join("controls.sto");
+    std::fs::write(
+        &controls,
+        "controls\nversion=1\nnRows=5\nnColumns=2\ninDegrees=no\nendheader\ntime\t/forceset/left\n0\t0.1\n0.5\t0.6\n1\t0.2\n1.5\t0.4\n2\t0.1\n",
+    )
+    .unwrap();
+    let run = |model: &Path, controls: Option<&Path>, out: &str| {
+        let mut cmd = exe();
+        cmd.arg("run")
+            .arg(model)
+            .args(["--duration", "0.6", "--quiet", "--out"]);
+        cmd.arg(dir.join(out));
+        if let Some(c) = controls {
+            cmd.arg("--controls").arg(c);
+        }
+        cmd.output().unwrap()
+    };
+    assert_success(&run(&original, None, "a"));
+    assert_success(&run(&edited, Some(&controls), "b"));
+    let a = std::fs::read_to_string(dir.join("a/muscles.csv")).unwrap();
+    let b = std::fs::read_to_string(dir.join("b/muscles.csv")).unwrap();
+    assert_eq!(a, b, "the controls file reproduces the controller's run");
+    // Without the file the left muscle has no controller: zero excitation, another run.
+    assert_success(&run(&edited, None, "c"));
+    let c = std::fs::read_to_string(dir.join("c/muscles.csv")).unwrap();
+    assert_ne!(a, c);
+    let bad = |body: &str, expect: &str| {
+        std::fs::write(&controls, body).unwrap();
+        let out = run(&edited, Some(&controls), "d");
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expect), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    };
+    bad(
+        "time\tnobody\n0\t1\n",
+        "controls.sto:1: column 'nobody' names no simulated muscle",
+    );
+    bad(
+        "time\tright\n0\t1\n",
+        "controls.sto:1: actuator 'right' is already driven",
+    );
+    bad(
+        "time\tleft\n0\t0.1\n1\tnan\n",
+        "controls.sto:3: column 'left' is NaN",
+    );
+}

@@ -156,7 +156,8 @@ fn add_forces(
     let geometry = contact::read_all(doc, &geometry_nodes)?;
     let mut used = std::collections::HashSet::new();
     let mut forces = Vec::new();
-    let excitations = controllers::prescribed_excitations(doc)?;
+    let mut excitations = controllers::prescribed_excitations(doc)?;
+    excitations.extend(doc.extra_controls.clone());
     let ranges = sk
         .coordinates
         .iter()

@@ -33,6 +33,8 @@ pub(super) struct Doc<'a, 'input> {
     by_name: HashMap<&'a str, Vec<Node<'a, 'input>>>,
     /// The folder of the model file, where OpenSim looks for `ContactMesh` files.
     pub dir: std::path::PathBuf,
+    /// Controls from a controls file, by actuator name (`super::controls_file`).
+    pub extra_controls: HashMap<String, crate::math::function::Function>,
 }
 
 impl<'a, 'input> Doc<'a, 'input> {
@@ -56,6 +58,7 @@ impl<'a, 'input> Doc<'a, 'input> {
             paths: HashMap::new(),
             by_name: HashMap::new(),
             dir: std::path::PathBuf::new(),
+            extra_controls: HashMap::new(),
         };
         for node in model.descendants().filter(|n| n.is_element()) {
             if node == model {

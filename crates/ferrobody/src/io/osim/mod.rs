@@ -20,6 +20,7 @@ mod actuators;
 mod build;
 mod contact;
 mod controllers;
+pub mod controls_file;
 mod custom_joint;
 mod document;
 mod elastic_foundation;
@@ -216,6 +217,70 @@ pub fn load(path: &Path) -> Result<OsimModel> {
         message: format!("cannot read the file: {e}"),
     })?;
     parse(&text, &file)
+}
+
+/// Reads an .osim file driven by a controls file (`ferrobody run --controls`, OpenSim's
+/// forward tool's controls): each column's actuator gets that control as a function of time
+/// ([`controls_file`]). A column naming no simulated muscle or actuator, or one a
+/// `PrescribedController` already drives (OpenSim would add the two), is an error naming the
+/// controls file's line.
+pub fn load_with_controls(path: &Path, controls: &Path) -> Result<OsimModel> {
+    let columns = controls_file::read(controls)?;
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
+        file: file.clone(),
+        message: format!("cannot read the file: {e}"),
+    })?;
+    parse_with_controls(&text, &file, &columns, &controls.display().to_string())
+}
+
+/// Parses .osim text with the columns of a controls file (named `controls_file` in errors).
+pub fn parse_with_controls(
+    text: &str,
+    file: &str,
+    columns: &[controls_file::ControlColumn],
+    controls_file: &str,
+) -> Result<OsimModel> {
+    let text = document::escape_scoped_tags(text);
+    let xml = roxmltree::Document::parse(&text).map_err(|e| Error::Scene {
+        file: format!("{file}:{}", e.pos().row),
+        message: format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
+    })?;
+    let mut doc = Doc::new(&xml).map_err(|e| scene_error(file, e))?;
+    doc.dir = Path::new(file)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let prescribed = controllers::prescribed_excitations(&doc).map_err(|e| scene_error(file, e))?;
+    let err = |c: &controls_file::ControlColumn, message: String| Error::Scene {
+        file: format!("{controls_file}:{}", c.line),
+        message,
+    };
+    for c in columns {
+        if prescribed.contains_key(&c.actuator) {
+            return Err(err(c, format!("actuator '{}' is already driven by a PrescribedController of the model (OpenSim would add the two; not supported)", c.actuator)));
+        }
+        doc.extra_controls
+            .insert(c.actuator.clone(), c.function.clone());
+    }
+    let model = build::build(&doc).map_err(|e| scene_error(file, e))?;
+    for c in columns {
+        let drives = |(name, tag): &(String, String)| {
+            name == &c.actuator
+                && (muscles::SUPPORTED.contains(&tag.as_str())
+                    || actuators::SUPPORTED.contains(&tag.as_str()))
+        };
+        if !model.forces.iter().any(drives) {
+            return Err(err(
+                c,
+                format!(
+                    "column '{}' names no simulated muscle or actuator of the model",
+                    c.actuator
+                ),
+            ));
+        }
+    }
+    Ok(model)
 }
 
 /// Parses .osim text; `file` names it in errors.
