@@ -3,11 +3,26 @@ of a model, at its default pose and at poses given on the command line.
 
 Usage: python make_moment_arm_reference.py MODEL.osim OUT.csv [COORD=VALUE,COORD=VALUE ...]
 (each extra argument is one pose: the listed coordinates set, the others at their defaults).
-Columns: pose (0 = default), muscle, coordinate, moment_arm (m or m/rad), in %.17g.
+Columns: pose (0 = default), muscle, coordinate, moment_arm (m or m/rad), and
+minus_dl_dq: −(ℓ(q+h) − ℓ(q−h))/2h of OpenSim's own path length, h = 1e-6 (the two agree
+except where OpenSim's MomentArmSolver does not reproduce −∂ℓ/∂q; see docs/models/opensim.md),
+in %.17g.
 """
 import sys
 
 import opensim as osim
+
+
+def central_difference(model, state, muscle, coord, h=1e-6):
+    """−∂ℓ/∂q of OpenSim's path length by central differences."""
+    s = osim.State(state)
+    q = coord.getValue(s)
+    lengths = []
+    for dq in (h, -h):
+        coord.setValue(s, q + dq, False)
+        model.realizeVelocity(s)
+        lengths.append(muscle.getLength(s))
+    return -(lengths[0] - lengths[1]) / (2 * h)
 
 
 def main():
@@ -19,7 +34,7 @@ def main():
     coords = [model.getCoordinateSet().get(i) for i in range(model.getCoordinateSet().getSize())]
     muscles = list(model.getMuscleList())
     with open(out, "w") as f:
-        f.write("pose,muscle,coordinate,moment_arm\n")
+        f.write("pose,muscle,coordinate,moment_arm,minus_dl_dq\n")
         for k, pose in enumerate(poses):
             s = osim.State(state)
             for c in coords:
@@ -30,7 +45,8 @@ def main():
                 m = osim.Muscle.safeDownCast(m)
                 for c in coords:
                     r = m.computeMomentArm(s, c)
-                    f.write(f"{k},{m.getName()},{c.getName()},{r:.17g}\n")
+                    d = central_difference(model, s, m, c)
+                    f.write(f"{k},{m.getName()},{c.getName()},{r:.17g},{d:.17g}\n")
 
 
 if __name__ == "__main__":
