@@ -558,3 +558,24 @@ fn moment_arms_over_a_wrap_cylinder_match_opensims_length_derivative() {
         }
     }
 }
+
+/// A Thelen muscle with a rigid tendon or without activation dynamics is refused, as OpenSim
+/// 4.6 refuses it ("flag is not currently implemented"), naming the file, line and muscle.
+#[test]
+fn thelen_flags_opensim_does_not_implement_are_refused() {
+    let file = "testdata/opensim/muscles/mus_block_thelen.osim";
+    let text = std::fs::read_to_string(common::repo_root().join(file)).unwrap();
+    for flag in ["ignore_tendon_compliance", "ignore_activation_dynamics"] {
+        let bad = text.replacen(
+            "<Thelen2003Muscle name=\"right\">",
+            &format!("<Thelen2003Muscle name=\"right\">\n<{flag}>true</{flag}>"),
+            1,
+        );
+        let e = osim::parse(&bad, "bad.osim").err().expect(flag).to_string();
+        assert!(
+            e.starts_with("bad.osim:") && e.contains("/forceset/right") && e.contains(flag),
+            "{e}"
+        );
+        assert!(e.contains("OpenSim 4.6 refuses it too"), "{e}");
+    }
+}

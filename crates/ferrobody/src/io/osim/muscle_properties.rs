@@ -67,15 +67,16 @@ pub(super) fn degroote_properties(doc: &Doc, node: Node) -> Res<DeGrooteFregly20
     })
 }
 
-/// A `Thelen2003Muscle`'s properties; its rigid-tendon and no-activation-dynamics modes are
-/// refused until they land (issue 37).
+/// A `Thelen2003Muscle`'s properties; its rigid-tendon and no-activation-dynamics flags are
+/// refused, as OpenSim 4.6 refuses them (`ActivationFiberLengthMuscle::extendAddToSystem`:
+/// "flag is not currently implemented").
 pub(super) fn thelen_properties(doc: &Doc, node: Node) -> Res<Thelen2003> {
     for flag in ["ignore_tendon_compliance", "ignore_activation_dynamics"] {
         if doc.boolean(node, flag, false)? {
             let el = child(node, flag).unwrap_or(node);
             return Err(doc.err(
                 el,
-                format!("a Thelen2003Muscle with {flag} is not simulated yet (issue 37)"),
+                format!("Thelen2003Muscle::{flag} is not implemented (OpenSim 4.6 refuses it too)"),
             ));
         }
     }
