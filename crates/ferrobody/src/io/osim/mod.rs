@@ -285,17 +285,7 @@ pub fn parse_with_controls(
 
 /// Parses .osim text; `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<OsimModel> {
-    let text = document::escape_scoped_tags(text);
-    let xml = roxmltree::Document::parse(&text).map_err(|e| Error::Scene {
-        file: format!("{file}:{}", e.pos().row),
-        message: format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
-    })?;
-    let mut doc = Doc::new(&xml).map_err(|e| scene_error(file, e))?;
-    doc.dir = Path::new(file)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    build::build(&doc).map_err(|e| scene_error(file, e))
+    parse_with_controls(text, file, &[], "")
 }
 
 fn scene_error(file: &str, e: OsimError) -> Error {
