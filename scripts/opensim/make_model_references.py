@@ -34,6 +34,26 @@ MODELS = {
     "gait10dof18musc_excited": ("Models/Gait10dof18musc/gait10dof18musc.osim", 0.2),
     "gait2392_thelen": ("Models/Gait2392_Simbody/gait2392_thelen2003muscle.osim", 0.1),
     "gait2392_millard": ("Models/Gait2392_Simbody/gait2392_millard2012muscle.osim", None),
+    # issue 39: every model of opensim-models, without controls
+    "walker_model": ("Models/WalkerModel/WalkerModel.osim", None),
+    "walker_model_terrain": ("Models/WalkerModel/WalkerModelTerrain.osim", None),
+    "double_pendulum": ("Models/DoublePendulum/double_pendulum.osim", None),
+    "pendulum_double_pendulum": ("Models/Pendulum/double_pendulum.osim", None),
+    "bouncing_block": ("Models/BouncingBlock/bouncing_block.osim", None),
+    "bouncing_block_weak_spring": ("Models/BouncingBlock/bouncing_block_weak_spring.osim", None),
+    "hamner": ("Models/Hamner/FullBodyModel_Hamner2010_v2_0.osim", None),
+    "toy_landing": ("Models/ToyLanding/ToyLandingModel.osim", None),
+    "toy_landing_afo": ("Models/ToyLanding/ToyLandingModel_AFO.osim", None),
+    "toy_landing_active_afo": ("Models/ToyLanding/ToyLandingModel_activeAFO.osim", None),
+    "jumper": ("Models/Jumper/DynamicJumperModel.osim", None),
+    "leg39": ("Models/Leg39/leg39.osim", None),
+    "leg6dof9musc": ("Models/Leg6Dof9Musc/leg6dof9musc.osim", None),
+    "soccer_kick": ("Models/SoccerKick/SoccerKickingModel.osim", None),
+    "rajagopal2016": ("Models/Rajagopal/Rajagopal2016.osim", None),
+    "rajagopal_lai_uhlrich2023": ("Models/Rajagopal/RajagopalLaiUhlrich2023.osim", None),
+    "rajagopal2015_opensense": ("Models/Rajagopal_OpenSense/Rajagopal2015_opensense.osim", None),
+    "arm26": ("Models/Arm26/arm26.osim", None),
+    "gait2354": ("Models/Gait2354_Simbody/gait2354_simbody.osim", None),
 }
 
 

@@ -163,4 +163,7 @@ fn describe_osim(info: &OsimInfo) {
             crate::model_file::left_out_list(info)
         );
     }
+    for w in &info.warnings {
+        out!("  warning: {w}");
+    }
 }

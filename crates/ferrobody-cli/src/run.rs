@@ -122,6 +122,9 @@ pub fn run_command(
             crate::model_file::counts(&scene.left_out)
         );
     }
+    for w in loaded.osim.iter().flat_map(|info| &info.warnings) {
+        eprintln!("warning: {w}");
+    }
     let out = out.unwrap_or_else(|| default_out_dir(&scene.name));
     let summary = simulate_to_files(&scene, &out, extras, loaded.osim.as_ref())?;
     out!(

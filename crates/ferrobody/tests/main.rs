@@ -19,6 +19,7 @@ mod auto_update;
 mod closed_form;
 mod conservation;
 mod constraints_consistency;
+mod constraints_coordinates;
 mod constraints_dynamics;
 mod constraints_sphere_on_sphere;
 mod contact_brick;

@@ -73,6 +73,9 @@ impl<T: Real> Constraint<T> {
                 out.index = c.index;
                 Constraint::SphereOnSphereContact(out)
             }
+            Constraint::CoordinateLock(c) => Constraint::CoordinateLock(c.clone()),
+            Constraint::PrescribedCoordinate(c) => Constraint::PrescribedCoordinate(c.clone()),
+            Constraint::CoordinateCoupler(c) => Constraint::CoordinateCoupler(c.clone()),
             Constraint::LineOnLineContact(c) => Constraint::LineOnLineContact(LineOnLineContact {
                 body_f: c.body_f,
                 edge_frame_f: c.edge_frame_f.cast(),

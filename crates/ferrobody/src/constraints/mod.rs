@@ -18,6 +18,7 @@
 //! `docs/models/constraints.md`. Solution and projection (with the model's whole set, above these elements): [`crate::pipeline::constraint_dynamics`], [`crate::pipeline::projection`].
 
 mod cast;
+pub mod coordinates;
 pub mod line_on_line;
 pub mod plane;
 pub mod points;
@@ -25,6 +26,7 @@ pub(crate) mod schur;
 pub mod sphere_on_sphere;
 pub mod station;
 
+pub use coordinates::{CoordinateCoupler, CoordinateLock, CoordinateRef, PrescribedCoordinate};
 pub use line_on_line::LineOnLineContact;
 pub use plane::{PointInPlane, PointOnPlaneContact, SphereOnPlaneContact};
 pub use points::{Ball, Rod, Weld};
@@ -64,6 +66,12 @@ pub enum Constraint<T: Real = f64> {
     SphereOnSphereContact(SphereOnSphereContact<T>),
     /// Edge on edge (1 holonomic row, + 2 non-holonomic when rolling).
     LineOnLineContact(LineOnLineContact<T>),
+    /// A coordinate held at a value (1 holonomic row).
+    CoordinateLock(CoordinateLock),
+    /// A coordinate prescribed as a function of time (1 holonomic row).
+    PrescribedCoordinate(PrescribedCoordinate),
+    /// One coordinate a function of another (1 holonomic row).
+    CoordinateCoupler(CoordinateCoupler),
 }
 
 /// Where a constraint's rows live in the constraint-space vectors.
@@ -91,11 +99,15 @@ impl ConstraintRows {
     }
 }
 
-/// Calls `$fixed` on every constraint kind whose parameters are fixed at construction, and
-/// `$sos` on the sphere-on-sphere contact, whose parameters live in the state.
+/// Calls `$fixed` on every body constraint kind whose parameters are fixed at construction,
+/// `$sos` on the sphere-on-sphere contact, whose parameters live in the state, and `$mob` on
+/// the coordinate constraints.
 macro_rules! dispatch {
-    ($self:expr, $c:ident => $fixed:expr, $s:ident => $sos:expr) => {
+    ($self:expr, $c:ident => $fixed:expr, $s:ident => $sos:expr, $m:ident => $mob:expr) => {
         match $self {
+            Constraint::CoordinateLock($m) => $mob,
+            Constraint::PrescribedCoordinate($m) => $mob,
+            Constraint::CoordinateCoupler($m) => $mob,
             Constraint::Ball($c) => $fixed,
             Constraint::Weld($c) => $fixed,
             Constraint::Rod($c) => $fixed,
@@ -120,6 +132,9 @@ impl<T: Real> Constraint<T> {
             Constraint::SphereOnPlaneContact(_) => "SphereOnPlaneContact",
             Constraint::SphereOnSphereContact(_) => "SphereOnSphereContact",
             Constraint::LineOnLineContact(_) => "LineOnLineContact",
+            Constraint::CoordinateLock(_) => "CoordinateLock",
+            Constraint::PrescribedCoordinate(_) => "PrescribedCoordinate",
+            Constraint::CoordinateCoupler(_) => "CoordinateCoupler",
         }
     }
 
@@ -128,7 +143,11 @@ impl<T: Real> Constraint<T> {
         match self {
             Constraint::Ball(_) => (3, 0),
             Constraint::Weld(_) => (6, 0),
-            Constraint::Rod(_) | Constraint::PointInPlane(_) => (1, 0),
+            Constraint::Rod(_)
+            | Constraint::PointInPlane(_)
+            | Constraint::CoordinateLock(_)
+            | Constraint::PrescribedCoordinate(_)
+            | Constraint::CoordinateCoupler(_) => (1, 0),
             Constraint::PointOnPlaneContact(_) => (1, 2),
             Constraint::SphereOnPlaneContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
             Constraint::SphereOnSphereContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
@@ -136,7 +155,8 @@ impl<T: Real> Constraint<T> {
         }
     }
 
-    /// The two constrained bodies.
+    /// The two constrained bodies (for a coordinate constraint: the bodies of its two
+    /// coordinates, or Ground and the body of its one).
     pub fn bodies(&self) -> [BodyId; 2] {
         match self {
             Constraint::Ball(c) => [c.body1, c.body2],
@@ -147,39 +167,80 @@ impl<T: Real> Constraint<T> {
             Constraint::SphereOnPlaneContact(c) => [c.plane_body, c.ball],
             Constraint::SphereOnSphereContact(c) => [c.body_f, c.body_b],
             Constraint::LineOnLineContact(c) => [c.body_f, c.body_b],
+            Constraint::CoordinateLock(c) => [BodyId::GROUND, c.coordinate.body],
+            Constraint::PrescribedCoordinate(c) => [BodyId::GROUND, c.coordinate.body],
+            Constraint::CoordinateCoupler(c) => [c.independent.body, c.dependent.body],
         }
     }
 
-    /// The per-state parameters of this constraint (empty for all but SphereOnSphereContact).
+    /// The coordinates a coordinate constraint acts on (none for the others).
+    pub fn coordinates(&self) -> Vec<CoordinateRef> {
+        match self {
+            Constraint::CoordinateLock(c) => vec![c.coordinate],
+            Constraint::PrescribedCoordinate(c) => vec![c.coordinate],
+            Constraint::CoordinateCoupler(c) => vec![c.independent, c.dependent],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The same, to resolve their state indices when the constraint is added to a model.
+    pub(crate) fn coordinates_mut(&mut self) -> Vec<&mut CoordinateRef> {
+        match self {
+            Constraint::CoordinateLock(c) => vec![&mut c.coordinate],
+            Constraint::PrescribedCoordinate(c) => vec![&mut c.coordinate],
+            Constraint::CoordinateCoupler(c) => vec![&mut c.independent, &mut c.dependent],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The per-state parameters of this constraint (SphereOnSphereContact's geometry, a
+    /// CoordinateLock's held value; empty for the others).
     pub(crate) fn parameters<'a>(&self, model: &Tree<T>, state: &'a State<T>) -> &'a [T] {
         match self {
             Constraint::SphereOnSphereContact(c) => state.discrete(model, c.parameters),
+            Constraint::CoordinateLock(c) => state.discrete(model, c.value),
             _ => &[],
         }
     }
 
     pub(crate) fn position_errors(&self, k: &BodyMotion<T>, par: &[T], out: &mut [T]) {
-        dispatch!(self, c => c.position_errors(k, out), s => s.position_errors(k, par, out))
+        dispatch!(self, c => c.position_errors(k, out), s => s.position_errors(k, par, out),
+            m => m.position_errors(k, par, out))
     }
 
     pub(crate) fn velocity_errors(&self, k: &BodyMotion<T>, par: &[T], out: &mut [T]) {
-        dispatch!(self, c => c.velocity_errors(k, out), s => s.velocity_errors(k, par, out))
+        dispatch!(self, c => c.velocity_errors(k, out), s => s.velocity_errors(k, par, out),
+            m => m.velocity_errors(k, out))
     }
 
     pub(crate) fn acceleration_errors(&self, k: &BodyMotion<T>, par: &[T], out: &mut [T]) {
-        dispatch!(self, c => c.acceleration_errors(k, out), s => s.acceleration_errors(k, par, out))
+        dispatch!(self, c => c.acceleration_errors(k, out), s => s.acceleration_errors(k, par, out),
+            m => m.acceleration_errors(k, out))
     }
 
-    /// Adds the body forces of multipliers `lambda` (Simbody's sign: the physical force is the
-    /// negative) to `forces`.
+    /// Adds the body forces and generalized (mobility) forces of multipliers `lambda`
+    /// (Simbody's sign: the physical force is the negative) to `forces` and `mobility`.
     pub(crate) fn add_forces(
         &self,
         k: &BodyMotion<T>,
         par: &[T],
         lambda: &[T],
         forces: &mut [SpatialVec<T>],
+        mobility: &mut [T],
     ) {
-        dispatch!(self, c => c.add_forces(k, lambda, forces), s => s.add_forces(k, par, lambda, forces))
+        match self {
+            Constraint::Ball(c) => c.add_forces(k, lambda, forces),
+            Constraint::Weld(c) => c.add_forces(k, lambda, forces),
+            Constraint::Rod(c) => c.add_forces(k, lambda, forces),
+            Constraint::PointInPlane(c) => c.add_forces(k, lambda, forces),
+            Constraint::PointOnPlaneContact(c) => c.add_forces(k, lambda, forces),
+            Constraint::SphereOnPlaneContact(c) => c.add_forces(k, lambda, forces),
+            Constraint::LineOnLineContact(c) => c.add_forces(k, lambda, forces),
+            Constraint::SphereOnSphereContact(c) => c.add_forces(k, par, lambda, forces),
+            Constraint::CoordinateLock(c) => c.add_forces(lambda, mobility),
+            Constraint::PrescribedCoordinate(c) => c.add_forces(lambda, mobility),
+            Constraint::CoordinateCoupler(c) => c.add_forces(k, lambda, mobility),
+        }
     }
 
     /// Checks bodies and parameters; names the first problem.
@@ -194,7 +255,25 @@ impl<T: Real> Constraint<T> {
         if a.0 >= nbodies || b.0 >= nbodies {
             return fail(format!("body index {} does not exist", a.0.max(b.0)));
         }
-        if a == b {
+        if let Constraint::CoordinateCoupler(c) = self {
+            if c.independent.body == c.dependent.body
+                && c.independent.coordinate == c.dependent.coordinate
+            {
+                return fail("the dependent coordinate is also the independent one".into());
+            }
+            if !c.scale.is_finite() {
+                return fail(format!("scale factor must be finite, got {}", c.scale));
+            }
+        }
+        if let Constraint::CoordinateLock(c) = self {
+            if !c.default_value.is_finite() {
+                return fail(format!(
+                    "held value must be finite, got {}",
+                    c.default_value
+                ));
+            }
+        }
+        if a == b && self.coordinates().is_empty() {
             return fail(format!(
                 "both sides are body {}: a constraint joins two different bodies",
                 a.0

@@ -265,13 +265,13 @@ impl<T: Real> SphereOnSphereContact<T> {
         state: &State<T>,
         data: &Data<T>,
     ) -> Transform<T> {
-        self.geometry(&motion(data), state.discrete(model, self.parameters))
+        self.geometry(&motion(state, data), state.discrete(model, self.parameters))
             .frame
     }
 
     /// `findSeparation`: `|p_SfSb| − (rf + rb)` (m; negative when penetrating).
     pub fn find_separation(&self, model: &Tree<T>, state: &State<T>, data: &Data<T>) -> T {
         let par = state.discrete(model, self.parameters);
-        self.geometry(&motion(data), par).r - (par[3] + par[7])
+        self.geometry(&motion(state, data), par).r - (par[3] + par[7])
     }
 }

@@ -13,6 +13,7 @@
 use crate::data::Data;
 use crate::math::{SpatialVec, Transform};
 use crate::scalar::Real;
+use crate::state::State;
 use nalgebra::Vector3;
 
 /// Body poses, velocities and accelerations in Ground (whichever stages are realized).
@@ -24,6 +25,14 @@ pub struct BodyMotion<'a, T: Real> {
     pub v_gb: &'a [SpatialVec<T>],
     /// `a_gb` of every body (Acceleration stage).
     pub a_gb: &'a [SpatialVec<T>],
+    /// Generalized coordinates (coordinate constraints read them).
+    pub q: &'a [T],
+    /// Generalized speeds.
+    pub u: &'a [T],
+    /// Generalized accelerations (Acceleration stage).
+    pub udot: &'a [T],
+    /// Time (s).
+    pub t: f64,
 }
 
 impl<T: Real> BodyMotion<'_, T> {
@@ -111,12 +120,17 @@ pub fn frame_from_z_axis<T: Real>(z: &Vector3<T>) -> (Vector3<T>, Vector3<T>) {
     (x, y)
 }
 
-/// The body poses, velocities and accelerations of realized `data`, as constraints read them.
-pub(crate) fn motion<T: Real>(data: &Data<T>) -> BodyMotion<'_, T> {
+/// The body poses, velocities and accelerations of realized `data` and the coordinates,
+/// speeds and time of `state`, as constraints read them.
+pub(crate) fn motion<'a, T: Real>(state: &'a State<T>, data: &'a Data<T>) -> BodyMotion<'a, T> {
     BodyMotion {
         x_gb: &data.pos.x_gb,
         v_gb: &data.vel.v_gb,
         a_gb: &data.acc.a_gb,
+        q: state.q.as_slice(),
+        u: state.u.as_slice(),
+        udot: data.acc.udot.as_slice(),
+        t: state.t,
     }
 }
 

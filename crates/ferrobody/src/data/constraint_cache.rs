@@ -23,6 +23,8 @@ pub struct ConstraintCache<T: Real> {
     pub(crate) mass: DMatrix<T>,
     pub(crate) forces: Vec<SpatialVec<T>>,
     pub(crate) tau: DVector<T>,
+    /// Generalized forces of a unit multiplier of a coordinate constraint.
+    pub(crate) mobility: DVector<T>,
     pub(crate) unit: [T; 6],
 }
 
@@ -42,6 +44,7 @@ impl<T: Real> ConstraintCache<T> {
             mass: DMatrix::zeros(n, n),
             forces: vec![SpatialVec::zeros(); if rows == 0 { 0 } else { nb }],
             tau: DVector::zeros(n),
+            mobility: DVector::zeros(n),
             unit: [T::zero(); 6],
         }
     }

@@ -194,6 +194,15 @@ impl<T: Real> RigidInertia<T> {
 /// satisfying the triangle inequalities of its principal moments. Returns a description of
 /// the first violation.
 pub fn check_inertia(i: &Matrix3<f64>) -> Result<(), String> {
+    check_inertia_definite(i)?;
+    triangle_inequality_violation(i).map_or(Ok(()), Err)
+}
+
+/// The part of [`check_inertia`] without which no dynamics can run: finite, symmetric and
+/// positive semi-definite. An inertia that passes this but fails the triangle inequality is
+/// not a rigid body's, yet its spatial inertia is still positive semi-definite (OpenSim
+/// warns and runs it).
+pub fn check_inertia_definite(i: &Matrix3<f64>) -> Result<(), String> {
     if !i.iter().all(|x| x.is_finite()) {
         return Err("inertia has a non-finite entry".into());
     }
@@ -209,13 +218,19 @@ pub fn check_inertia(i: &Matrix3<f64>) -> Result<(), String> {
             eig[0], eig[1], eig[2]
         ));
     }
-    let (a, b, c) = (eig[0], eig[1], eig[2]);
-    if a + b < c - tol || a + c < b - tol || b + c < a - tol {
-        return Err(format!(
-            "principal moments {a:.6e}, {b:.6e}, {c:.6e} violate the triangle inequality"
-        ));
-    }
     Ok(())
+}
+
+/// Describes how a symmetric positive semi-definite inertia's principal moments violate the
+/// triangle inequality (`a + b ≥ c` for every ordering), or `None` if they do not.
+pub fn triangle_inequality_violation(i: &Matrix3<f64>) -> Option<String> {
+    let scale = i.abs().max().max(f64::MIN_POSITIVE);
+    let tol = 1e-12 * scale;
+    let eig = i.symmetric_eigenvalues();
+    let (a, b, c) = (eig[0], eig[1], eig[2]);
+    (a + b < c - tol || a + c < b - tol || b + c < a - tol).then(|| {
+        format!("principal moments {a:.6e}, {b:.6e}, {c:.6e} violate the triangle inequality")
+    })
 }
 
 /// A (composite) rigid-body inertia about a tree's reference point, in Ground: mass (kg), first

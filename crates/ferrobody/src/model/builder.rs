@@ -40,6 +40,8 @@ pub struct ModelBuilder<T: Real = f64> {
     constraint_disabled_by_default: Vec<bool>,
     unilateral: Vec<UnilateralContact<T>>,
     actuators: Vec<crate::actuators::Actuator<T>>,
+    /// Whether inertias that violate the triangle inequality are accepted (OpenSim's models).
+    accept_triangle_violations: bool,
 }
 
 impl<T: Real> Default for ModelBuilder<T> {
@@ -73,6 +75,7 @@ impl<T: Real> ModelBuilder<T> {
             constraint_disabled_by_default: Vec::new(),
             unilateral: Vec::new(),
             actuators: Vec::new(),
+            accept_triangle_violations: false,
         }
     }
 
@@ -103,6 +106,14 @@ impl<T: Real> ModelBuilder<T> {
         self.bodies.get(id.0).map(|b| b.mobilizer)
     }
 
+    /// Accepts, from now on, body inertias whose principal moments violate the triangle
+    /// inequality (still finite, symmetric and positive semi-definite): no rigid body has
+    /// them, but OpenSim runs its models that do (`Body::getInertia` in a release build), so
+    /// the .osim reader warns instead of refusing.
+    pub fn accept_triangle_inequality_violations(&mut self) {
+        self.accept_triangle_violations = true;
+    }
+
     /// Adds a body after validating its definition; returns its id.
     pub fn add_body(&mut self, def: BodyDef<T>) -> Result<BodyId> {
         if self.names.contains_key(&def.name) {
@@ -111,7 +122,7 @@ impl<T: Real> ModelBuilder<T> {
                 def.name
             )));
         }
-        validate_body(&def, &self.bodies)?;
+        validate_body(&def, &self.bodies, !self.accept_triangle_violations)?;
         self.names.insert(def.name.clone(), self.bodies.len());
         let (q_start, u_start) = self
             .bodies
@@ -180,12 +191,30 @@ impl<T: Real> ModelBuilder<T> {
 
     /// Adds a constraint element between two bodies added so far; checks its bodies and
     /// parameters.
+    /// A coordinate constraint's coordinates must exist and have `q̇ = u`.
     pub fn add_constraint(&mut self, mut constraint: Constraint<T>) -> Result<ConstraintId> {
         constraint.validate(self.bodies.len())?;
+        let kind = constraint.kind_name();
+        for c in constraint.coordinates_mut() {
+            let body = &self.bodies[c.body.0];
+            if c.body == BodyId::GROUND || c.coordinate >= body.nu() || !body.mobilizer.qdot_is_u()
+            {
+                return Err(Error::Model(format!(
+                    "{kind} constraint: body '{}' ({} mobilizer) has no coordinate number {} whose q̇ = u",
+                    body.name, body.mobilizer, c.coordinate
+                )));
+            }
+            c.q = body.q_start + c.coordinate;
+            c.u = body.u_start + c.coordinate;
+        }
         if let Constraint::SphereOnSphereContact(c) = &mut constraint {
             let name = format!("sphere_on_sphere_{}", self.constraints.len());
             c.parameters = DiscreteVarId(self.discrete.push(&name, &c.default_parameters()));
             c.index = ConstraintId(self.constraints.len());
+        }
+        if let Constraint::CoordinateLock(c) = &mut constraint {
+            let name = format!("coordinate_lock_{}", self.constraints.len());
+            c.value = DiscreteVarId(self.discrete.push(&name, &[T::c(c.default_value)]));
         }
         self.constraints.push(constraint);
         self.constraint_disabled_by_default.push(false);

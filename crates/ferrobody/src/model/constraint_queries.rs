@@ -55,41 +55,68 @@ impl<T: Real> Model<T> {
 
     /// The spatial forces (moment about the body origin, then force; in Ground) that the
     /// constraint applies to every body, indexed by body (Acceleration stage). These are the
-    /// physical forces, `−Gᵀλ` in body form.
+    /// physical forces, `−Gᵀλ` in body form; a coordinate constraint applies none (see
+    /// [`Model::constraint_mobility_forces`]).
     pub fn constraint_body_forces(
         &self,
         state: &State<T>,
         data: &Data<T>,
         id: ConstraintId,
     ) -> Result<Vec<SpatialVec<T>>> {
+        Ok(self.constraint_forces(state, data, id)?.0)
+    }
+
+    /// The generalized forces (N·m or N, by speed) that a coordinate constraint applies: the
+    /// physical `−Gᵀλ` (Acceleration stage); zero for the body constraints.
+    pub fn constraint_mobility_forces(
+        &self,
+        state: &State<T>,
+        data: &Data<T>,
+        id: ConstraintId,
+    ) -> Result<Vec<T>> {
+        Ok(self.constraint_forces(state, data, id)?.1)
+    }
+
+    fn constraint_forces(
+        &self,
+        state: &State<T>,
+        data: &Data<T>,
+        id: ConstraintId,
+    ) -> Result<(Vec<SpatialVec<T>>, Vec<T>)> {
         let lambda = self.constraint_multipliers(data, id)?;
         let c = self.constraint(id)?;
         let mut forces = vec![SpatialVec::zeros(); self.nbodies()];
+        let mut mobility = vec![T::zero(); self.nu()];
         if self.constraint_flag(state, id.0) {
             let negated: Vec<T> = lambda.iter().map(|l| -*l).collect();
             c.add_forces(
-                &motion(data),
+                &motion(state, data),
                 c.parameters(self, state),
                 &negated,
                 &mut forces,
+                &mut mobility,
             );
         }
-        Ok(forces)
+        Ok((forces, mobility))
     }
 
-    /// Power (W) of the constraint's forces on the system: `Σ F_b · V_b` (Acceleration stage).
-    /// Zero, up to the velocity errors, for a workless constraint.
+    /// Power (W) of the constraint's forces on the system: `Σ F_b · V_b + Σ f_i u_i`
+    /// (Acceleration stage). Zero, up to the velocity errors, for a workless constraint.
     pub fn constraint_power(
         &self,
         state: &State<T>,
         data: &Data<T>,
         id: ConstraintId,
     ) -> Result<T> {
-        let forces = self.constraint_body_forces(state, data, id)?;
-        Ok(forces
+        let (forces, mobility) = self.constraint_forces(state, data, id)?;
+        let body = forces
             .iter()
             .zip(&data.vel.v_gb)
-            .fold(T::zero(), |p, (f, v)| p + f.dot(v)))
+            .fold(T::zero(), |p, (f, v)| p + f.dot(v));
+        Ok(mobility
+            .iter()
+            .zip(state.u.iter())
+            .fold(body, |p, (f, u)| p + *f * *u))
     }
 }
 

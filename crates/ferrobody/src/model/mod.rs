@@ -184,6 +184,24 @@ impl<T: Real> Model<T> {
         self.set_constraint_flag(state, id, T::one())
     }
 
+    /// Locks a coordinate where it is in `state`: the [`CoordinateLock`] `id` is enabled and
+    /// holds its coordinate at the current value (OpenSim `Coordinate::setLocked(s, true)`).
+    /// Errors if `id` is not a coordinate lock.
+    ///
+    /// [`CoordinateLock`]: crate::constraints::CoordinateLock
+    pub fn lock_coordinate(&self, state: &mut State<T>, id: ConstraintId) -> Result<()> {
+        let Constraint::CoordinateLock(lock) = self.constraint(id)? else {
+            return Err(Error::Model(format!(
+                "constraint id {} is a {}, not a CoordinateLock",
+                id.0,
+                self.constraints[id.0].kind_name()
+            )));
+        };
+        let q = state.q[lock.coordinate.q];
+        state.discrete_mut(self, lock.value)[0] = q;
+        self.enable_constraint(state, id)
+    }
+
     fn set_constraint_flag(&self, state: &mut State<T>, id: ConstraintId, v: T) -> Result<()> {
         if id.0 >= self.constraints.len() {
             return Err(self.bad_constraint(id));

@@ -8,8 +8,8 @@
 //! (G M⁻¹ Gᵀ) λ = aerr(u̇₀),     u̇ = u̇₀ − M⁻¹ Gᵀ λ
 //! ```
 //!
-//! Row j of G is `Jᵀ F_j`, the generalized force of the body forces `F_j` of a unit multiplier
-//! j, accumulated tip to base in O(n). `M⁻¹ Gᵀ` comes from the composite-rigid-body mass matrix
+//! Row j of G is `Jᵀ F_j + f_j`, the generalized force of the body forces `F_j` and mobility
+//! forces `f_j` (coordinate constraints) of a unit multiplier j, accumulated tip to base in O(n). `M⁻¹ Gᵀ` comes from the composite-rigid-body mass matrix
 //! and its Cholesky factor; `G M⁻¹ Gᵀ` is solved by the LDLᵀ of module `schur`, which gives redundant
 //! rows a zero multiplier (Simbody: `FactorQTZ` with rank tolerance `m·eps^¾`). Disabled
 //! constraints have zero rows, errors and multipliers. All buffers are sized once.
@@ -35,7 +35,7 @@ pub use crate::data::ConstraintCache;
 /// Fills the position errors (needs the Position stage).
 pub fn calc_position_errors<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
     let mut out = std::mem::take(&mut data.constraints.position_errors);
-    let k = motion(data);
+    let k = motion(state, data);
     for (i, (c, rows)) in model
         .constraints
         .iter()
@@ -76,7 +76,7 @@ fn fill_rows<T: Real>(
     out: &mut [T],
     eval: impl Fn(&crate::constraints::Constraint<T>, &BodyMotion<T>, &[T], &mut [T]),
 ) {
-    let k = motion(data);
+    let k = motion(state, data);
     for (i, (c, rows)) in model
         .constraints
         .iter()
@@ -95,7 +95,7 @@ fn fill_rows<T: Real>(
 /// Fills G (needs the Position stage): row j is the generalized force of unit multiplier j.
 pub fn calc_constraint_jacobian<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
     let mut cache = std::mem::take(&mut data.constraints);
-    let k = motion(data);
+    let k = motion(state, data);
     for (i, (c, rows)) in model
         .constraints
         .iter()
@@ -114,10 +114,17 @@ pub fn calc_constraint_jacobian<T: Real>(model: &Model<T>, state: &State<T>, dat
             cache.unit = [T::zero(); 6];
             cache.unit[j] = T::one();
             cache.forces.fill(SpatialVec::zeros());
-            c.add_forces(&k, par, &cache.unit[..n], &mut cache.forces);
+            cache.mobility.fill(T::zero());
+            c.add_forces(
+                &k,
+                par,
+                &cache.unit[..n],
+                &mut cache.forces,
+                cache.mobility.as_mut_slice(),
+            );
             generalized_forces(model, data, &mut cache.forces, &mut cache.tau);
             for col in 0..model.nu() {
-                cache.g[(row, col)] = cache.tau[col];
+                cache.g[(row, col)] = cache.tau[col] + cache.mobility[col];
             }
         }
     }

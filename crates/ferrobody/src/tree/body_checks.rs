@@ -5,11 +5,16 @@
 use super::MAX_MASS_PROPERTY;
 use super::{Body, BodyDef};
 use crate::error::{Error, Result};
-use crate::math::inertia::check_inertia;
+use crate::math::inertia::{check_inertia, check_inertia_definite};
 use crate::math::Transform;
 use crate::scalar::Real;
 
-pub(crate) fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Result<()> {
+/// With `strict`, the inertia must also satisfy the triangle inequality.
+pub(crate) fn validate_body<T: Real>(
+    def: &BodyDef<T>,
+    bodies: &[Body<T>],
+    strict: bool,
+) -> Result<()> {
     let fail = |m: String| Err(Error::Model(format!("body '{}': {m}", def.name)));
     if def.name.is_empty() {
         return Err(Error::Model("a body needs a non-empty name".into()));
@@ -41,7 +46,12 @@ pub(crate) fn validate_body<T: Real>(def: &BodyDef<T>, bodies: &[Body<T>]) -> Re
     if !mp.com.iter().all(|x| x.re().is_finite()) {
         return fail("centre of mass has a non-finite component".into());
     }
-    check_inertia(&mp.inertia_com.map(|x| x.re())).or_else(fail)?;
+    let inertia = mp.inertia_com.map(|x| x.re());
+    if strict {
+        check_inertia(&inertia).or_else(fail)?;
+    } else {
+        check_inertia_definite(&inertia).or_else(fail)?;
+    }
     match (def.mobilizer, &def.spatial_transform) {
         (crate::mobilizer::Mobilizer::FunctionBased(n), Some(st)) => {
             st.validate().or_else(fail)?;

@@ -60,7 +60,7 @@ impl<T: Real> UnilateralContact<T> {
             } => state.q[coordinate_index(model, *body, *coordinate).0] - *limit,
             Underlying::Constraint(c) => {
                 let mut out = [T::zero()];
-                c.position_errors(&motion(data), c.parameters(model, state), &mut out);
+                c.position_errors(&motion(state, data), c.parameters(model, state), &mut out);
                 out[0]
             }
         }
@@ -79,7 +79,7 @@ impl<T: Real> UnilateralContact<T> {
                 body, coordinate, ..
             } => out[0] = state.u[coordinate_index(model, *body, *coordinate).1],
             Underlying::Constraint(c) => {
-                c.velocity_errors(&motion(data), c.parameters(model, state), out)
+                c.velocity_errors(&motion(state, data), c.parameters(model, state), out)
             }
         }
     }
@@ -97,7 +97,7 @@ impl<T: Real> UnilateralContact<T> {
                 body, coordinate, ..
             } => out[0] = data.acc.udot[coordinate_index(model, *body, *coordinate).1],
             Underlying::Constraint(c) => {
-                c.acceleration_errors(&motion(data), c.parameters(model, state), out)
+                c.acceleration_errors(&motion(state, data), c.parameters(model, state), out)
             }
         }
     }
@@ -124,12 +124,15 @@ impl<T: Real> UnilateralContact<T> {
                 ws.values = [T::zero(); 3];
                 ws.values[row] = T::one();
                 ws.forces.fill(SpatialVec::zeros());
-                let k = motion(data);
+                let k = motion(state, data);
                 c.add_forces(
                     &k,
                     c.parameters(model, state),
                     &ws.values[..n],
                     &mut ws.forces,
+                    // A unilateral contact's underlying constraint is a contact between two
+                    // bodies: it applies no generalized forces.
+                    &mut [],
                 );
                 generalized_forces(model, data, &mut ws.forces, &mut ws.tau);
                 out.copy_from_slice(ws.tau.as_slice());
@@ -152,7 +155,7 @@ impl<T: Real> UnilateralContact<T> {
         }
         match &self.underlying {
             Underlying::Constraint(Constraint::LineOnLineContact(c)) => {
-                let g = c.geometry(&motion(data));
+                let g = c.geometry(&motion(state, data));
                 g.tf.re().abs() <= c.half_length_f.re() && g.tb.re().abs() <= c.half_length_b.re()
             }
             _ => true,
@@ -166,7 +169,7 @@ impl<T: Real> UnilateralContact<T> {
         state: &State<T>,
         data: &Data<T>,
     ) -> Vector3<T> {
-        let k = motion(data);
+        let k = motion(state, data);
         match &self.underlying {
             Underlying::Coordinate { body, .. } => data.pos.x_gb[body.0].p,
             Underlying::Constraint(c) => match (self.kind, c) {

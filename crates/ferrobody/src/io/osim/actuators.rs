@@ -27,8 +27,8 @@ impl ForceCtx<'_, '_, '_> {
         let doc = self.doc;
         let name = node.attribute("name").unwrap_or("actuator").to_string();
         let optimal_force = doc.scalar(node, "optimal_force", 1.0)?;
-        let min_control = doc.scalar(node, "min_control", f64::NEG_INFINITY)?;
-        let max_control = doc.scalar(node, "max_control", f64::INFINITY)?;
+        let min_control = doc.bound(node, "min_control", f64::NEG_INFINITY)?;
+        let max_control = doc.bound(node, "max_control", f64::INFINITY)?;
         if min_control > max_control {
             let at = child(node, "min_control").unwrap_or(node);
             return Err(doc.err(

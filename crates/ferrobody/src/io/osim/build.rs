@@ -51,6 +51,7 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
     let model_node = doc.model;
     let mut left_out = BTreeMap::new();
     let mut b = ModelBuilder::<f64>::new();
+    b.accept_triangle_inequality_violations();
     let gravity = doc.fixed(model_node, "gravity", [0.0, -9.80665, 0.0])?;
     let skeleton = add_skeleton(doc, &mut b)?;
     b.add_gravity(Vector3::from(gravity));
@@ -73,6 +74,7 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         forces,
         state_variables,
         left_out,
+        warnings: Vec::new(),
     })
 }
 

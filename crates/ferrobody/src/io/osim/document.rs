@@ -35,6 +35,8 @@ pub(super) struct Doc<'a, 'input> {
     pub dir: std::path::PathBuf,
     /// Controls from a controls file, by actuator name (`super::controls_file`).
     pub extra_controls: HashMap<String, crate::math::function::Function>,
+    /// What OpenSim accepts with a warning, in reading order (see [`Doc::warn`]).
+    pub warnings: std::cell::RefCell<Vec<OsimError>>,
 }
 
 impl<'a, 'input> Doc<'a, 'input> {
@@ -59,6 +61,7 @@ impl<'a, 'input> Doc<'a, 'input> {
             by_name: HashMap::new(),
             dir: std::path::PathBuf::new(),
             extra_controls: HashMap::new(),
+            warnings: std::cell::RefCell::new(Vec::new()),
         };
         for node in model.descendants().filter(|n| n.is_element()) {
             if node == model {
@@ -101,6 +104,13 @@ impl<'a, 'input> Doc<'a, 'input> {
         node.ancestors()
             .find(|n| n.is_element() && (n.attribute("name").is_some() || *n == self.model))
             .unwrap_or(self.model)
+    }
+
+    /// Records a warning at `node` (same form as an error), for what OpenSim runs but a
+    /// careful user should hear about.
+    pub fn warn(&self, node: Node, message: impl Into<String>) {
+        let w = self.err(node, message);
+        self.warnings.borrow_mut().push(w);
     }
 
     /// An error at `node`.
@@ -252,6 +262,27 @@ impl<'a, 'input> Doc<'a, 'input> {
     /// Property `tag` as one finite number (`default` when absent).
     pub fn scalar(&self, node: Node<'a, 'input>, tag: &str, default: f64) -> Res<f64> {
         Ok(self.fixed::<1>(node, tag, [default])?[0])
+    }
+
+    /// Property `tag` as one bound: a number or ±infinity (`Inf`, `-Inf`, as OpenSim writes
+    /// an unbounded `min_control`/`max_control`), never NaN; `default` when absent.
+    pub fn bound(&self, node: Node<'a, 'input>, tag: &str, default: f64) -> Res<f64> {
+        let Some((el, text)) = self.text(node, tag) else {
+            return Ok(default);
+        };
+        let word = text.trim();
+        let v = match word.to_ascii_lowercase().as_str() {
+            "inf" | "+inf" | "infinity" | "+infinity" => f64::INFINITY,
+            "-inf" | "-infinity" => f64::NEG_INFINITY,
+            _ => word
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    self.err(el, format!("<{tag}>: '{word}' is not a number or ±Inf"))
+                })?,
+        };
+        Ok(v)
     }
 
     /// Property `tag` as a non-negative finite number (`default` when absent).

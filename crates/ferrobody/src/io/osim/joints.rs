@@ -236,8 +236,14 @@ pub(super) fn mass_properties(doc: &Doc, body: Node) -> Res<MassProperties<f64>>
     let c = doc.fixed(body, "mass_center", [0.0; 3])?;
     let i = doc.fixed(body, "inertia", [0.0; 6])?;
     let inertia = Matrix3::new(i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]);
-    crate::math::inertia::check_inertia(&inertia)
+    crate::math::inertia::check_inertia_definite(&inertia)
         .map_err(|m| doc.err(body, format!("<inertia>: {m}")))?;
+    if let Some(m) = crate::math::inertia::triangle_inequality_violation(&inertia) {
+        doc.warn(
+            body,
+            format!("<inertia>: {m}; used as given, as OpenSim does"),
+        );
+    }
     Ok(MassProperties::new(mass, Vector3::from(c), inertia))
 }
 

@@ -93,6 +93,9 @@ pub struct OsimModel {
     pub state_variables: Vec<(String, crate::ids::ZId)>,
     /// Elements read but not simulated, counted by OpenSim type.
     pub left_out: BTreeMap<String, usize>,
+    /// What OpenSim accepts with a warning and ferrobody runs as OpenSim does, one line each
+    /// (`file:line: path: message`), in reading order.
+    pub warnings: Vec<String>,
 }
 
 impl OsimModel {
@@ -177,6 +180,7 @@ impl OsimModel {
             joints: self.joints,
             forces: self.forces,
             left_out: self.left_out,
+            warnings: self.warnings,
         };
         (scene, info)
     }
@@ -200,6 +204,8 @@ pub struct OsimInfo {
     pub forces: Vec<(String, String)>,
     /// Elements read but not simulated, counted by OpenSim type.
     pub left_out: BTreeMap<String, usize>,
+    /// Warnings of the reader ([`OsimModel::warnings`]).
+    pub warnings: Vec<String>,
 }
 
 /// Accuracy of .osim (and .urdf) runs unless told otherwise: OpenSim's forward tool default.
@@ -263,7 +269,13 @@ pub fn parse_with_controls(
         doc.extra_controls
             .insert(c.actuator.clone(), c.function.clone());
     }
-    let model = build::build(&doc).map_err(|e| scene_error(file, e))?;
+    let mut model = build::build(&doc).map_err(|e| scene_error(file, e))?;
+    model.warnings = doc
+        .warnings
+        .take()
+        .into_iter()
+        .map(|w| format!("{file}:{}: {}: {}", w.line, w.path, w.message))
+        .collect();
     for c in columns {
         let drives = |(name, tag): &(String, String)| {
             name == &c.actuator

@@ -54,8 +54,8 @@ impl ForceCtx<'_, '_, '_> {
                 (MuscleModel::DeGrooteFregly2016(m), 0.0)
             }
         };
-        let min_control = doc.scalar(node, "min_control", min_control_default)?;
-        let max_control = doc.scalar(node, "max_control", 1.0)?;
+        let min_control = doc.bound(node, "min_control", min_control_default)?;
+        let max_control = doc.bound(node, "max_control", 1.0)?;
         let bounds_at = child(node, "min_control").unwrap_or(node);
         if min_control > max_control {
             return Err(doc.err(
