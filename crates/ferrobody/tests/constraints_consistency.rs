@@ -59,6 +59,24 @@ fn random_constraint(rng: &mut Rng, kind: usize, b1: BodyId, b2: BodyId) -> Cons
             radius: 0.2,
             enforce_rolling: kind == 6,
         }),
+        9 => Constraint::PointOnLine(PointOnLine {
+            line_body: b1,
+            direction: normal,
+            point_on_line: rng.vec3(0.3),
+            follower: b2,
+            point: rng.vec3(0.3),
+        }),
+        10 => Constraint::CoordinateCoupler(CoordinateCoupler {
+            independent: CoordinateRef::new(b1, 0),
+            dependent: CoordinateRef::new(b2, 0),
+            function: ferrobody::math::function::Function::Sine {
+                amplitude: 0.7,
+                omega: 1.9,
+                phase: 0.4,
+                offset: 0.1,
+            },
+            scale: -1.3,
+        }),
         _ => Constraint::SphereOnSphereContact(SphereOnSphereContact::new(
             b1,
             rng.vec3(0.3),
@@ -71,7 +89,12 @@ fn random_constraint(rng: &mut Rng, kind: usize, b1: BodyId, b2: BodyId) -> Cons
     }
 }
 
-/// A random 6-body tree with one constraint of `kind` (0..=8) between two of its bodies. A
+/// Constraint kinds: Ball, Weld, Rod, PointInPlane, PointOnPlaneContact, SphereOnPlaneContact
+/// (sliding, rolling), SphereOnSphereContact (sliding, rolling), PointOnLine, CoordinateCoupler.
+const KINDS: usize = 11;
+
+/// A random 6-body tree with one constraint of `kind` (0..KINDS) between two of its bodies
+/// (for the coupler, two whose first coordinate has q̇ = u). A
 /// Weld's second frame coincides with the first at the random state (the path between two
 /// random bodies seldom has the six mobilities that an offset Weld would need), so only its
 /// velocity errors need projecting.
@@ -98,6 +121,21 @@ fn constrained_tree_with(
     let b1 = BodyId(rng.below(3));
     let b2 = BodyId(3 + rng.below(4));
     let mut c = random_constraint(&mut rng, kind, b1, b2);
+    if let Constraint::CoordinateCoupler(coupler) = &mut c {
+        // The first and last coordinates of the tree whose q̇ = u.
+        let coordinates: Vec<CoordinateRef> = (1..=6)
+            .map(BodyId)
+            .filter_map(|id| b.mobilizer(id).map(|m| (id, m)))
+            .filter(|(_, m)| m.qdot_is_u())
+            .flat_map(|(id, m)| (0..m.nu()).map(move |k| CoordinateRef::new(id, k)))
+            .collect();
+        assert!(
+            coordinates.len() >= 2,
+            "seed {seed}: too few q̇ = u coordinates"
+        );
+        coupler.independent = coordinates[0];
+        coupler.dependent = coordinates[coordinates.len() - 1];
+    }
     if let (Constraint::Weld(w), Some(f2)) = (&mut c, weld_frame2) {
         w.frame2 = f2;
     }
@@ -129,7 +167,7 @@ fn shifted(state: &State<f64>, data: &Data<f64>, h: f64) -> State<f64> {
 
 #[test]
 fn constraint_forces_are_dual_to_velocity_errors() {
-    for kind in 0..9 {
+    for kind in 0..KINDS {
         let mut checked = 0;
         for seed in 0..12 {
             let (model, state, id) = constrained_tree(100 * kind as u64 + seed, kind);
@@ -174,7 +212,7 @@ fn constraint_forces_are_dual_to_velocity_errors() {
 #[test]
 fn velocity_errors_are_the_rate_of_position_errors() {
     let h = 1e-6;
-    for kind in 0..9 {
+    for kind in 0..KINDS {
         for seed in 0..4 {
             let (model, state, id) = constrained_tree(100 * kind as u64 + seed, kind);
             let data = realized(&model, &state);
@@ -203,7 +241,7 @@ fn velocity_errors_are_the_rate_of_position_errors() {
 #[test]
 fn constrained_accelerations_keep_velocity_errors_at_zero() {
     let h = 1e-5;
-    let mut checked = [0; 9];
+    let mut checked = [0; KINDS];
     for (kind, checked) in checked.iter_mut().enumerate() {
         for seed in 0..6 {
             let (model, mut state, id) = constrained_tree(100 * kind as u64 + seed, kind);

@@ -73,6 +73,13 @@ impl<T: Real> Constraint<T> {
                 out.index = c.index;
                 Constraint::SphereOnSphereContact(out)
             }
+            Constraint::PointOnLine(c) => Constraint::PointOnLine(PointOnLine {
+                line_body: c.line_body,
+                direction: v(&c.direction),
+                point_on_line: v(&c.point_on_line),
+                follower: c.follower,
+                point: v(&c.point),
+            }),
             Constraint::CoordinateLock(c) => Constraint::CoordinateLock(c.clone()),
             Constraint::PrescribedCoordinate(c) => Constraint::PrescribedCoordinate(c.clone()),
             Constraint::CoordinateCoupler(c) => Constraint::CoordinateCoupler(c.clone()),

@@ -21,6 +21,7 @@ mod cast;
 pub mod coordinates;
 pub mod line_on_line;
 pub mod plane;
+pub mod point_on_line;
 pub mod points;
 pub(crate) mod schur;
 pub mod sphere_on_sphere;
@@ -29,6 +30,7 @@ pub mod station;
 pub use coordinates::{CoordinateCoupler, CoordinateLock, CoordinateRef, PrescribedCoordinate};
 pub use line_on_line::LineOnLineContact;
 pub use plane::{PointInPlane, PointOnPlaneContact, SphereOnPlaneContact};
+pub use point_on_line::PointOnLine;
 pub use points::{Ball, Rod, Weld};
 pub use sphere_on_sphere::SphereOnSphereContact;
 
@@ -58,6 +60,8 @@ pub enum Constraint<T: Real = f64> {
     Rod(Rod<T>),
     /// Point in a plane (1 holonomic row).
     PointInPlane(PointInPlane<T>),
+    /// Point on a line (2 holonomic rows).
+    PointOnLine(PointOnLine<T>),
     /// Point on a plane without slip (1 holonomic + 2 non-holonomic rows).
     PointOnPlaneContact(PointOnPlaneContact<T>),
     /// Sphere on a plane (1 holonomic row, + 2 non-holonomic when rolling).
@@ -112,6 +116,7 @@ macro_rules! dispatch {
             Constraint::Weld($c) => $fixed,
             Constraint::Rod($c) => $fixed,
             Constraint::PointInPlane($c) => $fixed,
+            Constraint::PointOnLine($c) => $fixed,
             Constraint::PointOnPlaneContact($c) => $fixed,
             Constraint::SphereOnPlaneContact($c) => $fixed,
             Constraint::LineOnLineContact($c) => $fixed,
@@ -128,6 +133,7 @@ impl<T: Real> Constraint<T> {
             Constraint::Weld(_) => "Weld",
             Constraint::Rod(_) => "Rod",
             Constraint::PointInPlane(_) => "PointInPlane",
+            Constraint::PointOnLine(_) => "PointOnLine",
             Constraint::PointOnPlaneContact(_) => "PointOnPlaneContact",
             Constraint::SphereOnPlaneContact(_) => "SphereOnPlaneContact",
             Constraint::SphereOnSphereContact(_) => "SphereOnSphereContact",
@@ -149,6 +155,7 @@ impl<T: Real> Constraint<T> {
             | Constraint::PrescribedCoordinate(_)
             | Constraint::CoordinateCoupler(_) => (1, 0),
             Constraint::PointOnPlaneContact(_) => (1, 2),
+            Constraint::PointOnLine(_) => (2, 0),
             Constraint::SphereOnPlaneContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
             Constraint::SphereOnSphereContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
             Constraint::LineOnLineContact(c) => (1, if c.enforce_rolling { 2 } else { 0 }),
@@ -163,6 +170,7 @@ impl<T: Real> Constraint<T> {
             Constraint::Weld(c) => [c.body1, c.body2],
             Constraint::Rod(c) => [c.body1, c.body2],
             Constraint::PointInPlane(c) => [c.plane_body, c.follower],
+            Constraint::PointOnLine(c) => [c.line_body, c.follower],
             Constraint::PointOnPlaneContact(c) => [c.surface_body, c.follower],
             Constraint::SphereOnPlaneContact(c) => [c.plane_body, c.ball],
             Constraint::SphereOnSphereContact(c) => [c.body_f, c.body_b],
@@ -233,6 +241,7 @@ impl<T: Real> Constraint<T> {
             Constraint::Weld(c) => c.add_forces(k, lambda, forces),
             Constraint::Rod(c) => c.add_forces(k, lambda, forces),
             Constraint::PointInPlane(c) => c.add_forces(k, lambda, forces),
+            Constraint::PointOnLine(c) => c.add_forces(k, lambda, forces),
             Constraint::PointOnPlaneContact(c) => c.add_forces(k, lambda, forces),
             Constraint::SphereOnPlaneContact(c) => c.add_forces(k, lambda, forces),
             Constraint::LineOnLineContact(c) => c.add_forces(k, lambda, forces),
@@ -299,6 +308,12 @@ impl<T: Real> Constraint<T> {
             Constraint::LineOnLineContact(c) => {
                 positive("half length on F", c.half_length_f)?;
                 positive("half length on B", c.half_length_b)
+            }
+            Constraint::PointOnLine(c) if (c.direction.norm().re() - 1.0).abs() > 1e-9 => {
+                fail(format!(
+                    "line direction must be a unit vector, has length {}",
+                    c.direction.norm().re()
+                ))
             }
             Constraint::PointInPlane(c) if (c.normal.norm().re() - 1.0).abs() > 1e-9 => {
                 fail(format!(
