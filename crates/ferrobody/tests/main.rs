@@ -44,6 +44,7 @@ mod integrators_family;
 mod mesh_files;
 mod opensim_errors;
 mod opensim_models;
+mod opensim_models_all;
 mod opensim_muscles;
 mod parser_mutations;
 mod planar_subtrees;

@@ -71,12 +71,94 @@ fn negative_mass() {
 
 #[test]
 fn singular_or_impossible_inertia() {
+    // Negative principal moments: no dynamics can run.
     let m = error_of(&edit(
         &leg(),
         "<inertia>0.10000000000000001 0.02 0.10000000000000001 0 0 0</inertia>",
-        "<inertia>0.1 0.02 0.5 0 0 0</inertia>",
+        "<inertia>-0.1 0.02 0.5 0 0 0</inertia>",
     ));
-    assert!(m.contains("/bodyset/thigh") && m.contains("inertia"), "{m}");
+    assert!(
+        m.contains("/bodyset/thigh") && m.contains("positive semi-definite"),
+        "{m}"
+    );
+    // Moments that break the triangle inequality: OpenSim runs them, so the model loads with
+    // a warning naming the body.
+    let text = edit(
+        &leg(),
+        "<inertia>0.10000000000000001 0.02 0.10000000000000001 0 0 0</inertia>",
+        "<inertia>0.1 0.02 0.5 0 0 0</inertia>",
+    );
+    let model = osim::parse(&text, "model.osim").unwrap();
+    assert_eq!(model.warnings.len(), 1, "{:?}", model.warnings);
+    let w = &model.warnings[0];
+    assert!(
+        w.starts_with("model.osim:") && w.contains("/bodyset/thigh") && w.contains("triangle"),
+        "{w}"
+    );
+}
+
+fn model_file(name: &str) -> String {
+    let path = format!(
+        "{}/../../testdata/opensim/models/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn coupler_naming_a_missing_coordinate() {
+    let m = error_of(&edit(
+        &model_file("leg39.osim"),
+        "<independent_coordinate_names>knee_angle_r</independent_coordinate_names>",
+        "<independent_coordinate_names>knee_angle_x</independent_coordinate_names>",
+    ));
+    assert!(
+        m.contains("/constraintset/knee_tx_r") && m.contains("no coordinate 'knee_angle_x'"),
+        "{m}"
+    );
+    let m = error_of(&edit(
+        &model_file("leg39.osim"),
+        "<independent_coordinate_names>knee_angle_r</independent_coordinate_names>",
+        "<independent_coordinate_names>knee_angle_r hip_flexion_r</independent_coordinate_names>",
+    ));
+    assert!(m.contains("only couplers with one independent"), "{m}");
+}
+
+#[test]
+fn locked_coordinate_outside_its_range() {
+    let text = model_file("leg39.osim");
+    let at = text.find("<Coordinate name=\"pelvis_tilt\">").unwrap();
+    let (head, tail) = text.split_at(at);
+    let tail = tail
+        .replacen(
+            "<default_value>0</default_value>",
+            "<default_value>2</default_value>",
+            1,
+        )
+        .replacen("<clamped>true</clamped>", "<clamped>false</clamped>", 1);
+    let m = error_of(&format!("{head}{tail}"));
+    assert!(
+        m.contains("/jointset/ground_pelvis/pelvis_tilt")
+            && m.contains("locked at its default value 2"),
+        "{m}"
+    );
+    // Clamped: OpenSim refuses a default value outside the range.
+    let tail = tail.replacen("<clamped>false</clamped>", "<clamped>true</clamped>", 1);
+    let m = error_of(&format!("{head}{tail}"));
+    assert!(m.contains("clamped, but its default value 2"), "{m}");
+}
+
+#[test]
+fn constraint_on_a_missing_body() {
+    let m = error_of(&edit(
+        &model_file("bouncing_block.osim"),
+        "<socket_follower_body>/bodyset/block</socket_follower_body>",
+        "<socket_follower_body>/bodyset/brick</socket_follower_body>",
+    ));
+    assert!(
+        m.contains("/constraintset/lock_block_to_y_axis") && m.contains("brick"),
+        "{m}"
+    );
 }
 
 #[test]

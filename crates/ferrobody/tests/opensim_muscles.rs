@@ -13,7 +13,7 @@ use ferrobody::{pipeline, Stage};
 use std::collections::HashMap;
 
 /// Our rows in the reference's columns, for a model under testdata/opensim/.
-fn simulate(name: &str, duration: f64) -> Vec<HashMap<String, f64>> {
+pub(crate) fn simulate(name: &str, duration: f64) -> Vec<HashMap<String, f64>> {
     let m = osim::load(&common::repo_root().join("testdata/opensim").join(name)).unwrap();
     let settings = IntegratorSettings::rk_merson(1e-6);
     let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
@@ -55,7 +55,7 @@ fn simulate(name: &str, duration: f64) -> Vec<HashMap<String, f64>> {
 
 /// The largest |ours − theirs| over every row and every reference column that `select`
 /// accepts (and we produce), with where it is.
-fn worst(
+pub(crate) fn worst(
     ours: &[HashMap<String, f64>],
     theirs: &[HashMap<String, f64>],
     select: impl Fn(&str) -> bool,

@@ -2,7 +2,7 @@
 //! joints' mobilizers, gravity, forces and contact, and the left-out count.
 
 use super::document::{child, objects, tag_of, Doc, OsimError, Res};
-use super::{actuators, contact, controllers, equilibrate, forces, joints, muscles};
+use super::{actuators, constraints, contact, controllers, equilibrate, forces, joints, muscles};
 use super::{Coordinate, MotionType, OsimModel};
 use crate::error::Error;
 use crate::ids::BodyId;
@@ -39,11 +39,11 @@ fn set_items<'a, 'i>(model: Node<'a, 'i>, tag: &str) -> Vec<Node<'a, 'i>> {
 }
 
 /// Bodies, joints and coordinates as added to the builder.
-struct Skeleton {
-    bodies: HashMap<String, BodyId>,
-    coordinates: Vec<Coordinate>,
-    coordinate_map: HashMap<String, (BodyId, usize, MotionType)>,
-    joints: Vec<(String, String)>,
+pub(super) struct Skeleton {
+    pub bodies: HashMap<String, BodyId>,
+    pub coordinates: Vec<Coordinate>,
+    pub coordinate_map: HashMap<String, (BodyId, usize, MotionType)>,
+    pub joints: Vec<(String, String)>,
 }
 
 pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
@@ -55,6 +55,17 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
     let gravity = doc.fixed(model_node, "gravity", [0.0, -9.80665, 0.0])?;
     let skeleton = add_skeleton(doc, &mut b)?;
     b.add_gravity(Vector3::from(gravity));
+    let mut added = constraints::Added::default();
+    constraints::add_coordinate_constraints(doc, &mut b, &skeleton, &mut added)?;
+    let constraint_set = set_items(model_node, "ConstraintSet");
+    constraints::add_constraint_set(
+        doc,
+        &mut b,
+        &skeleton,
+        constraint_set,
+        &mut left_out,
+        &mut added,
+    )?;
     let mut state_variables = Vec::new();
     let forces = add_forces(doc, &mut b, &skeleton, &mut left_out, &mut state_variables)?;
     let model = b.build().map_err(|e| model_error(doc, model_node, &e))?;
@@ -63,6 +74,8 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         state.q[c.q_index] = c.default_value;
         state.u[c.u_index] = c.default_speed;
     }
+    constraints::assemble(&model, &mut state, &added.couplers)
+        .map_err(|e| doc.err(model_node, e.to_string()))?;
     equilibrate::equilibrate_muscles(&model, &mut state)
         .map_err(|(name, e)| doc.err(model_node, format!("muscle '{name}': {e}")))?;
     Ok(OsimModel {
@@ -75,6 +88,8 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         state_variables,
         left_out,
         warnings: Vec::new(),
+        locks: added.locks,
+        constraints: added.elements,
     })
 }
 
@@ -249,13 +264,6 @@ fn collect_components<'a, 'i>(
         } else if tag != "PhysicalOffsetFrame" {
             *left_out.entry(tag.to_string()).or_insert(0) += 1;
         }
-    }
-    for n in set_items(model, "ConstraintSet") {
-        if doc.boolean(n, "isEnforced", true)? {
-            let tag = n.tag_name().name();
-            return Err(doc.err(n, format!("constraint <{tag}> is not supported yet")));
-        }
-        *left_out.entry(tag_of(n)).or_insert(0) += 1;
     }
     for set in ["MarkerSet", "ProbeSet"] {
         for n in set_items(model, set) {

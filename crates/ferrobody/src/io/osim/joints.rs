@@ -207,14 +207,6 @@ fn read_coordinates(doc: &Doc, joint: Node, name: &str, n: usize) -> Res<Vec<Coo
     listed
         .into_iter()
         .map(|c| {
-            for flag in ["locked", "prescribed"] {
-                if doc.boolean(c, flag, false)? {
-                    return Err(doc.err(
-                        c,
-                        format!("<{flag}>true</{flag}> coordinates are not supported"),
-                    ));
-                }
-            }
             Ok(CoordinateDef {
                 name: c.attribute("name").unwrap_or("").to_string(),
                 default_value: doc.scalar(c, "default_value", 0.0)?,

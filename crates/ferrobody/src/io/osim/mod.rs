@@ -18,6 +18,7 @@
 
 mod actuators;
 mod build;
+mod constraints;
 mod contact;
 mod controllers;
 pub mod controls_file;
@@ -96,6 +97,12 @@ pub struct OsimModel {
     /// What OpenSim accepts with a warning and ferrobody runs as OpenSim does, one line each
     /// (`file:line: path: message`), in reading order.
     pub warnings: Vec<String>,
+    /// The lock of each coordinate locked in the file (`<locked>true</locked>`), by
+    /// coordinate name: [`Model::lock_coordinate`] locks it where it is,
+    /// [`Model::disable_constraint`] unlocks it.
+    pub locks: Vec<(String, crate::constraints::ConstraintId)>,
+    /// The ConstraintSet's elements as (name, OpenSim type).
+    pub constraints: Vec<(String, String)>,
 }
 
 impl OsimModel {
@@ -181,6 +188,8 @@ impl OsimModel {
             forces: self.forces,
             left_out: self.left_out,
             warnings: self.warnings,
+            locks: self.locks,
+            constraints: self.constraints,
         };
         (scene, info)
     }
@@ -206,6 +215,10 @@ pub struct OsimInfo {
     pub left_out: BTreeMap<String, usize>,
     /// Warnings of the reader ([`OsimModel::warnings`]).
     pub warnings: Vec<String>,
+    /// Coordinate locks by coordinate name ([`OsimModel::locks`]).
+    pub locks: Vec<(String, crate::constraints::ConstraintId)>,
+    /// The ConstraintSet's elements as (name, OpenSim type).
+    pub constraints: Vec<(String, String)>,
 }
 
 /// Accuracy of .osim (and .urdf) runs unless told otherwise: OpenSim's forward tool default.
