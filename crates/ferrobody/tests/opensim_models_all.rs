@@ -114,3 +114,18 @@ fn rajagopal2015_opensense_matches_opensim() {
 fn gait2354_matches_opensim() {
     check("gait2354", 1e-6);
 }
+
+/// Rajagopal2016: 80 Millard muscles, 46 wraps over cylinders (the gastrocnemii over two
+/// each, where OpenSim's stale Ground locations of earlier passes' tangent points decide the
+/// length: `muscles/path_wrap.rs`), 8 locked coordinates, the patella couplers.
+#[test]
+fn rajagopal2016_matches_opensim() {
+    check("rajagopal2016", 1e-8);
+}
+
+/// RajagopalLaiUhlrich2023: Rajagopal2016's successor (changed muscle parameters and knee).
+/// Speeds differ by up to 1.1e-5 (ankle at t = 0.19 s) while body origins agree to 7e-9 m.
+#[test]
+fn rajagopal_lai_uhlrich2023_matches_opensim() {
+    check("rajagopal_lai_uhlrich2023", 5e-5);
+}

@@ -86,6 +86,8 @@ pub(super) struct PointAt<T: Real> {
     pub(super) wrap: Option<(usize, T)>,
     /// For a point of the point set: its index there.
     pub(super) source: Option<usize>,
+    /// Whether it is the second tangent point of a wrap.
+    pub(super) is_second_tangent_point: bool,
 }
 
 /// A station fixed on a body, as a path node (OpenSim's `PathWrapPoint`s are).
@@ -107,6 +109,7 @@ pub(super) fn station_at<T: Real>(
         moving: None,
         wrap: None,
         source: None,
+        is_second_tangent_point: false,
     }
 }
 

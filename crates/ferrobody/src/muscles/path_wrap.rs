@@ -8,6 +8,14 @@
 //! the length changes by less than 0.5 mm, swapping the first two objects when the first does
 //! not wrap and the second finds a point inside it.
 //!
+//! OpenSim caches a point's location in Ground the first time it is asked for it in a state
+//! (`Point::getLocationInGround`), while a `PathWrapPoint`'s location on its body
+//! (`setLocation`) is updated on every pass. With several wrap objects the tangent points of a
+//! later pass therefore keep the Ground location of the first pass that measured them (the
+//! length-change comparison or the end-of-pass length) for lengths, directions and speeds,
+//! while forces are applied at, and velocities computed from, their latest body location.
+//! [`FrozenWrapPoints`] reproduces that; with one wrap object nothing changes.
+//!
 //! Source: OpenSim 4.6 `OpenSim/Simulation/Model/GeometryPath.cpp`,
 //! `OpenSim/Simulation/Wrap/{WrapObject, PathWrap}.cpp`.
 
@@ -65,11 +73,15 @@ impl WrapObject {
         let x_gb = ctx.x_gb(self.body);
         let r_bw = self.x_bw.r.map(T::c);
         let p_bw = self.x_bw.p.map(T::c);
-        let to_w = |p_g: &Vector3<T>| {
+        // From the points' current body locations (`getLocation`), not their Ground
+        // locations, which may be frozen from an earlier pass.
+        let to_w = |p: &PointAt<T>| {
+            let x_gp = ctx.x_gb(p.body);
+            let p_g = x_gp.p + x_gp.r * p.p_bs;
             let p_b = x_gb.r.transpose() * (p_g - x_gb.p);
             r_bw.transpose() * (p_b - p_bw)
         };
-        let (p1, p2) = (to_w(&a.p_g), to_w(&b.p_g));
+        let (p1, p2) = (to_w(a), to_w(b));
         let (code, hit) = match &self.shape {
             WrapShape::Cylinder(c) => c.wrap_line(&p1, &p2, self.quadrant, single),
         };
@@ -93,6 +105,7 @@ impl GeometryPath {
             .map(|(k, p)| p.at(ctx, k))
             .collect();
         let n = self.wraps.len();
+        let mut frozen = FrozenWrapPoints::new(n);
         let mut order: Vec<usize> = (0..n).collect();
         let mut result = vec![WrapAction::NoWrap; n];
         let iterations = if n < 2 { 1 } else { 8 };
@@ -105,13 +118,16 @@ impl GeometryPath {
                 if !self.wraps[w].object.active {
                     continue;
                 }
-                match self.wrap_once(ctx, &mut path, w, n == 1) {
+                match self.wrap_once(ctx, &mut path, w, n == 1, &mut frozen) {
                     Some(code) => result[i] = code,
                     None => return path,
                 }
             }
             if kk + 1 == iterations {
                 break;
+            }
+            for p in &path {
+                frozen.observe(p);
             }
             let length: f64 = path
                 .windows(2)
@@ -141,6 +157,7 @@ impl GeometryPath {
         path: &mut Vec<PointAt<T>>,
         w: usize,
         single: bool,
+        frozen: &mut FrozenWrapPoints<T>,
     ) -> Option<WrapAction> {
         let wrap = &self.wraps[w];
         let count = self.points.len() as i32;
@@ -180,6 +197,8 @@ impl GeometryPath {
                     break;
                 }
                 WrapAction::Wrapped => {
+                    frozen.observe(&path[pt1]);
+                    frozen.observe(&path[pt2]);
                     let change =
                         self.length_change(ctx, &wrap.object, &path[pt1], &path[pt2], &hit);
                     if change < min_change {
@@ -196,6 +215,8 @@ impl GeometryPath {
             first.wrap = Some((w, T::zero()));
             let mut second = station_at(ctx, body, hit.r2);
             second.wrap = Some((w, hit.length));
+            frozen.apply(&mut first, 0);
+            frozen.apply(&mut second, 1);
             path.insert(at, first);
             path.insert(at + 1, second);
         }
@@ -217,6 +238,33 @@ impl GeometryPath {
         let straight = (a.p_g - b.p_g).norm();
         let wrapped = (a.p_g - r1_g).norm() + hit.length + (r2_g - b.p_g).norm();
         (wrapped - straight).re()
+    }
+}
+
+/// The Ground locations of each wrap object's two tangent points as OpenSim first measured
+/// them in this state (see the module documentation).
+struct FrozenWrapPoints<T: Real>(Vec<[Option<Vector3<T>>; 2]>);
+
+impl<T: Real> FrozenWrapPoints<T> {
+    fn new(wraps: usize) -> Self {
+        Self(vec![[None, None]; wraps])
+    }
+
+    /// Records a wrap point's Ground location if it is the first measurement.
+    fn observe(&mut self, p: &PointAt<T>) {
+        if let Some((w, _)) = p.wrap {
+            self.0[w][usize::from(p.is_second_tangent_point)].get_or_insert(p.p_g);
+        }
+    }
+
+    /// Gives a newly placed tangent point `k` its first measured Ground location.
+    fn apply(&self, p: &mut PointAt<T>, k: usize) {
+        if let Some((w, _)) = p.wrap {
+            if let Some(p_g) = self.0[w][k] {
+                p.p_g = p_g;
+            }
+        }
+        p.is_second_tangent_point = k == 1;
     }
 }
 
