@@ -54,14 +54,47 @@ pub enum Excitation {
     None,
     /// A `PrescribedController`'s function of time.
     Prescribed(Function),
+    /// OpenSim's `ToyReflexController` added to another excitation: the stretch reflex
+    /// `½ g (|ℓ̇| + ℓ̇) / (ℓ_opt v_max)` of the path's lengthening speed ℓ̇ (m/s), gain g.
+    Reflex {
+        /// The excitation the reflex adds to (a prescribed one, or none).
+        base: Box<Excitation>,
+        /// `gain`.
+        gain: f64,
+        /// `ℓ_opt v_max` (m/s): the muscle's maximum shortening speed.
+        max_speed: f64,
+    },
 }
 
 impl Excitation {
-    /// The excitation at time `t`.
-    pub fn at<T: Real>(&self, t: T) -> T {
+    /// The excitation at time `t` with the path lengthening at `speed` (m/s).
+    pub fn at<T: Real>(&self, t: T, speed: T) -> T {
         match self {
             Excitation::None => T::zero(),
             Excitation::Prescribed(f) => f.value(t),
+            Excitation::Reflex {
+                base,
+                gain,
+                max_speed,
+            } => {
+                let stretch = (speed.abs() + speed) * T::c(0.5 * gain / max_speed);
+                base.at(t, speed) + stretch
+            }
+        }
+    }
+}
+
+impl MuscleModel {
+    /// `ℓ_opt v_max` (m/s), the unnormalized maximum contraction velocity.
+    pub fn max_shortening_speed(&self) -> f64 {
+        match self {
+            MuscleModel::DeGrooteFregly2016(m) => {
+                m.optimal_fiber_length * m.max_contraction_velocity
+            }
+            MuscleModel::Thelen2003(m) => m.optimal_fiber_length * m.max_contraction_velocity,
+            MuscleModel::Millard2012(m) => {
+                m.properties.optimal_fiber_length * m.properties.max_contraction_velocity
+            }
         }
     }
 }
@@ -151,7 +184,7 @@ impl Muscle {
         ctx: &ForceContext<'_, T>,
         path: PathKinematics<T>,
     ) -> MuscleState<T> {
-        let excitation = self.excitation.at(T::c(ctx.state.t));
+        let excitation = self.excitation.at(T::c(ctx.state.t), path.speed);
         let activation = self.activation.map_or(excitation, |z| ctx.z(z));
         match &self.model {
             MuscleModel::DeGrooteFregly2016(m) => {

@@ -120,7 +120,7 @@ impl ScalarActuator {
 
     /// The control at the context's time.
     pub fn control<T: Real>(&self, ctx: &ForceContext<'_, T>) -> T {
-        self.excitation.at(T::c(ctx.state.t))
+        self.excitation.at(T::c(ctx.state.t), T::zero())
     }
 }
 

@@ -175,6 +175,7 @@ fn add_forces(
     let mut forces = Vec::new();
     let mut excitations = controllers::prescribed_excitations(doc)?;
     excitations.extend(doc.extra_controls.clone());
+    let reflex_gains = controllers::reflex_gains(doc)?;
     let ranges = sk
         .coordinates
         .iter()
@@ -186,6 +187,7 @@ fn add_forces(
         bodies: &sk.bodies,
         coordinates: &sk.coordinate_map,
         excitations: &excitations,
+        reflex_gains: &reflex_gains,
         ranges: &ranges,
     };
     for n in force_nodes {

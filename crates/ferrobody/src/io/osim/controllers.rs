@@ -27,6 +27,31 @@ pub(super) fn prescribed_excitations(doc: &Doc) -> Res<HashMap<String, Function>
     Ok(out)
 }
 
+/// The gains of the enabled `ToyReflexController`s by muscle name (OpenSim's example
+/// controller: each adds a stretch reflex to its muscles' controls).
+pub(super) fn reflex_gains(doc: &Doc) -> Res<HashMap<String, f64>> {
+    let mut out = HashMap::new();
+    let Some(set) = child(doc.model, "ControllerSet") else {
+        return Ok(out);
+    };
+    for controller in objects(set) {
+        if tag_of(controller) != "ToyReflexController"
+            || !doc.boolean(controller, "enabled", true)?
+        {
+            continue;
+        }
+        let gain = doc.scalar(controller, "gain", 1.0)?;
+        let (_, text) = doc
+            .text(controller, "socket_actuators")
+            .ok_or_else(|| doc.err(controller, "missing <socket_actuators>"))?;
+        for path in text.split_whitespace() {
+            let name = path.rsplit('/').next().unwrap_or(path).to_string();
+            *out.entry(name).or_insert(0.0) += gain;
+        }
+    }
+    Ok(out)
+}
+
 fn read_one(doc: &Doc, controller: Node, out: &mut HashMap<String, Function>) -> Res<()> {
     let names: Vec<String> = match doc
         .text(controller, "socket_actuators")
@@ -66,7 +91,8 @@ fn read_one(doc: &Doc, controller: Node, out: &mut HashMap<String, Function>) ->
 }
 
 /// Counts as left out every controller that drives something not simulated (a
-/// `PrescribedController` of simulated muscles only is not left out).
+/// `PrescribedController` or `ToyReflexController` of simulated muscles only is not left out;
+/// a disabled controller is skipped, as OpenSim skips it).
 pub(super) fn count_left_out(
     doc: &Doc,
     simulated: &std::collections::HashSet<&str>,
@@ -76,7 +102,12 @@ pub(super) fn count_left_out(
         return;
     };
     for controller in objects(set) {
-        let drives_only_simulated = tag_of(controller) == "PrescribedController"
+        // OpenSim skips a disabled controller.
+        if doc.boolean(controller, "enabled", true) == Ok(false) {
+            continue;
+        }
+        let read = ["PrescribedController", "ToyReflexController"];
+        let drives_only_simulated = read.contains(&tag_of(controller).as_str())
             && doc
                 .text(controller, "socket_actuators")
                 .or_else(|| doc.text(controller, "actuator_list"))

@@ -40,6 +40,8 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
     pub coordinates: &'b HashMap<String, (BodyId, usize, MotionType)>,
     /// Prescribed excitations by actuator name (`super::controllers`).
     pub excitations: &'b HashMap<String, crate::math::function::Function>,
+    /// `ToyReflexController` gains by muscle name (`super::controllers`).
+    pub reflex_gains: &'b HashMap<String, f64>,
     /// Coordinate name → its `range`.
     pub ranges: &'b HashMap<String, [f64; 2]>,
 }

@@ -105,11 +105,18 @@ impl ForceCtx<'_, '_, '_> {
                 }
             }
         }
-        let excitation = self
+        let mut excitation = self
             .excitations
             .get(&name)
             .cloned()
             .map_or(Excitation::None, Excitation::Prescribed);
+        if let Some(&gain) = self.reflex_gains.get(&name) {
+            excitation = Excitation::Reflex {
+                base: Box::new(excitation),
+                gain,
+                max_speed: model.max_shortening_speed(),
+            };
+        }
         let muscle = Muscle {
             name,
             path,
