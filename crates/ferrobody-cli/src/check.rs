@@ -155,6 +155,13 @@ fn describe_osim(info: &OsimInfo) {
     for (name, kind) in &info.forces {
         out!("  OpenSim force '{name}': {kind}");
     }
+    for (name, kind) in &info.constraints {
+        out!("  OpenSim constraint '{name}': {kind}");
+    }
+    if !info.locks.is_empty() {
+        let names: Vec<&str> = info.locks.iter().map(|(n, _)| n.as_str()).collect();
+        out!("  locked coordinates: {}", names.join(", "));
+    }
     if info.left_out.is_empty() {
         out!("  every element of the model is simulated");
     } else {

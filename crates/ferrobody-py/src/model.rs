@@ -32,12 +32,15 @@ pub struct PyModel {
     source: Source,
     /// Parameter changes made since loading, in order (re-applied when unpickling).
     overrides: Vec<(String, String, f64)>,
+    /// Coordinate locks of an .osim model, by coordinate name.
+    locks: Vec<(String, ferrobody::constraints::ConstraintId)>,
 }
 
 impl PyModel {
     fn from_source(source: Source) -> PyResult<Self> {
         let (text, file, kind, floating_base, (actuators, kp, kv)) = &source;
         let (text, file) = (text.clone(), file.clone());
+        let mut locks = Vec::new();
         let scene = if kind == "urdf" {
             let root = if *floating_base {
                 urdf::RootJoint::Floating
@@ -50,7 +53,9 @@ impl PyModel {
             robot.into_default_scene()
         } else if kind == "osim" {
             let m = osim::parse(&text, &file).map_err(to_py_err)?;
-            m.into_default_scene().0
+            let (scene, info) = m.into_default_scene();
+            locks = info.locks;
+            scene
         } else {
             let stem = Path::new(&file)
                 .file_stem()
@@ -81,6 +86,7 @@ impl PyModel {
             auxiliary_names: names.auxiliary,
             source,
             overrides: Vec::new(),
+            locks,
         })
     }
 }
@@ -100,6 +106,7 @@ impl PyModel {
             auxiliary_names: self.auxiliary_names.clone(),
             source: self.source.clone(),
             overrides: self.overrides.clone(),
+            locks: self.locks.clone(),
         }
     }
 
@@ -111,6 +118,25 @@ impl PyModel {
     }
     pub(crate) fn auxiliary_names_ref(&self) -> &[String] {
         &self.auxiliary_names
+    }
+}
+
+impl PyModel {
+    fn lock_id(&self, name: &str) -> PyResult<ferrobody::constraints::ConstraintId> {
+        self.locks
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| *id)
+            .ok_or_else(|| {
+                pyo3::exceptions::PyKeyError::new_err(format!(
+                    "no lockable coordinate named '{name}' (the model file locks: {})",
+                    self.locks
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
     }
 }
 
@@ -337,6 +363,42 @@ impl PyModel {
             .collect();
         crate::arrays::shaped(py, values, &[rows, cols])
     }
+    /// Names of the coordinates an .osim model locks (`<locked>true</locked>`): each can be
+    /// unlocked and locked again in a state.
+    #[getter]
+    fn lockable_coordinates(&self) -> Vec<String> {
+        self.locks.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// Whether coordinate `name` is locked in `state`.
+    fn is_locked(&self, state: PyRef<'_, PyState>, name: &str) -> PyResult<bool> {
+        let id = self.lock_id(name)?;
+        let s = state.to_state(state.py(), &self.model)?;
+        Ok(self.model.is_constraint_enabled(&s, id))
+    }
+
+    /// Locks coordinate `name` in `state` at its current value (OpenSim
+    /// `Coordinate.setLocked(state, True)`); set its speed to zero or let the simulation's
+    /// projection do it.
+    fn lock(&self, mut state: PyRefMut<'_, PyState>, name: &str) -> PyResult<()> {
+        let id = self.lock_id(name)?;
+        let mut s = state.to_state(state.py(), &self.model)?;
+        self.model.lock_coordinate(&mut s, id).map_err(to_py_err)?;
+        state.set_rest(s);
+        Ok(())
+    }
+
+    /// Unlocks coordinate `name` in `state` (OpenSim `Coordinate.setLocked(state, False)`).
+    fn unlock(&self, mut state: PyRefMut<'_, PyState>, name: &str) -> PyResult<()> {
+        let id = self.lock_id(name)?;
+        let mut s = state.to_state(state.py(), &self.model)?;
+        self.model
+            .disable_constraint(&mut s, id)
+            .map_err(to_py_err)?;
+        state.set_rest(s);
+        Ok(())
+    }
+
     /// Names of the force elements.
     #[getter]
     fn force_names(&self) -> Vec<String> {

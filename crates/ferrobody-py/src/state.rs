@@ -32,6 +32,12 @@ impl PyState {
     }
 
     /// The ferrobody state for `model`: sizes checked, values finite.
+    /// Takes the non-array part of `s` (discrete variables such as constraint flags); its q,
+    /// u and z are ignored (the arrays hold them).
+    pub(crate) fn set_rest(&mut self, s: State<f64>) {
+        self.rest = s;
+    }
+
     pub(crate) fn to_state(&self, py: Python<'_>, model: &Model<f64>) -> PyResult<State<f64>> {
         let mut s = self.rest.clone();
         if s.q.len() != model.nq() || s.u.len() != model.nu() || s.z.len() != model.nz() {

@@ -129,6 +129,9 @@ fn rajagopal2016_matches_opensim() {
 
 /// RajagopalLaiUhlrich2023: Rajagopal2016's successor (changed muscle parameters and knee).
 /// Speeds differ by up to 1.1e-5 (ankle at t = 0.19 s) while body origins agree to 7e-9 m.
+/// Not explained by sensitivity: OpenSim's run does not move when pelvis_tilt or
+/// hip_flexion_r moves by one ulp (`scripts/opensim/ulp_spread.py`); the speed gap is open
+/// (docs/models/opensim.md) and bounded here only so that it cannot grow unnoticed.
 #[test]
 fn rajagopal_lai_uhlrich2023_matches_opensim() {
     check("rajagopal_lai_uhlrich2023", 5e-5);

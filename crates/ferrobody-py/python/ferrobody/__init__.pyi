@@ -37,6 +37,17 @@ class Model:
     def force_names(self) -> list[str]:
         """Names of the force elements (for `with_parameter`)."""
     @property
+    def lockable_coordinates(self) -> list[str]:
+        """Coordinates an .osim model locks (`<locked>true</locked>`): each can be unlocked
+        and locked again in a state."""
+    def is_locked(self, state: State, name: str) -> bool:
+        """Whether coordinate `name` is locked in `state`."""
+    def lock(self, state: State, name: str) -> None:
+        """Locks coordinate `name` in `state` at its current value (OpenSim
+        `Coordinate.setLocked(state, True)`)."""
+    def unlock(self, state: State, name: str) -> None:
+        """Unlocks coordinate `name` in `state` (OpenSim `Coordinate.setLocked(state, False)`)."""
+    @property
     def muscle_names(self) -> list[str]:
         """Names of the muscles, in force order (the rows of `moment_arms`)."""
     def moment_arms(self, state: State | None = None) -> np.ndarray:
