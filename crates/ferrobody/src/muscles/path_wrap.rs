@@ -14,7 +14,7 @@
 //! later pass therefore keep the Ground location of the first pass that measured them (the
 //! length-change comparison or the end-of-pass length) for lengths, directions and speeds,
 //! while forces are applied at, and velocities computed from, their latest body location.
-//! [`FrozenWrapPoints`] reproduces that; with one wrap object nothing changes.
+//! `FrozenWrapPoints` reproduces that; with one wrap object nothing changes.
 //!
 //! Source: OpenSim 4.6 `OpenSim/Simulation/Model/GeometryPath.cpp`,
 //! `OpenSim/Simulation/Wrap/{WrapObject, PathWrap}.cpp`.
