@@ -59,6 +59,11 @@ pub fn error_norm<T: Real>(
     let q_norm = rms(sum_q, q_count);
     let u_norm = rms(weighted(&yerr[nq..nq + nu], u_scale), nu);
     let z_norm = rms(weighted(&yerr[nq + nu..], z_scale), nz);
+    // A non-finite estimate (a trial state whose evaluation overflowed or produced NaN) must
+    // reject the step; `f64::max` would drop a NaN.
+    if q_norm.is_nan() || u_norm.is_nan() || z_norm.is_nan() {
+        return f64::INFINITY;
+    }
     q_norm.max(u_norm).max(z_norm)
 }
 
@@ -86,6 +91,14 @@ pub fn correction_norm_squared(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nan_anywhere_rejects_the_step() {
+        let y = [0.0, 1.0, 2.0];
+        let e = [1e-9, 1e-9, f64::NAN];
+        let n = error_norm(&y, &e, (1, 1), 1, &[], &[1.0], &[1.0]);
+        assert_eq!(n, f64::INFINITY);
+    }
 
     #[test]
     fn quaternion_length_errors_do_not_count() {
