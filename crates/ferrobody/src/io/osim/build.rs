@@ -93,7 +93,7 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
     })
 }
 
-fn model_error(doc: &Doc, at: Node, e: &Error) -> OsimError {
+pub(super) fn model_error(doc: &Doc, at: Node, e: &Error) -> OsimError {
     doc.err(at, e.to_string().trim_start_matches("model: ").to_string())
 }
 

@@ -14,7 +14,7 @@
 //!   body of their socket frames (an offset frame's pose is ignored, with a warning); a Weld
 //!   uses its frames' poses in their bodies.
 
-use super::build::Skeleton;
+use super::build::{model_error, Skeleton};
 use super::custom_joint::read_function;
 use super::document::{child, tag_of, Doc, Res};
 use super::frames::{socket_frame, BodyFrame};
@@ -100,7 +100,7 @@ pub(super) fn add_coordinate_constraints(
                 let id = add(doc, b, node, c)?;
                 let enabled = prescribed && !locked;
                 b.set_constraint_disabled_by_default(id, !enabled)
-                    .map_err(|e| doc.err(node, e.to_string()))?;
+                    .map_err(|e| model_error(doc, node, &e))?;
             }
             None if prescribed => doc.warn(
                 node,
@@ -118,10 +118,7 @@ fn add(
     at: Node,
     c: Constraint<f64>,
 ) -> Res<crate::constraints::ConstraintId> {
-    b.add_constraint(c).map_err(|e| {
-        let message = e.to_string();
-        doc.err(at, message.trim_start_matches("model: ").to_string())
-    })
+    b.add_constraint(c).map_err(|e| model_error(doc, at, &e))
 }
 
 /// Adds the elements of the ConstraintSet (unsupported ones are errors when enforced, left
@@ -151,7 +148,7 @@ pub(super) fn add_constraint_set<'a, 'i>(
             added.couplers.push(id);
         }
         b.set_constraint_disabled_by_default(id, !enforced)
-            .map_err(|e| doc.err(n, e.to_string()))?;
+            .map_err(|e| model_error(doc, n, &e))?;
         let name = n.attribute("name").unwrap_or_default().to_string();
         added.elements.push((name, tag));
     }
