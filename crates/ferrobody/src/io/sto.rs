@@ -64,8 +64,8 @@ impl StatesWriter {
         let mut out = BufWriter::new(file);
         let mut names = vec!["time".to_string()];
         for c in coordinates {
-            names.push(format!("/jointset/{}/{}/value", c.joint, c.name));
-            names.push(format!("/jointset/{}/{}/speed", c.joint, c.name));
+            names.push(format!("{}/value", c.path));
+            names.push(format!("{}/speed", c.path));
         }
         names.extend(state_variables.iter().map(|(name, _)| name.clone()));
         out.write_all(header(expected_rows, names.len()).as_bytes())

@@ -1,10 +1,12 @@
 //! OpenSim's scalar actuators other than muscles as [`ScalarActuator`]s: `CoordinateActuator`,
 //! `ActivationCoordinateActuator` (its activation a z starting at `default_activation`),
 //! `TorqueActuator` and `PointActuator`, each driven by its `PrescribedController` function
-//! (else zero control, as in OpenSim). Bodies are named by path (`/bodyset/arm`) or by name.
+//! (else zero control, as in OpenSim). A `CoordinateActuator` no controller drives becomes a
+//! joint motor on the model's control vector instead (`control_input`). Bodies are named by path (`/bodyset/arm`) or by name.
 
 use super::document::{child, tag_of, Res};
 use super::forces::ForceCtx;
+use crate::actuators::{Actuator, ActuatorKind, JointMotor};
 use crate::ids::{BodyId, ZId};
 use crate::model::Force;
 use crate::muscles::path::CoordinateRef;
@@ -75,6 +77,19 @@ impl ForceCtx<'_, '_, '_> {
             .get(&name)
             .cloned()
             .map_or(Excitation::None, Excitation::Prescribed);
+        if let (ScalarActuatorKind::Coordinate { coordinate }, Excitation::None) =
+            (&kind, &excitation)
+        {
+            if self.doc.boolean(node, "appliesForce", true)? {
+                let motor = control_input(&name, coordinate, optimal_force);
+                if self.builder.actuator_problem(&motor).is_none() {
+                    self.builder
+                        .add_actuator(motor)
+                        .map_err(|e| super::build::model_error(doc, node, &e))?;
+                    return Ok(states);
+                }
+            }
+        }
         let actuator = ScalarActuator {
             name,
             optimal_force,
@@ -104,6 +119,23 @@ impl ForceCtx<'_, '_, '_> {
         };
         self.body(el, &path).map(Some)
     }
+}
+
+/// An uncontrolled `CoordinateActuator` as a joint motor on the model's control vector:
+/// `τ = F·c` with gear F = `optimal_force`, as `CoordinateActuator::computeActuation`; its
+/// control is zero until the user (Python's `sim.controls`, an optimiser) sets it, as OpenSim
+/// gives zero control to an actuator no controller drives. `min_control`/`max_control` do not
+/// clamp the control in a forward run (OpenSim clamps only in its controllers), so the motor
+/// has no control range.
+fn control_input(name: &str, coordinate: &CoordinateRef, optimal_force: f64) -> Actuator<f64> {
+    let mut motor = Actuator::new(
+        name,
+        coordinate.body,
+        coordinate.index,
+        ActuatorKind::Motor(JointMotor),
+    );
+    motor.gear = optimal_force;
+    motor
 }
 
 /// A direction property, normalized as OpenSim's `UnitVec3` does; zero is an error.

@@ -38,6 +38,11 @@ fn set_items<'a, 'i>(model: Node<'a, 'i>, tag: &str) -> Vec<Node<'a, 'i>> {
     child(model, tag).map(objects).unwrap_or_default()
 }
 
+/// Whether a component is a joint (OpenSim's joint classes all end in `Joint`).
+fn is_joint(n: &Node) -> bool {
+    n.tag_name().name().ends_with("Joint")
+}
+
 /// Bodies, joints and coordinates as added to the builder.
 pub(super) struct Skeleton {
     pub bodies: HashMap<String, BodyId>,
@@ -106,7 +111,16 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
         }
         body_paths.push(doc.path_of(n));
     }
-    let joint_nodes = set_items(doc.model, "JointSet");
+    // Bodies and joints a script added with `Model::addComponent` sit in `components`.
+    let components = set_items(doc.model, "components");
+    body_paths.extend(
+        components
+            .iter()
+            .filter(|n| n.has_tag_name("Body"))
+            .map(|&n| doc.path_of(n)),
+    );
+    let mut joint_nodes = set_items(doc.model, "JointSet");
+    joint_nodes.extend(components.iter().filter(|n| is_joint(n)));
     let joints = joint_nodes
         .iter()
         .map(|&n| joints::read_joint(doc, n))
@@ -263,7 +277,7 @@ fn collect_components<'a, 'i>(
             || forces::is_unsupported_force(tag)
         {
             forces.push(n);
-        } else if tag != "PhysicalOffsetFrame" {
+        } else if tag != "PhysicalOffsetFrame" && tag != "Body" && !is_joint(&n) {
             *left_out.entry(tag.to_string()).or_insert(0) += 1;
         }
     }

@@ -28,6 +28,8 @@ use std::collections::HashMap;
 pub(super) struct JointDef<'a, 'i> {
     pub node: Node<'a, 'i>,
     pub name: String,
+    /// Its component path (`/jointset/NAME`).
+    pub path: String,
     pub mobilizer: Mobilizer,
     pub parent: BodyFrame,
     pub child: BodyFrame,
@@ -102,6 +104,7 @@ pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<J
     }
     Ok(JointDef {
         node,
+        path: doc.path_of(node),
         name,
         mobilizer,
         parent,
@@ -173,6 +176,7 @@ fn read_custom_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<Joint
         .collect();
     Ok(JointDef {
         node,
+        path: doc.path_of(node),
         mobilizer: Mobilizer::FunctionBased(order.len() as u8),
         parent: socket_frame(doc, node, "socket_parent_frame")?,
         child: socket_frame(doc, node, "socket_child_frame")?,
@@ -305,6 +309,7 @@ pub(super) fn coordinates_of(j: &JointDef, q_start: usize, u_start: usize) -> Ve
         .map(|(k, c)| Coordinate {
             name: c.name.clone(),
             joint: j.name.clone(),
+            path: format!("{}/{}", j.path, c.name),
             q_index: q_start + k,
             u_index: u_start + k,
             default_value: c.default_value,

@@ -48,6 +48,9 @@ pub struct Coordinate {
     pub name: String,
     /// The joint it belongs to.
     pub joint: String,
+    /// Its component path (`/jointset/knee/knee_angle`; `/slider/position` for a joint in the
+    /// model's `components`): states are `PATH/value` and `PATH/speed`.
+    pub path: String,
     /// Index in `State::q`.
     pub q_index: usize,
     /// Index in `State::u` (its speed).
