@@ -28,6 +28,7 @@ mod curves_models;
 mod demo;
 mod interrupt;
 mod model_file;
+mod optimize;
 mod plots;
 mod recorder;
 mod replay;
@@ -148,6 +149,18 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Solve an optimal-control problem (a TOML problem file, docs/optimal-control.md) with
+    /// IPOPT and write solution.sto (Moco's layout), solution.csv and plots.
+    Optimize {
+        /// The problem file (TOML).
+        problem: PathBuf,
+        /// Output folder (default: a folder named after the problem in the working directory).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// No iteration progress on stderr.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Load and validate a scene or .osim model and print what it contains.
     Check {
         /// The scene file (TOML), OpenSim model (.osim) or URDF robot (.urdf).
@@ -243,6 +256,17 @@ fn main() -> ExitCode {
             floating_base,
             actuators,
         } => check::check(&scene, floating_base, actuators.choice()),
+        Command::Optimize {
+            problem,
+            out,
+            quiet,
+        } => {
+            let stem = problem
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned());
+            let out = out.unwrap_or_else(|| run::default_out_dir(&stem.unwrap_or_default()));
+            optimize::optimize(&problem, &out, quiet)
+        }
         Command::Curves { model, params, out } => {
             let out = out.unwrap_or_else(|| run::default_out_dir(&format!("curves-{model}")));
             curves::curves(&model, &params, &out)

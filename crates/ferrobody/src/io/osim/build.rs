@@ -72,8 +72,14 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         &mut added,
     )?;
     let mut state_variables = Vec::new();
-    let forces = add_forces(doc, &mut b, &skeleton, &mut left_out, &mut state_variables)?;
+    let (forces, force_paths) =
+        add_forces(doc, &mut b, &skeleton, &mut left_out, &mut state_variables)?;
     let model = b.build().map_err(|e| model_error(doc, model_node, &e))?;
+    let control_paths = model
+        .actuators()
+        .iter()
+        .map(|a| force_paths.get(&a.name).cloned().unwrap_or_default())
+        .collect();
     let mut state = model.default_state();
     for c in &skeleton.coordinates {
         state.q[c.q_index] = c.default_value;
@@ -90,6 +96,7 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         coordinates: skeleton.coordinates,
         joints: skeleton.joints,
         forces,
+        control_paths,
         state_variables,
         left_out,
         warnings: Vec::new(),
@@ -182,7 +189,7 @@ fn add_forces(
     sk: &Skeleton,
     left_out: &mut BTreeMap<String, usize>,
     state_variables: &mut Vec<(String, crate::ids::ZId)>,
-) -> Res<Vec<(String, String)>> {
+) -> Res<(Vec<(String, String)>, HashMap<String, String>)> {
     let (geometry_nodes, force_nodes) = collect_components(doc, left_out)?;
     let geometry = contact::read_all(doc, &geometry_nodes)?;
     let mut used = std::collections::HashSet::new();
@@ -204,8 +211,12 @@ fn add_forces(
         reflex_gains: &reflex_gains,
         ranges: &ranges,
     };
+    let mut paths = HashMap::new();
     for n in force_nodes {
         let tag = tag_of(n);
+        if let Some(name) = n.attribute("name") {
+            paths.insert(name.to_string(), doc.path_of(n));
+        }
         if muscles::SUPPORTED.contains(&tag.as_str()) {
             state_variables.extend(ctx.muscle(n)?);
             forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
@@ -239,7 +250,7 @@ fn add_forces(
                 .or_insert(0) += 1;
         }
     }
-    Ok(forces)
+    Ok((forces, paths))
 }
 
 /// The names of the contact geometries a force refers to (its `geometry` lists and sockets).

@@ -92,6 +92,9 @@ pub struct OsimModel {
     pub joints: Vec<(String, String)>,
     /// Simulated force elements as (name, OpenSim type).
     pub forces: Vec<(String, String)>,
+    /// The component path of each control of the model's control vector, in control order
+    /// (`/forceset/tau0`, or `/tau0` for an actuator in `components`): Moco's control names.
+    pub control_paths: Vec<String>,
     /// The components' continuous state variables by OpenSim path
     /// (`/forceset/NAME/activation`, `/forceset/NAME/normalized_tendon_force`) and z index.
     pub state_variables: Vec<(String, crate::ids::ZId)>,

@@ -1,0 +1,119 @@
+//! `ferrobody optimize problem.toml`: solve an optimal-control problem (ferrobody-optimize's
+//! TOML format) and write the solution as Moco's .sto, as CSV, and plots of the states and
+//! controls. IPOPT's progress goes to stderr, one line per iteration; a solve that does not
+//! converge is an error (its last iterate is written as `unsolved_iterate.sto`, never as the
+//! solution).
+
+use crate::plots::line_plot;
+use anyhow::{Context, Result};
+use ferrobody_optimize::{solve, OptimizeError, ProblemFile, Trajectory};
+use std::path::Path;
+
+/// Solves the problem file and writes `solution.sto`, `solution.csv`, `states.svg`,
+/// `controls.svg` and `summary.json` into `out`.
+pub fn optimize(problem: &Path, out: &Path, quiet: bool) -> Result<()> {
+    let mut file = ProblemFile::load(problem)?;
+    file.settings.progress = !quiet;
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let p = &file.problem;
+    out!(
+        "optimizing {}: {} states, {} controls, {} mesh intervals ({})",
+        file.model_path.display(),
+        p.state_names().len(),
+        p.control_names().len(),
+        file.settings.mesh_intervals,
+        file.settings.transcription.label()
+    );
+    let solution = match solve(file.problem, &file.settings, &file.guess) {
+        Ok(s) => s,
+        Err(OptimizeError::NotSolved {
+            status,
+            iterations,
+            iterate,
+        }) => {
+            let path = out.join("unsolved_iterate.sto");
+            iterate.write_sto(&path)?;
+            anyhow::bail!(
+                "IPOPT did not solve the problem: {status} after {iterations} iterations \
+                 (last iterate, not a solution: {})",
+                path.display()
+            );
+        }
+        Err(e) => return Err(e.into()),
+    };
+    solution.write_sto(&out.join("solution.sto"))?;
+    solution.write_csv(&out.join("solution.csv"))?;
+    write_plots(&solution, out)?;
+    let summary = serde_json::to_string_pretty(&Summary::of(&solution))?;
+    std::fs::write(out.join("summary.json"), summary + "\n")?;
+    out!(
+        "{}: objective {} (final time {} s) after {} iterations in {:.3} s",
+        solution.status,
+        solution.objective,
+        solution.final_time(),
+        solution.iterations,
+        solution.solver_duration
+    );
+    out!(
+        "wrote {}/solution.sto (Moco's MocoTrajectory), solution.csv, states.svg, controls.svg, summary.json",
+        out.display()
+    );
+    Ok(())
+}
+
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    status: &'a str,
+    success: bool,
+    objective: f64,
+    goals: &'a [(String, f64)],
+    final_time: f64,
+    iterations: usize,
+    solver_duration_s: f64,
+}
+
+impl<'a> Summary<'a> {
+    fn of(s: &'a Trajectory) -> Self {
+        Self {
+            status: &s.status,
+            success: s.success,
+            objective: s.objective,
+            goals: &s.goal_values,
+            final_time: s.final_time(),
+            iterations: s.iterations,
+            solver_duration_s: s.solver_duration,
+        }
+    }
+}
+
+fn write_plots(s: &Trajectory, out: &Path) -> Result<()> {
+    let series = |names: &[String]| -> Vec<(String, Vec<(f64, f64)>)> {
+        names
+            .iter()
+            .map(|n| {
+                let column = s.column(n).unwrap_or_default();
+                (n.clone(), s.time.iter().copied().zip(column).collect())
+            })
+            .collect()
+    };
+    for (file, title, y_label, names) in [
+        (
+            "states.svg",
+            "Optimal states",
+            "state (m, rad, m/s, rad/s)",
+            &s.state_names,
+        ),
+        (
+            "controls.svg",
+            "Optimal controls",
+            "control",
+            &s.control_names,
+        ),
+    ] {
+        let data = series(names);
+        let borrowed: Vec<(&str, Vec<(f64, f64)>)> =
+            data.iter().map(|(n, p)| (n.as_str(), p.clone())).collect();
+        line_plot(&out.join(file), title, "time (s)", y_label, &borrowed)?;
+    }
+    Ok(())
+}

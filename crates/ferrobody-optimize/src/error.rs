@@ -1,0 +1,64 @@
+//! The errors of posing and solving a problem: one line each, naming what is wrong.
+
+use std::path::PathBuf;
+
+/// What can go wrong posing or solving an optimal-control problem.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptimizeError {
+    /// A state or control name that is not in the model.
+    #[error("'{name}' is not a state or control of the model (it has: {known})")]
+    UnknownName {
+        /// The name given.
+        name: String,
+        /// The names the model has.
+        known: String,
+    },
+    /// Bounds that no value satisfies.
+    #[error("infeasible bounds: {0}")]
+    InfeasibleBounds(String),
+    /// A goal's parameters.
+    #[error("invalid goal: {0}")]
+    InvalidGoal(String),
+    /// A model the transcription does not cover.
+    #[error("unsupported model: {0}")]
+    UnsupportedModel(String),
+    /// The model failed to evaluate.
+    #[error(transparent)]
+    Model(#[from] ferrobody::Error),
+    /// A problem file or a guess table, with its place.
+    #[error("{file}:{line}: {message}")]
+    File {
+        /// The file.
+        file: String,
+        /// The line (1-based; 0 when the whole file is meant).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Reading or writing a file.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// IPOPT could not be set up (an option it refused, a malformed problem).
+    #[error("IPOPT: {0}")]
+    Solver(String),
+    /// IPOPT ended without a solution: its status, with the last iterate.
+    #[error("IPOPT did not solve the problem: {status} after {iterations} iterations")]
+    NotSolved {
+        /// IPOPT's return status.
+        status: String,
+        /// Iterations taken.
+        iterations: usize,
+        /// The last iterate (not a solution).
+        iterate: Box<crate::Trajectory>,
+    },
+}
+
+/// `Result` with [`OptimizeError`].
+pub type Result<T> = std::result::Result<T, OptimizeError>;

@@ -1,0 +1,422 @@
+//! The transcribed nonlinear program: bounds, defect constraints, their sparse exact Jacobian
+//! and the objective with its gradient (grid and equations: [`crate::grid`]).
+//!
+//! The Jacobian's sparsity pattern is computed once, from the structure of the defects and of
+//! `∂f/∂(y, c)` ([`crate::dynamics`]); its values come from the same enumeration, so pattern
+//! and values cannot disagree. Per interval k with points a, m, b and h = (t_f − t₀)/N:
+//!
+//! ```text
+//!   Hermite   ∂/∂y_a = −½ I − h/8 J_a,   ∂/∂y_m = I,          ∂/∂y_b = −½ I + h/8 J_b
+//!   Simpson   ∂/∂y_a = −I − h/6 J_a,     ∂/∂y_m = −4h/6 J_m,  ∂/∂y_b = I − h/6 J_b
+//!   trapez.   ∂/∂y_a = −I − h/2 J_a,                          ∂/∂y_b = I − h/2 J_b
+//!   ∂/∂t_f    −(f_a − f_b)/(8N),  −(f_a + 4 f_m + f_b)/(6N),  −(f_a + f_b)/(2N)
+//! ```
+//!
+//! with J_p = ∂f/∂(y, c) at point p (the c columns through the same blocks).
+
+use crate::dynamics::PointDynamics;
+use crate::error::Result;
+use crate::grid::{Layout, Transcription};
+use crate::problem::{Bounds, FinalTime, Problem};
+use ferrobody::nalgebra::DMatrix;
+
+/// IPOPT's infinity (`nlp_upper_bound_inf`).
+const INFINITE: f64 = 2e19;
+
+/// The evaluated dynamics at every grid point, for one x.
+pub(crate) struct PointCache {
+    dynamics: PointDynamics,
+    /// f at every point (points × ny), valid for `x_values`.
+    f: Vec<f64>,
+    x_values: Option<Vec<f64>>,
+    /// J at every point, valid for `x_jacobians`.
+    jacobians: Vec<DMatrix<f64>>,
+    x_jacobians: Option<Vec<f64>>,
+}
+
+/// The transcribed problem.
+pub(crate) struct Transcribed {
+    pub problem: Problem,
+    pub layout: Layout,
+    omega: Vec<f64>,
+    /// Per row of f: the columns of (y, c) it depends on, with and without its own y column.
+    cols_f: Vec<Vec<usize>>,
+    cols_identity_f: Vec<Vec<usize>>,
+    pub cache: std::cell::RefCell<PointCache>,
+}
+
+/// Which terms one point contributes to a defect row: `α I + β J`.
+#[derive(Clone, Copy)]
+struct Term {
+    point: usize,
+    alpha: f64,
+    beta: f64,
+    has_identity: bool,
+    has_f: bool,
+}
+
+impl Transcribed {
+    pub fn new(problem: Problem, transcription: Transcription, intervals: usize) -> Result<Self> {
+        let layout = Layout {
+            ny: problem.state_names.len(),
+            nc: problem.control_names.len(),
+            intervals,
+            transcription,
+            free_time: problem.free_final_time(),
+        };
+        let dynamics = PointDynamics::new(&problem.model, &problem.base_state)?;
+        let cols_f = dynamics.pattern();
+        let cols_identity_f = cols_f
+            .iter()
+            .enumerate()
+            .map(|(i, cols)| {
+                let mut all = cols.clone();
+                all.push(i);
+                all.sort_unstable();
+                all.dedup();
+                all
+            })
+            .collect();
+        let (ny, nb) = (layout.ny, layout.ny + layout.nc);
+        let points = layout.points();
+        Ok(Self {
+            omega: layout.quadrature(),
+            cache: std::cell::RefCell::new(PointCache {
+                dynamics,
+                f: vec![0.0; points * ny],
+                x_values: None,
+                jacobians: vec![DMatrix::zeros(ny, nb); points],
+                x_jacobians: None,
+            }),
+            cols_f,
+            cols_identity_f,
+            layout,
+            problem,
+        })
+    }
+
+    /// (t₀, t_f) at x.
+    pub fn times(&self, x: &[f64]) -> (f64, f64) {
+        let tf = match self.problem.final_time {
+            FinalTime::Fixed(tf) => tf,
+            FinalTime::Free(_) => x[0],
+        };
+        (self.problem.initial_time, tf)
+    }
+
+    /// The time of grid point i at x.
+    pub fn time(&self, x: &[f64], i: usize) -> f64 {
+        let (t0, tf) = self.times(x);
+        t0 + (tf - t0) * self.layout.fraction(i)
+    }
+
+    /// Lower and upper bounds of every variable.
+    pub fn bounds(&self, lower: &mut [f64], upper: &mut [f64]) {
+        let l = &self.layout;
+        let mut set = |i: usize, b: Bounds| {
+            lower[i] = b.lower.max(-INFINITE);
+            upper[i] = b.upper.min(INFINITE);
+        };
+        if let FinalTime::Free(b) = self.problem.final_time {
+            set(0, b);
+        }
+        let last = l.points() - 1;
+        for p in 0..l.points() {
+            for (j, sb) in self.problem.state_bounds.iter().enumerate() {
+                let end = match p {
+                    0 => sb.initial,
+                    p if p == last => sb.final_,
+                    _ => None,
+                };
+                let b = end.map_or(sb.path, |e| {
+                    Bounds::new(e.lower.max(sb.path.lower), e.upper.min(sb.path.upper))
+                });
+                set(l.y(p) + j, b);
+            }
+            for (k, b) in self.problem.control_bounds.iter().enumerate() {
+                set(l.c(p) + k, *b);
+            }
+        }
+    }
+
+    fn evaluate_values(&self, x: &[f64]) -> Result<()> {
+        let mut cache = self.cache.borrow_mut();
+        if cache.x_values.as_deref() == Some(x) {
+            return Ok(());
+        }
+        let l = self.layout;
+        let cache = &mut *cache;
+        for p in 0..l.points() {
+            let (y, c) = (&x[l.y(p)..l.c(p)], &x[l.c(p)..l.c(p) + l.nc]);
+            let f = &mut cache.f[p * l.ny..(p + 1) * l.ny];
+            cache.dynamics.value(self.time(x, p), y, c, f)?;
+        }
+        cache.x_values = Some(x.to_vec());
+        Ok(())
+    }
+
+    fn evaluate_jacobians(&self, x: &[f64]) -> Result<()> {
+        let mut cache = self.cache.borrow_mut();
+        if cache.x_jacobians.as_deref() == Some(x) {
+            return Ok(());
+        }
+        let l = self.layout;
+        let cache = &mut *cache;
+        for p in 0..l.points() {
+            let (y, c) = (&x[l.y(p)..l.c(p)], &x[l.c(p)..l.c(p) + l.nc]);
+            let f = &mut cache.f[p * l.ny..(p + 1) * l.ny];
+            let jac = &mut cache.jacobians[p];
+            cache.dynamics.jacobian(self.time(x, p), y, c, f, jac)?;
+        }
+        cache.x_values = Some(x.to_vec());
+        cache.x_jacobians = Some(x.to_vec());
+        Ok(())
+    }
+
+    /// The defects g(x).
+    pub fn constraints(&self, x: &[f64], g: &mut [f64]) -> Result<()> {
+        self.evaluate_values(x)?;
+        let cache = self.cache.borrow();
+        let l = self.layout;
+        let (t0, tf) = self.times(x);
+        let h = (tf - t0) / l.intervals as f64;
+        let y = |p: usize, i: usize| x[l.y(p) + i];
+        let c = |p: usize, j: usize| x[l.c(p) + j];
+        let f = |p: usize, i: usize| cache.f[p * l.ny + i];
+        let mut row = 0;
+        for k in 0..l.intervals {
+            match l.transcription {
+                Transcription::HermiteSimpson => {
+                    let (a, m, b) = (2 * k, 2 * k + 1, 2 * k + 2);
+                    for i in 0..l.ny {
+                        g[row] =
+                            y(m, i) - 0.5 * (y(a, i) + y(b, i)) - h / 8.0 * (f(a, i) - f(b, i));
+                        g[row + l.ny] =
+                            y(b, i) - y(a, i) - h / 6.0 * (f(a, i) + 4.0 * f(m, i) + f(b, i));
+                        row += 1;
+                    }
+                    row += l.ny;
+                    for j in 0..l.nc {
+                        g[row] = c(m, j) - 0.5 * (c(a, j) + c(b, j));
+                        row += 1;
+                    }
+                }
+                Transcription::Trapezoidal => {
+                    let (a, b) = (k, k + 1);
+                    for i in 0..l.ny {
+                        g[row] = y(b, i) - y(a, i) - 0.5 * h * (f(a, i) + f(b, i));
+                        row += 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of nonzeros of the constraint Jacobian.
+    pub fn jacobian_nonzeros(&self) -> usize {
+        let mut n = 0;
+        self.jacobian_entries(&[], None, &mut |_, _, _| n += 1);
+        n
+    }
+
+    /// The Jacobian's (row, column) pattern, in the order of [`Self::jacobian_values`].
+    pub fn jacobian_pattern(&self, rows: &mut [i32], cols: &mut [i32]) {
+        let mut n = 0;
+        self.jacobian_entries(&[], None, &mut |r, c, _| {
+            rows[n] = r as i32;
+            cols[n] = c as i32;
+            n += 1;
+        });
+    }
+
+    /// The Jacobian's values at x.
+    pub fn jacobian_values(&self, x: &[f64], values: &mut [f64]) -> Result<()> {
+        self.evaluate_jacobians(x)?;
+        let cache = self.cache.borrow();
+        let mut n = 0;
+        self.jacobian_entries(x, Some(&cache), &mut |_, _, v| {
+            values[n] = v;
+            n += 1;
+        });
+        Ok(())
+    }
+
+    /// Enumerates the Jacobian's entries (row, column, value); values are 0 without a cache.
+    fn jacobian_entries(
+        &self,
+        x: &[f64],
+        cache: Option<&PointCache>,
+        emit: &mut impl FnMut(usize, usize, f64),
+    ) {
+        let l = self.layout;
+        let n = l.intervals as f64;
+        let h = cache.map_or(0.0, |_| {
+            let (t0, tf) = self.times(x);
+            (tf - t0) / n
+        });
+        let f = |p: usize, i: usize| cache.map_or(0.0, |c| c.f[p * l.ny + i]);
+        let term = |point, alpha: f64, beta: f64| Term {
+            point,
+            alpha,
+            beta,
+            has_identity: alpha != 0.0,
+            has_f: true,
+        };
+        let mut row = 0;
+        for k in 0..l.intervals {
+            match l.transcription {
+                Transcription::HermiteSimpson => {
+                    let (a, m, b) = (2 * k, 2 * k + 1, 2 * k + 2);
+                    for i in 0..l.ny {
+                        if l.free_time {
+                            emit(row, 0, -(f(a, i) - f(b, i)) / (8.0 * n));
+                        }
+                        let identity_only = Term {
+                            has_f: false,
+                            ..term(m, 1.0, 0.0)
+                        };
+                        for t in [
+                            term(a, -0.5, -h / 8.0),
+                            identity_only,
+                            term(b, -0.5, h / 8.0),
+                        ] {
+                            self.emit_term(row, i, t, cache, emit);
+                        }
+                        row += 1;
+                    }
+                    for i in 0..l.ny {
+                        if l.free_time {
+                            emit(row, 0, -(f(a, i) + 4.0 * f(m, i) + f(b, i)) / (6.0 * n));
+                        }
+                        let f_only = term(m, 0.0, -4.0 * h / 6.0);
+                        for t in [term(a, -1.0, -h / 6.0), f_only, term(b, 1.0, -h / 6.0)] {
+                            self.emit_term(row, i, t, cache, emit);
+                        }
+                        row += 1;
+                    }
+                    for j in 0..l.nc {
+                        emit(row, l.c(a) + j, -0.5);
+                        emit(row, l.c(m) + j, 1.0);
+                        emit(row, l.c(b) + j, -0.5);
+                        row += 1;
+                    }
+                }
+                Transcription::Trapezoidal => {
+                    let (a, b) = (k, k + 1);
+                    for i in 0..l.ny {
+                        if l.free_time {
+                            emit(row, 0, -(f(a, i) + f(b, i)) / (2.0 * n));
+                        }
+                        for t in [term(a, -1.0, -0.5 * h), term(b, 1.0, -0.5 * h)] {
+                            self.emit_term(row, i, t, cache, emit);
+                        }
+                        row += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// One point's `α I + β J` entries of defect row `row` (state component i).
+    fn emit_term(
+        &self,
+        row: usize,
+        i: usize,
+        t: Term,
+        cache: Option<&PointCache>,
+        emit: &mut impl FnMut(usize, usize, f64),
+    ) {
+        let start = self.layout.y(t.point);
+        let cols: &[usize] = match (t.has_identity, t.has_f) {
+            (true, true) => &self.cols_identity_f[i],
+            (false, true) => &self.cols_f[i],
+            _ => std::slice::from_ref(&i),
+        };
+        for &col in cols {
+            let value = cache.map_or(0.0, |c| {
+                let identity = if col == i { t.alpha } else { 0.0 };
+                let jac = if t.has_f {
+                    t.beta * c.jacobians[t.point][(i, col)]
+                } else {
+                    0.0
+                };
+                identity + jac
+            });
+            emit(row, start + col, value);
+        }
+    }
+
+    /// The objective at x.
+    pub fn objective(&self, x: &[f64]) -> f64 {
+        let (t0, tf) = self.times(x);
+        let h = (tf - t0) / self.layout.intervals as f64;
+        let l = self.layout;
+        let controls = |p: usize| &x[l.c(p)..l.c(p) + l.nc];
+        self.problem
+            .goals
+            .iter()
+            .map(|g| g.value([t0, tf], h, &self.omega, controls))
+            .sum()
+    }
+
+    /// Each goal's value at x, by Moco's label.
+    pub fn goal_values(&self, x: &[f64]) -> Vec<(&'static str, f64)> {
+        let (t0, tf) = self.times(x);
+        let h = (tf - t0) / self.layout.intervals as f64;
+        let l = self.layout;
+        let controls = |p: usize| &x[l.c(p)..l.c(p) + l.nc];
+        self.problem
+            .goals
+            .iter()
+            .map(|g| (g.label(), g.value([t0, tf], h, &self.omega, controls)))
+            .collect()
+    }
+
+    /// The objective's gradient at x.
+    pub fn objective_gradient(&self, x: &[f64], grad: &mut [f64]) {
+        grad.fill(0.0);
+        let (t0, tf) = self.times(x);
+        let h = (tf - t0) / self.layout.intervals as f64;
+        let l = self.layout;
+        let controls = |p: usize| &x[l.c(p)..l.c(p) + l.nc];
+        let free = l.free_time;
+        let grad = std::cell::RefCell::new(grad);
+        for goal in &self.problem.goals {
+            goal.add_gradient(
+                [t0, tf],
+                h,
+                &self.omega,
+                controls,
+                |d| {
+                    if free {
+                        grad.borrow_mut()[0] += d;
+                    }
+                },
+                |p, k, d| grad.borrow_mut()[l.c(p) + k] += d,
+            );
+        }
+    }
+}
+
+impl Transcribed {
+    /// x as a trajectory (names, times, states, controls, goal values; no solver report).
+    pub fn trajectory(&self, x: &[f64]) -> crate::Trajectory {
+        let l = self.layout;
+        let points = 0..l.points();
+        crate::Trajectory {
+            time: points.clone().map(|p| self.time(x, p)).collect(),
+            state_names: self.problem.state_names.clone(),
+            control_names: self.problem.control_names.clone(),
+            states: points.clone().map(|p| x[l.y(p)..l.c(p)].to_vec()).collect(),
+            controls: points.map(|p| x[l.c(p)..l.c(p) + l.nc].to_vec()).collect(),
+            objective: self.objective(x),
+            goal_values: self
+                .goal_values(x)
+                .into_iter()
+                .map(|(label, v)| (label.to_string(), v))
+                .collect(),
+            ..Default::default()
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! The optimal-control problem, in the spirit of Moco's `MocoProblem`: a model, its states
+//! y = [q, u] and controls c named as Moco names them, time bounds, bounds on every state
+//! (over the whole path, at the initial and at the final time) and control, and the goals.
+//!
+//! ```text
+//!   minimise    Σ goals(t_f, y(t), c(t))
+//!   subject to  ẏ = f(y, c)                     (the model's forward dynamics)
+//!               y_lo ≤ y(t) ≤ y_hi,  c_lo ≤ c(t) ≤ c_hi,  y(t₀) ∈ Y₀,  y(t_f) ∈ Y_f
+//!               t_f fixed, or t_f ∈ [t_lo, t_hi]
+//! ```
+//!
+//! Names: for an OpenSim model, a state is `COORDINATE_PATH/value` or `COORDINATE_PATH/speed`
+//! (`/jointset/j0/q0/value`) and a control is its actuator's path (`/tau0`,
+//! `/forceset/tau0`), as in Moco's tables; the coordinate's or actuator's plain name also works
+//! (`q0`, `q0/speed`, `tau0`). For other models, states are the tree's coordinate and speed
+//! names (`link.rz`, `link.rz/speed`... as `Tree::coordinate_names`) and controls the
+//! actuators' names. Reference: Dembia et al., "OpenSim Moco", PLoS Comput. Biol. 16 (2020).
+
+use crate::error::{OptimizeError, Result};
+use crate::goals::Goal;
+use ferrobody::io::osim::OsimModel;
+use ferrobody::{Model, State};
+use std::collections::HashMap;
+
+/// A closed interval `[lower, upper]`; either end may be infinite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Lower end.
+    pub lower: f64,
+    /// Upper end.
+    pub upper: f64,
+}
+
+impl Bounds {
+    /// `[lower, upper]`.
+    pub fn new(lower: f64, upper: f64) -> Self {
+        Self { lower, upper }
+    }
+
+    /// The single value `value`.
+    pub fn fixed(value: f64) -> Self {
+        Self::new(value, value)
+    }
+
+    /// `(−∞, ∞)`.
+    pub fn unbounded() -> Self {
+        Self::new(f64::NEG_INFINITY, f64::INFINITY)
+    }
+
+    /// Moco's guess from bounds: the midpoint when both ends are finite, the finite end when
+    /// one is, else zero.
+    pub fn guess(&self) -> f64 {
+        match (self.lower.is_finite(), self.upper.is_finite()) {
+            (true, true) => 0.5 * (self.lower + self.upper),
+            (true, false) => self.lower,
+            (false, true) => self.upper,
+            (false, false) => 0.0,
+        }
+    }
+
+    fn intersects(&self, other: &Bounds) -> bool {
+        self.lower.max(other.lower) <= self.upper.min(other.upper)
+    }
+
+    fn check(&self, what: &str) -> Result<()> {
+        if self.lower.is_nan() || self.upper.is_nan() || self.lower > self.upper {
+            return Err(OptimizeError::InfeasibleBounds(format!(
+                "{what}: bounds [{}, {}] are empty",
+                self.lower, self.upper
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Bounds on one state: over the whole path, and optionally at t₀ and t_f.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StateBounds {
+    /// At every grid point.
+    pub path: Bounds,
+    /// At the initial time (within `path`).
+    pub initial: Option<Bounds>,
+    /// At the final time (within `path`).
+    pub final_: Option<Bounds>,
+}
+
+/// The final time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FinalTime {
+    /// A given final time (s).
+    Fixed(f64),
+    /// A variable of the problem within these bounds (s).
+    Free(Bounds),
+}
+
+/// An optimal-control problem over a model (see the module documentation).
+#[derive(Clone)]
+pub struct Problem {
+    pub(crate) model: Model<f64>,
+    /// The state every grid point starts from (its discrete variables: locks, flags).
+    pub(crate) base_state: State<f64>,
+    pub(crate) state_names: Vec<String>,
+    pub(crate) control_names: Vec<String>,
+    /// Other names of states and controls (plain coordinate and actuator names).
+    aliases: HashMap<String, Variable>,
+    pub(crate) initial_time: f64,
+    pub(crate) final_time: FinalTime,
+    pub(crate) state_bounds: Vec<StateBounds>,
+    pub(crate) control_bounds: Vec<Bounds>,
+    pub(crate) goals: Vec<Goal>,
+}
+
+impl std::fmt::Debug for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Problem")
+            .field("state_names", &self.state_names)
+            .field("control_names", &self.control_names)
+            .field("initial_time", &self.initial_time)
+            .field("final_time", &self.final_time)
+            .field("state_bounds", &self.state_bounds)
+            .field("control_bounds", &self.control_bounds)
+            .field("goals", &self.goals)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A state or a control, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variable {
+    /// Index in y = [q, u].
+    State(usize),
+    /// Index in the control vector.
+    Control(usize),
+}
+
+impl Problem {
+    /// A problem over `model` from `state` (its discrete variables are kept at every grid
+    /// point), with the tree's coordinate, speed and actuator names, t ∈ [0, 1], no bounds and
+    /// no goals.
+    pub fn new(model: Model<f64>, state: State<f64>) -> Result<Self> {
+        let mut state_names = model.coordinate_names();
+        state_names.extend(
+            model
+                .speed_names()
+                .into_iter()
+                .map(|s| format!("{s}/speed")),
+        );
+        let control_names = model.actuators().iter().map(|a| a.name.clone()).collect();
+        Self::with_names(model, state, state_names, control_names, HashMap::new())
+    }
+
+    /// A problem over an OpenSim model, with Moco's names (and the plain names as aliases).
+    pub fn from_osim(osim: &OsimModel) -> Result<Self> {
+        let model = osim.model.clone();
+        let ny = model.nq() + model.nu();
+        let mut state_names: Vec<String> = model.coordinate_names();
+        state_names.extend(
+            model
+                .speed_names()
+                .into_iter()
+                .map(|s| format!("{s}/speed")),
+        );
+        let mut aliases = HashMap::new();
+        for c in &osim.coordinates {
+            state_names[c.q_index] = format!("{}/value", c.path);
+            state_names[model.nq() + c.u_index] = format!("{}/speed", c.path);
+            aliases.insert(c.name.clone(), Variable::State(c.q_index));
+            aliases.insert(format!("{}/value", c.name), Variable::State(c.q_index));
+            let speed = Variable::State(model.nq() + c.u_index);
+            aliases.insert(format!("{}/speed", c.name), speed);
+        }
+        debug_assert_eq!(state_names.len(), ny);
+        let mut control_names = Vec::new();
+        for (k, a) in model.actuators().iter().enumerate() {
+            let path = osim.control_paths.get(k).filter(|p| !p.is_empty());
+            control_names.push(path.cloned().unwrap_or_else(|| a.name.clone()));
+            aliases.insert(a.name.clone(), Variable::Control(k));
+        }
+        Self::with_names(
+            model,
+            osim.default_state.clone(),
+            state_names,
+            control_names,
+            aliases,
+        )
+    }
+
+    fn with_names(
+        model: Model<f64>,
+        base_state: State<f64>,
+        state_names: Vec<String>,
+        control_names: Vec<String>,
+        aliases: HashMap<String, Variable>,
+    ) -> Result<Self> {
+        check_model(&model)?;
+        let ny = state_names.len();
+        let nc = control_names.len();
+        Ok(Self {
+            model,
+            base_state,
+            state_names,
+            control_names,
+            aliases,
+            initial_time: 0.0,
+            final_time: FinalTime::Fixed(1.0),
+            state_bounds: vec![
+                StateBounds {
+                    path: Bounds::unbounded(),
+                    initial: None,
+                    final_: None,
+                };
+                ny
+            ],
+            control_bounds: vec![Bounds::unbounded(); nc],
+            goals: Vec::new(),
+        })
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model<f64> {
+        &self.model
+    }
+
+    /// The states' names, in y = [q, u] order.
+    pub fn state_names(&self) -> &[String] {
+        &self.state_names
+    }
+
+    /// The controls' names, in control order.
+    pub fn control_names(&self) -> &[String] {
+        &self.control_names
+    }
+
+    /// The goals.
+    pub fn goals(&self) -> &[Goal] {
+        &self.goals
+    }
+
+    /// The state or control a name (or alias) denotes.
+    pub fn variable(&self, name: &str) -> Result<Variable> {
+        if let Some(i) = self.state_names.iter().position(|n| n == name) {
+            return Ok(Variable::State(i));
+        }
+        if let Some(k) = self.control_names.iter().position(|n| n == name) {
+            return Ok(Variable::Control(k));
+        }
+        self.aliases
+            .get(name)
+            .copied()
+            .ok_or_else(|| OptimizeError::UnknownName {
+                name: name.to_string(),
+                known: self.known_names(),
+            })
+    }
+
+    fn known_names(&self) -> String {
+        let mut all: Vec<&str> = self.state_names.iter().map(String::as_str).collect();
+        all.extend(self.control_names.iter().map(String::as_str));
+        all.join(", ")
+    }
+
+    /// Sets the time bounds: t₀ and the final time.
+    pub fn set_time_bounds(&mut self, initial: f64, final_time: FinalTime) -> Result<()> {
+        let lowest_final = match final_time {
+            FinalTime::Fixed(tf) => tf,
+            FinalTime::Free(b) => {
+                b.check("final time")?;
+                b.upper
+            }
+        };
+        if !initial.is_finite() || !(lowest_final > initial) {
+            return Err(OptimizeError::InfeasibleBounds(format!(
+                "time: the final time ({lowest_final} at most) must be after the initial time \
+                 {initial}"
+            )));
+        }
+        self.initial_time = initial;
+        self.final_time = final_time;
+        Ok(())
+    }
+
+    /// Bounds a state (by name) over the path and, when given, at t₀ and t_f.
+    pub fn set_state_bounds(&mut self, name: &str, bounds: StateBounds) -> Result<()> {
+        let Variable::State(i) = self.variable(name)? else {
+            return Err(OptimizeError::InfeasibleBounds(format!(
+                "'{name}' is a control, not a state"
+            )));
+        };
+        bounds.path.check(name)?;
+        for (end, b) in [("initial", bounds.initial), ("final", bounds.final_)] {
+            if let Some(b) = b {
+                b.check(&format!("{name} ({end})"))?;
+                if !b.intersects(&bounds.path) {
+                    return Err(OptimizeError::InfeasibleBounds(format!(
+                        "{name}: {end} bounds [{}, {}] lie outside its bounds [{}, {}]",
+                        b.lower, b.upper, bounds.path.lower, bounds.path.upper
+                    )));
+                }
+            }
+        }
+        self.state_bounds[i] = bounds;
+        Ok(())
+    }
+
+    /// Bounds a control (by name).
+    pub fn set_control_bounds(&mut self, name: &str, bounds: Bounds) -> Result<()> {
+        let Variable::Control(k) = self.variable(name)? else {
+            return Err(OptimizeError::InfeasibleBounds(format!(
+                "'{name}' is a state, not a control"
+            )));
+        };
+        bounds.check(name)?;
+        self.control_bounds[k] = bounds;
+        Ok(())
+    }
+
+    /// Adds a goal (checked against the model's controls).
+    pub fn add_goal(&mut self, goal: Goal) -> Result<()> {
+        goal.check(self.control_names.len())?;
+        self.goals.push(goal);
+        Ok(())
+    }
+
+    /// Whether the final time is a variable.
+    pub fn free_final_time(&self) -> bool {
+        matches!(self.final_time, FinalTime::Free(_))
+    }
+}
+
+/// The models this transcription covers: q̇ = u for every mobilizer and no auxiliary states.
+fn check_model(model: &Model<f64>) -> Result<()> {
+    if let Some(b) = model.bodies()[1..]
+        .iter()
+        .find(|b| !b.mobilizer.qdot_is_u())
+    {
+        return Err(OptimizeError::UnsupportedModel(format!(
+            "body '{}' has a {} mobilizer, whose q̇ is not u: the transcription takes joints \
+             whose coordinates' derivatives are their speeds",
+            b.name, b.mobilizer
+        )));
+    }
+    if model.nz() > 0 {
+        return Err(OptimizeError::UnsupportedModel(format!(
+            "the model has {} auxiliary states (muscle or actuator activations, fiber lengths): \
+             their controls join the control vector with issue 37",
+            model.nz()
+        )));
+    }
+    if model.nq() + model.nu() == 0 {
+        return Err(OptimizeError::UnsupportedModel(
+            "the model has no coordinates".to_string(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,281 @@
+//! A problem as a TOML file (`ferrobody optimize problem.toml`):
+//!
+//! ```toml
+//! model = "sliding_mass.osim"          # .osim, a scene .toml, or a .urdf (a motor per joint)
+//! guess = "guess.sto"                  # optional: a table of states and controls
+//! [time]
+//! initial = 0.0
+//! final = [0.0, 5.0]                   # a number (fixed) or [lower, upper] (free)
+//! [[state]]
+//! name = "/slider/position/value"      # Moco's name, or the coordinate's (`position`)
+//! bounds = [-5.0, 5.0]
+//! initial = 0.0                        # a number or [lower, upper]
+//! final = 1.0
+//! [[control]]
+//! name = "/actuator"
+//! bounds = [-50.0, 50.0]
+//! [[goal]]
+//! kind = "final_time"                  # or "control_effort" (weight, exponent,
+//! weight = 1.0                         #   control_weights = { name = w }, divide_by_duration)
+//! [solver]
+//! transcription = "hermite-simpson"    # or "trapezoidal"
+//! mesh_intervals = 50
+//! convergence_tolerance = 1e-6
+//! constraint_tolerance = 1e-6
+//! max_iterations = 3000
+//! [solver.ipopt]                       # any IPOPT option, passed through
+//! mu_strategy = "adaptive"
+//! ```
+//!
+//! Paths are relative to the problem file. Errors name the file and line.
+
+use crate::error::{OptimizeError, Result};
+use crate::goals::Goal;
+use crate::grid::Transcription;
+use crate::guess::Guess;
+use crate::problem::{Bounds, FinalTime, Problem, StateBounds};
+use crate::solve::{IpoptValue, SolverSettings};
+use crate::trajectory::Table;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A problem file, read: the problem, the solver settings and the guess.
+#[derive(Clone, Debug)]
+pub struct ProblemFile {
+    /// The problem.
+    pub problem: Problem,
+    /// The solver settings.
+    pub settings: SolverSettings,
+    /// The initial guess.
+    pub guess: Guess,
+    /// The model file, as resolved.
+    pub model_path: PathBuf,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Spec {
+    model: String,
+    guess: Option<String>,
+    time: TimeSpec,
+    #[serde(default)]
+    state: Vec<StateSpec>,
+    #[serde(default)]
+    control: Vec<ControlSpec>,
+    #[serde(default)]
+    goal: Vec<GoalSpec>,
+    #[serde(default)]
+    solver: SolverSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimeSpec {
+    #[serde(default)]
+    initial: f64,
+    #[serde(rename = "final")]
+    final_time: Range,
+}
+
+/// A number or `[lower, upper]`.
+#[derive(Deserialize, Clone, Copy)]
+#[serde(untagged)]
+enum Range {
+    Value(f64),
+    Interval([f64; 2]),
+}
+
+impl Range {
+    fn bounds(self) -> Bounds {
+        match self {
+            Range::Value(v) => Bounds::fixed(v),
+            Range::Interval([lo, hi]) => Bounds::new(lo, hi),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateSpec {
+    name: String,
+    bounds: Option<[f64; 2]>,
+    initial: Option<Range>,
+    #[serde(rename = "final")]
+    final_value: Option<Range>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ControlSpec {
+    name: String,
+    bounds: [f64; 2],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GoalSpec {
+    kind: String,
+    #[serde(default = "one")]
+    weight: f64,
+    #[serde(default = "two")]
+    exponent: u32,
+    #[serde(default)]
+    control_weights: BTreeMap<String, f64>,
+    #[serde(default)]
+    divide_by_duration: bool,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn two() -> u32 {
+    2
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SolverSpec {
+    transcription: Option<Transcription>,
+    mesh_intervals: Option<usize>,
+    convergence_tolerance: Option<f64>,
+    constraint_tolerance: Option<f64>,
+    max_iterations: Option<usize>,
+    #[serde(default)]
+    ipopt: BTreeMap<String, IpoptValue>,
+}
+
+impl ProblemFile {
+    /// Reads a problem file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|source| OptimizeError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses a problem file's text (`path` locates the files it names and errors).
+    pub fn parse(text: &str, path: &Path) -> Result<Self> {
+        let file = path.display().to_string();
+        let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+        let spec: Spec = toml::from_str(text).map_err(|e| OptimizeError::File {
+            file: file.clone(),
+            line: e.span().map_or(0, |s| line_of(s.start)),
+            message: e.message().to_string(),
+        })?;
+        // Errors after parsing name the line of the entry they concern.
+        let at = |needle: &str| text.find(needle).map_or(0, line_of);
+        let in_file = |needle: &str, e: OptimizeError| OptimizeError::File {
+            file: file.clone(),
+            line: at(needle),
+            message: e.to_string(),
+        };
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let model_path = dir.join(&spec.model);
+        let mut problem = load_model(&model_path).map_err(|e| in_file("model", e))?;
+        let final_time = match spec.time.final_time {
+            Range::Value(tf) => FinalTime::Fixed(tf),
+            Range::Interval([lo, hi]) => FinalTime::Free(Bounds::new(lo, hi)),
+        };
+        problem
+            .set_time_bounds(spec.time.initial, final_time)
+            .map_err(|e| in_file("[time]", e))?;
+        for s in &spec.state {
+            let bounds = StateBounds {
+                path: s
+                    .bounds
+                    .map_or(Bounds::unbounded(), |[lo, hi]| Bounds::new(lo, hi)),
+                initial: s.initial.map(Range::bounds),
+                final_: s.final_value.map(Range::bounds),
+            };
+            problem
+                .set_state_bounds(&s.name, bounds)
+                .map_err(|e| in_file(&s.name, e))?;
+        }
+        for c in &spec.control {
+            let [lo, hi] = c.bounds;
+            problem
+                .set_control_bounds(&c.name, Bounds::new(lo, hi))
+                .map_err(|e| in_file(&c.name, e))?;
+        }
+        for g in &spec.goal {
+            let goal = goal(&problem, g).map_err(|e| in_file(&g.kind, e))?;
+            problem.add_goal(goal).map_err(|e| in_file(&g.kind, e))?;
+        }
+        let guess = match &spec.guess {
+            Some(g) => Guess::Table(Table::read(&dir.join(g))?),
+            None => Guess::Bounds,
+        };
+        Ok(Self {
+            problem,
+            settings: settings(spec.solver),
+            guess,
+            model_path,
+        })
+    }
+}
+
+fn load_model(path: &Path) -> Result<Problem> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
+        "osim" => Problem::from_osim(&ferrobody::io::osim::load(path)?),
+        "urdf" => {
+            let robot = ferrobody::io::urdf::load_actuated(
+                path,
+                ferrobody::io::urdf::RootJoint::Fixed,
+                ferrobody::io::urdf::UrdfActuators::Motors,
+            )?;
+            Problem::new(robot.model, robot.default_state)
+        }
+        _ => {
+            let scene = ferrobody::io::load_scene(path)?;
+            Problem::new(scene.model, scene.initial_state)
+        }
+    }
+}
+
+fn goal(problem: &Problem, g: &GoalSpec) -> Result<Goal> {
+    match g.kind.as_str() {
+        "final_time" => Ok(Goal::FinalTime { weight: g.weight }),
+        "control_effort" => {
+            let mut control_weights = Vec::new();
+            if !g.control_weights.is_empty() {
+                control_weights = vec![1.0; problem.control_names().len()];
+                for (name, w) in &g.control_weights {
+                    match problem.variable(name)? {
+                        crate::Variable::Control(k) => control_weights[k] = *w,
+                        crate::Variable::State(_) => {
+                            return Err(OptimizeError::InvalidGoal(format!(
+                                "control_weights: '{name}' is a state, not a control"
+                            )))
+                        }
+                    }
+                }
+            }
+            Ok(Goal::ControlEffort {
+                weight: g.weight,
+                exponent: g.exponent,
+                control_weights,
+                divide_by_duration: g.divide_by_duration,
+            })
+        }
+        other => Err(OptimizeError::InvalidGoal(format!(
+            "unknown goal kind '{other}' (final_time, control_effort)"
+        ))),
+    }
+}
+
+fn settings(s: SolverSpec) -> SolverSettings {
+    let d = SolverSettings::default();
+    SolverSettings {
+        transcription: s.transcription.unwrap_or(d.transcription),
+        mesh_intervals: s.mesh_intervals.unwrap_or(d.mesh_intervals),
+        convergence_tolerance: s.convergence_tolerance.unwrap_or(d.convergence_tolerance),
+        constraint_tolerance: s.constraint_tolerance.unwrap_or(d.constraint_tolerance),
+        max_iterations: s.max_iterations.unwrap_or(d.max_iterations),
+        ipopt_options: s.ipopt.into_iter().collect(),
+        progress: d.progress,
+    }
+}

@@ -1,0 +1,3 @@
+//! Tests of ferrobody-optimize, one module per file.
+
+mod moco_problems;

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The system libraries the workspace links, installed from Debian's packages where missing:
+# IPOPT for ferrobody-optimize (ipopt-sys links the system's libipopt: pkg-config finds it,
+# cmake builds the crate's C wrapper, libclang runs bindgen). ARCHITECTURE.md, "Optimal
+# control", says why the system's IPOPT. Run by scripts/test.sh, scripts/demo.sh and CI.
+set -euo pipefail
+need=()
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+pkg-config --exists ipopt 2>/dev/null || need+=(coinor-libipopt-dev)
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+compgen -G "/usr/lib/llvm-*/lib/libclang*.so*" >/dev/null || need+=(libclang-dev)
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "installing system packages: ${need[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
