@@ -1,0 +1,98 @@
+//! The NLP's exact Jacobian and gradient against central differences, at a point away from
+//! the guess (every state, control and a free final time moved), for both transcriptions.
+
+use super::moco_problems::example;
+use ferrobody_optimize::inspect::NlpView;
+use ferrobody_optimize::{Bounds, FinalTime, Goal, Guess, ProblemFile, Transcription};
+
+/// A problem with a free final time and both goals, so every column kind is exercised.
+fn double_pendulum_free_time() -> ferrobody_optimize::Problem {
+    let mut file = ProblemFile::load(&example("double_pendulum_swingup.toml")).unwrap();
+    let p = &mut file.problem;
+    p.set_time_bounds(0.0, FinalTime::Free(Bounds::new(0.5, 2.0)))
+        .unwrap();
+    p.add_goal(Goal::FinalTime { weight: 0.3 }).unwrap();
+    p.add_goal(Goal::ControlEffort {
+        weight: 2.0,
+        exponent: 3,
+        control_weights: vec![1.0, 0.5],
+        divide_by_duration: false,
+    })
+    .unwrap();
+    file.problem
+}
+
+/// A deterministic point: the guess plus a spread of smooth offsets.
+fn moved_point(view: &NlpView) -> Vec<f64> {
+    let mut x = view.initial_point(&Guess::Bounds).unwrap();
+    for (i, xi) in x.iter_mut().enumerate() {
+        *xi += 0.3 * ((i as f64) * 0.7).sin();
+    }
+    x[0] = 1.1;
+    x
+}
+
+fn check(transcription: Transcription) {
+    let view = NlpView::new(double_pendulum_free_time(), transcription, 6).unwrap();
+    let x = moved_point(&view);
+    let n = view.n_variables();
+    let mut exact = vec![vec![0.0; n]; view.n_constraints()];
+    for (r, c, v) in view.jacobian(&x).unwrap() {
+        exact[r][c] += v;
+    }
+    let gradient = view.objective_gradient(&x);
+    // Central differences with step 1e-6 on O(1) functions: truncation ~1e-12·f''', round-off
+    // ~1e-16/1e-6 = 1e-10 per unit of |g|; the dynamics reach |u̇| ~ 1e3, so 1e-6 relative to
+    // the largest entry's size with an absolute floor of 1e-6 separates round-off from a
+    // wrong derivative (a missing term is O(h·J) ~ 1e-2 or larger).
+    let step = 1e-6;
+    let mut worst: f64 = 0.0;
+    for j in 0..n {
+        let (mut plus, mut minus) = (x.clone(), x.clone());
+        plus[j] += step;
+        minus[j] -= step;
+        let gp = view.constraints(&plus).unwrap();
+        let gm = view.constraints(&minus).unwrap();
+        for (r, row) in exact.iter().enumerate() {
+            let fd = (gp[r] - gm[r]) / (2.0 * step);
+            let err = (fd - row[j]).abs() / (1.0 + fd.abs());
+            assert!(err < 1e-5, "∂g{r}/∂x{j}: exact {} fd {fd}", row[j]);
+            worst = worst.max(err);
+        }
+        let fd = (view.objective(&plus) - view.objective(&minus)) / (2.0 * step);
+        let err = (fd - gradient[j]).abs() / (1.0 + fd.abs());
+        assert!(err < 1e-6, "∂J/∂x{j}: exact {} fd {fd}", gradient[j]);
+    }
+    assert!(worst > 0.0);
+}
+
+#[test]
+fn hermite_simpson_jacobian_matches_central_differences() {
+    check(Transcription::HermiteSimpson);
+}
+
+#[test]
+fn trapezoidal_jacobian_matches_central_differences() {
+    check(Transcription::Trapezoidal);
+}
+
+#[test]
+fn jacobian_pattern_has_no_duplicates() {
+    let view = NlpView::new(
+        double_pendulum_free_time(),
+        Transcription::HermiteSimpson,
+        4,
+    )
+    .unwrap();
+    let x = moved_point(&view);
+    let mut entries: Vec<(usize, usize)> = view
+        .jacobian(&x)
+        .unwrap()
+        .into_iter()
+        .map(|(r, c, _)| (r, c))
+        .collect();
+    let n = entries.len();
+    entries.sort_unstable();
+    entries.dedup();
+    assert_eq!(entries.len(), n);
+}

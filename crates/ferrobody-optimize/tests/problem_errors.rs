@@ -1,0 +1,71 @@
+//! Bad problems give one clear error: names not in the model, infeasible bounds, bad files.
+
+use super::moco_problems::example;
+use ferrobody_optimize::{Bounds, FinalTime, OptimizeError, ProblemFile, StateBounds};
+use std::path::Path;
+
+fn problem() -> ferrobody_optimize::Problem {
+    ProblemFile::load(&example("double_pendulum_swingup.toml"))
+        .unwrap()
+        .problem
+}
+
+#[test]
+fn a_name_not_in_the_model_is_refused_with_the_known_names() {
+    let mut p = problem();
+    let e = p
+        .set_control_bounds("/tau9", Bounds::new(-1.0, 1.0))
+        .unwrap_err();
+    assert!(matches!(e, OptimizeError::UnknownName { .. }));
+    let msg = e.to_string();
+    assert!(msg.contains("'/tau9'") && msg.contains("/tau0"), "{msg}");
+}
+
+#[test]
+fn infeasible_bounds_are_refused() {
+    let mut p = problem();
+    let empty = p.set_control_bounds("/tau0", Bounds::new(1.0, -1.0));
+    assert!(matches!(empty, Err(OptimizeError::InfeasibleBounds(_))));
+    let outside = p.set_state_bounds(
+        "q0",
+        StateBounds {
+            path: Bounds::new(-1.0, 1.0),
+            initial: Some(Bounds::fixed(2.0)),
+            final_: None,
+        },
+    );
+    let msg = outside.unwrap_err().to_string();
+    assert!(msg.contains("initial bounds [2, 2] lie outside"), "{msg}");
+    let time = p.set_time_bounds(1.0, FinalTime::Fixed(0.5));
+    assert!(matches!(time, Err(OptimizeError::InfeasibleBounds(_))));
+}
+
+#[test]
+fn a_problem_file_error_names_file_and_line() {
+    let text = std::fs::read_to_string(example("double_pendulum_swingup.toml")).unwrap();
+    let path = example("bad.toml");
+    let bad = text.replace("name = \"/tau1\"", "name = \"/tau7\"");
+    let e = ProblemFile::parse(&bad, &path).unwrap_err().to_string();
+    let line = bad.lines().position(|l| l.contains("/tau7")).unwrap() + 1;
+    assert!(e.contains(&format!("bad.toml:{line}:")), "{e}");
+    assert!(e.contains("'/tau7' is not a state or control"), "{e}");
+    let typo = text.replace("mesh_intervals", "mesh_intervalz");
+    let e = ProblemFile::parse(&typo, &path).unwrap_err().to_string();
+    assert!(
+        e.contains("bad.toml:") && e.contains("mesh_intervalz"),
+        "{e}"
+    );
+    let e = ProblemFile::parse(&text.replace("final = 1.0", "final = [2.0, 1.0]"), &path)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("final time: bounds [2, 1] are empty"), "{e}");
+}
+
+#[test]
+fn a_model_with_muscle_states_is_refused_clearly() {
+    let gait = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/opensim/models/gait10dof18musc.osim");
+    let osim = ferrobody::io::osim::load(&gait).unwrap();
+    let e = ferrobody_optimize::Problem::from_osim(&osim).unwrap_err();
+    assert!(e.to_string().contains("auxiliary states"), "{e}");
+}
