@@ -260,13 +260,7 @@ fn main() -> ExitCode {
             problem,
             out,
             quiet,
-        } => {
-            let stem = problem
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned());
-            let out = out.unwrap_or_else(|| run::default_out_dir(&stem.unwrap_or_default()));
-            optimize::optimize(&problem, &out, quiet)
-        }
+        } => optimize::optimize(&problem, out, quiet),
         Command::Curves { model, params, out } => {
             let out = out.unwrap_or_else(|| run::default_out_dir(&format!("curves-{model}")));
             curves::curves(&model, &params, &out)

@@ -7,11 +7,17 @@
 use crate::plots::line_plot;
 use anyhow::{Context, Result};
 use ferrobody_optimize::{solve, OptimizeError, ProblemFile, Trajectory};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Solves the problem file and writes `solution.sto`, `solution.csv`, `states.svg`,
-/// `controls.svg` and `summary.json` into `out`.
-pub fn optimize(problem: &Path, out: &Path, quiet: bool) -> Result<()> {
+/// `controls.svg` and `summary.json` into `out` (default: a folder named after the problem).
+pub fn optimize(problem: &Path, out: Option<PathBuf>, quiet: bool) -> Result<()> {
+    let out = &out.unwrap_or_else(|| {
+        let stem = problem
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned());
+        crate::run::default_out_dir(&stem.unwrap_or_default())
+    });
     let mut file = ProblemFile::load(problem)?;
     file.settings.progress = !quiet;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;

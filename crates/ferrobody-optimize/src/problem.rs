@@ -268,7 +268,9 @@ impl Problem {
                 b.upper
             }
         };
-        if !initial.is_finite() || !(lowest_final > initial) {
+        if !initial.is_finite()
+            || lowest_final.partial_cmp(&initial) != Some(std::cmp::Ordering::Greater)
+        {
             return Err(OptimizeError::InfeasibleBounds(format!(
                 "time: the final time ({lowest_final} at most) must be after the initial time \
                  {initial}"

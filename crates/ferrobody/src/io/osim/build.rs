@@ -182,14 +182,17 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
     Ok(sk)
 }
 
-/// Adds the supported forces; counts the rest (and unused contact geometry) as left out.
+/// Elements as (name, OpenSim type).
+type NamedTypes = Vec<(String, String)>;
+
+/// Adds the supported forces (returned with every force's component path by name); counts the rest (and unused contact geometry) as left out.
 fn add_forces(
     doc: &Doc,
     b: &mut ModelBuilder<f64>,
     sk: &Skeleton,
     left_out: &mut BTreeMap<String, usize>,
     state_variables: &mut Vec<(String, crate::ids::ZId)>,
-) -> Res<(Vec<(String, String)>, HashMap<String, String>)> {
+) -> Res<(NamedTypes, HashMap<String, String>)> {
     let (geometry_nodes, force_nodes) = collect_components(doc, left_out)?;
     let geometry = contact::read_all(doc, &geometry_nodes)?;
     let mut used = std::collections::HashSet::new();
