@@ -13,6 +13,7 @@ mod cli_curves;
 mod cli_hangs;
 mod cli_interrupt;
 mod cli_mutations;
+mod cli_optimize;
 mod cli_osim;
 mod cli_replay;
 mod cli_robot_scene;
