@@ -24,7 +24,10 @@ fn sliding_mass_solution_files() {
         .unwrap();
     assert_success(&out);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("Solve_Succeeded: objective 0.4001"), "{stdout}");
+    assert!(
+        stdout.contains("Solve_Succeeded: objective 0.4001"),
+        "{stdout}"
+    );
     // Progress: a line per iteration on stderr.
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("inf_pr"), "{stderr}");
