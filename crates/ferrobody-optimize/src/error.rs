@@ -27,7 +27,7 @@ pub enum OptimizeError {
     #[error(transparent)]
     Model(#[from] ferrobody::Error),
     /// A problem file or a guess table, with its place.
-    #[error("{file}:{line}: {message}")]
+    #[error("{file}{}: {message}", line_suffix(*.line))]
     File {
         /// The file.
         file: String,
@@ -58,6 +58,15 @@ pub enum OptimizeError {
         /// The last iterate (not a solution).
         iterate: Box<crate::Trajectory>,
     },
+}
+
+/// `:LINE`, or nothing for line 0 (the whole file).
+fn line_suffix(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
 }
 
 /// `Result` with [`OptimizeError`].

@@ -158,15 +158,29 @@ impl ProblemFile {
 
     /// Parses a problem file's text (`path` locates the files it names and errors).
     pub fn parse(text: &str, path: &Path) -> Result<Self> {
-        let file = path.display().to_string();
         let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
         let spec: Spec = toml::from_str(text).map_err(|e| OptimizeError::File {
-            file: file.clone(),
+            file: path.display().to_string(),
             line: e.span().map_or(0, |s| line_of(s.start)),
             message: e.message().to_string(),
         })?;
         // Errors after parsing name the line of the entry they concern.
-        let at = |needle: &str| text.find(needle).map_or(0, line_of);
+        Self::from_spec(spec, path, &|needle| text.find(needle).map_or(0, line_of))
+    }
+
+    /// The same problem as JSON (what Python's `ferrobody.optimize` sends for a dict): the
+    /// keys and values of the TOML file; `base` is the folder the file names are relative to.
+    pub fn parse_json(text: &str, base: &Path) -> Result<Self> {
+        let spec: Spec = serde_json::from_str(text).map_err(|e| OptimizeError::File {
+            file: "problem".into(),
+            line: 0,
+            message: e.to_string(),
+        })?;
+        Self::from_spec(spec, &base.join("problem"), &|_| 0)
+    }
+
+    fn from_spec(spec: Spec, path: &Path, at: &dyn Fn(&str) -> usize) -> Result<Self> {
+        let file = path.display().to_string();
         let in_file = |needle: &str, e: OptimizeError| OptimizeError::File {
             file: file.clone(),
             line: at(needle),

@@ -8,6 +8,7 @@
 mod arrays;
 mod dynamics;
 mod model;
+mod optimize;
 mod runs;
 mod simulation;
 mod state;
@@ -36,6 +37,7 @@ fn _ferrobody(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model::model_from_source, m)?)?;
     m.add_function(wrap_pyfunction!(state::state_from_parts, m)?)?;
     m.add_function(wrap_pyfunction!(runs::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(optimize::_optimize, m)?)?;
     m.add_function(wrap_pyfunction!(runs::rollouts, m)?)?;
     m.add_function(wrap_pyfunction!(dynamics::step_jacobian, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

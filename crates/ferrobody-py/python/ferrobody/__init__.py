@@ -20,17 +20,20 @@ from ferrobody._ferrobody import (
     simulate,
     step_jacobian,
 )
+from ferrobody.optimal_control import Solution, optimize
 from ferrobody.vector_env import VectorEnv
 
 __all__ = [
     "Dynamics",
     "Model",
     "Simulation",
+    "Solution",
     "State",
     "VectorEnv",
     "VectorSimulation",
     "__version__",
     "load",
+    "optimize",
     "rollouts",
     "simulate",
     "step_jacobian",

@@ -1,7 +1,7 @@
 """Type stubs of ferrobody's Python API (the extension module ferrobody._ferrobody)."""
 
 from os import PathLike
-from typing import Callable, Iterable, Optional, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -287,6 +287,37 @@ def load(
     floating_base=True its root link is free; actuators="motors" or "position" (gains kp, kv)
     puts one actuator on each actuated joint). Raises FileNotFoundError or ValueError with the
     command line's message."""
+
+class Solution:
+    """The optimal trajectory on the collocation grid and IPOPT's report (a frozen
+    dataclass; `states[i, j]` is `state_names[j]` at `time[i]`)."""
+
+    time: np.ndarray
+    states: np.ndarray
+    controls: np.ndarray
+    state_names: list[str]
+    control_names: list[str]
+    objective: float
+    goals: list[tuple[str, float]]
+    status: str
+    success: bool
+    iterations: int
+    solver_duration: float
+
+    def column(self, name: str) -> np.ndarray:
+        """The values of one state or control over time, by name."""
+    @property
+    def final_time(self) -> float:
+        """The last grid time (s)."""
+
+def optimize(
+    problem: Union[str, PathLike, Mapping[str, Any]],
+    base: Union[str, PathLike, None] = None,
+    progress: bool = False,
+) -> Solution:
+    """Solves an optimal-control problem posed as Moco poses it (a TOML problem file's path,
+    or a dict with its keys) with IPOPT and exact derivatives. Raises ValueError,
+    FileNotFoundError, or RuntimeError when IPOPT does not converge."""
 
 def simulate(
     model: Model,

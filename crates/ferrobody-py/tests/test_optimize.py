@@ -1,0 +1,47 @@
+"""ferrobody.optimize: Moco's problems from Python, as a file and as a dict (issue 40)."""
+
+import pathlib
+import tomllib
+
+import numpy as np
+import pytest
+
+import ferrobody
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[3] / "examples" / "optimal-control"
+
+
+def test_sliding_mass_from_its_file():
+    s = ferrobody.optimize(EXAMPLES / "sliding_mass.toml")
+    assert s.success and s.status == "Solve_Succeeded"
+    # Moco 4.6 on the same mesh: 0.4001073436 s (../shared/reference/moco).
+    assert abs(s.objective - 0.4001073436) < 1e-3 * 0.4
+    assert s.states.shape == (101, 2) and s.controls.shape == (101, 1)
+    assert s.column("/slider/position/value")[-1] == 1.0
+    assert s.final_time == pytest.approx(s.objective)
+
+
+def test_double_pendulum_from_a_dict_with_changed_mesh():
+    with open(EXAMPLES / "double_pendulum_swingup.toml", "rb") as f:
+        problem = tomllib.load(f)
+    problem["solver"]["mesh_intervals"] = 20
+    problem["solver"]["transcription"] = "trapezoidal"
+    s = ferrobody.optimize(problem, base=EXAMPLES)
+    assert s.success
+    assert s.time.shape == (21,)
+    # A coarser mesh and another quadrature move the optimum a little from Moco's 0.0607.
+    assert 0.05 < s.objective < 0.07
+    np.testing.assert_allclose(s.column("/jointset/j0/q0/value")[[0, -1]], [-np.pi / 2, np.pi / 2])
+
+
+def test_errors_map_to_python_exceptions():
+    with open(EXAMPLES / "double_pendulum_swingup.toml", "rb") as f:
+        problem = tomllib.load(f)
+    bad = dict(problem, control=[{"name": "/tau9", "bounds": [-1.0, 1.0]}])
+    with pytest.raises(ValueError, match="'/tau9' is not a state or control"):
+        ferrobody.optimize(bad, base=EXAMPLES)
+    with pytest.raises(FileNotFoundError):
+        ferrobody.optimize(EXAMPLES / "no_such_problem.toml")
+    few = dict(problem, solver=dict(problem["solver"], max_iterations=2))
+    with pytest.raises(RuntimeError, match="Maximum_Iterations_Exceeded"):
+        ferrobody.optimize(few, base=EXAMPLES)
