@@ -2,18 +2,23 @@
 //!
 //! * [`Goal::FinalTime`] — `J = w t_f` (Moco's `MocoFinalTimeGoal`).
 //! * [`Goal::ControlEffort`] — `J = w/D ∫ Σ_k w_k |c_k|^p dt` (`MocoControlGoal`: exponent
-//!   p ≥ 2, per-control weights w_k, D the duration t_f − t₀ when `divide_by_duration`, else 1),
-//!   integrated over the grid with the transcription's quadrature (Simpson's rule for
-//!   Hermite–Simpson, the trapezoidal rule for trapezoidal), as Moco does.
+//!   p ≥ 2, per-control weights w_k, D the duration t_f − t₀ when `divide_by_duration`, else 1).
+//! * [`Goal::StateTracking`] — `J = w ∫ Σ_j w_j (y_j − r_j(t))² dt` (`MocoStateTrackingGoal`),
+//!   r_j a column of a table, linearly interpolated.
 //!
-//! With h = (t_f − t₀)/N and quadrature weights `h ω_i`, the effort is `J = (w h / D) Σ_i ω_i
-//! L(c_i)`, so `∂J/∂c_ik = (w h / D) ω_i p w_k |c_ik|^(p−1) sgn c_ik` and, with a free final
-//! time, `∂J/∂t_f = J / (t_f − t₀)` (0 when divided by the duration: h/D = 1/N).
+//! Integrals use the transcription's quadrature (Simpson's rule for Hermite–Simpson, the
+//! trapezoidal rule for trapezoidal), as Moco does: with h = (t_f − t₀)/N and weights h ω_i,
+//! `∫ L dt = h Σ_i ω_i L_i`. Gradients: `∂J/∂x = h ω_i ∂L_i/∂x` for the point's variables, and
+//! with a free final time `∂J/∂t_f = J/(t_f − t₀) + h Σ_i ω_i ∂L_i/∂t_i · i/(points − 1)`
+//! (t_i moves with t_f; the effort divided by the duration has h/D = 1/N).
 
 use crate::error::{OptimizeError, Result};
+use crate::grid::Layout;
+use crate::trajectory::Table;
 
 /// One term of the objective.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Goal {
     /// `w t_f`.
     FinalTime {
@@ -31,6 +36,44 @@ pub enum Goal {
         /// Whether to divide by the duration t_f − t₀.
         divide_by_duration: bool,
     },
+    /// `w ∫ Σ_j w_j (y_j − r_j(t))² dt`.
+    StateTracking {
+        /// Weight w.
+        weight: f64,
+        /// The reference table.
+        reference: Table,
+        /// (state index in y, table column, weight w_j) for each tracked state.
+        columns: Vec<(usize, usize, f64)>,
+    },
+}
+
+/// The grid at one point x of the NLP, as the goals read it.
+pub(crate) struct GridView<'a> {
+    pub x: &'a [f64],
+    pub layout: Layout,
+    pub t0: f64,
+    pub tf: f64,
+    pub omega: &'a [f64],
+}
+
+impl GridView<'_> {
+    fn h(&self) -> f64 {
+        (self.tf - self.t0) / self.layout.intervals as f64
+    }
+
+    fn time(&self, i: usize) -> f64 {
+        self.t0 + (self.tf - self.t0) * self.layout.fraction(i)
+    }
+
+    fn controls(&self, i: usize) -> &[f64] {
+        let l = self.layout;
+        &self.x[l.c(i)..l.c(i) + l.nc]
+    }
+
+    fn states(&self, i: usize) -> &[f64] {
+        let l = self.layout;
+        &self.x[l.y(i)..l.c(i)]
+    }
 }
 
 impl Goal {
@@ -49,24 +92,26 @@ impl Goal {
         match self {
             Goal::FinalTime { .. } => "final_time",
             Goal::ControlEffort { .. } => "effort",
+            Goal::StateTracking { .. } => "state_tracking",
         }
     }
 
-    pub(crate) fn check(&self, n_controls: usize) -> Result<()> {
+    pub(crate) fn check(&self, n_states: usize, n_controls: usize) -> Result<()> {
         let bad = |m: String| Err(OptimizeError::InvalidGoal(m));
+        let weight = match self {
+            Goal::FinalTime { weight }
+            | Goal::ControlEffort { weight, .. }
+            | Goal::StateTracking { weight, .. } => *weight,
+        };
+        if !weight.is_finite() {
+            return bad(format!("{}: weight {weight} is not finite", self.label()));
+        }
         match self {
-            Goal::FinalTime { weight } if !weight.is_finite() => {
-                bad(format!("final_time: weight {weight} is not finite"))
-            }
             Goal::ControlEffort {
-                weight,
                 exponent,
                 control_weights,
                 ..
             } => {
-                if !weight.is_finite() {
-                    return bad(format!("effort: weight {weight} is not finite"));
-                }
                 if *exponent < 2 {
                     return bad(format!("effort: exponent {exponent} must be at least 2"));
                 }
@@ -79,90 +124,144 @@ impl Goal {
                 if control_weights.iter().any(|w| !w.is_finite()) {
                     return bad("effort: a control weight is not finite".to_string());
                 }
-                Ok(())
             }
-            Goal::FinalTime { .. } => Ok(()),
+            Goal::StateTracking {
+                reference, columns, ..
+            } => {
+                if columns.is_empty() {
+                    return bad("state_tracking: no column of the table names a state".into());
+                }
+                let out = columns.iter().find(|&&(j, c, w)| {
+                    j >= n_states || c >= reference.labels.len() || !w.is_finite()
+                });
+                if let Some((j, c, w)) = out {
+                    return bad(format!(
+                        "state_tracking: column {c} for state {j} with weight {w} is invalid"
+                    ));
+                }
+            }
+            Goal::FinalTime { .. } => {}
         }
+        Ok(())
     }
 
-    /// The goal's value; `controls(i)` gives the controls at grid point i, `omega` the
-    /// quadrature weights ω_i (the integral is `h Σ ω_i L_i`).
-    pub(crate) fn value<'c>(
-        &self,
-        times: [f64; 2],
-        h: f64,
-        omega: &[f64],
-        controls: impl Fn(usize) -> &'c [f64],
-    ) -> f64 {
+    /// The integrand at grid point i (0 for the final-time goal).
+    fn integrand(&self, g: &GridView, i: usize) -> f64 {
         match self {
-            Goal::FinalTime { weight } => weight * times[1],
+            Goal::FinalTime { .. } => 0.0,
             Goal::ControlEffort {
-                weight,
                 exponent,
                 control_weights,
-                divide_by_duration,
+                ..
+            } => g
+                .controls(i)
+                .iter()
+                .enumerate()
+                .map(|(k, c)| weight_of(control_weights, k) * c.abs().powi(*exponent as i32))
+                .sum(),
+            Goal::StateTracking {
+                reference, columns, ..
             } => {
-                let scale = weight * h / duration_divisor(times, *divide_by_duration);
-                let sum: f64 = omega
+                let (y, t) = (g.states(i), g.time(i));
+                columns
                     .iter()
-                    .enumerate()
-                    .map(|(i, w)| w * integrand(controls(i), *exponent, control_weights))
-                    .sum();
-                scale * sum
+                    .map(|&(j, col, w)| w * (y[j] - reference.interpolate(col, t)).powi(2))
+                    .sum()
             }
         }
     }
 
-    /// Adds the goal's gradient: `grad_tf(dJ/dt_f)` and `grad_c(i, k, dJ/dc_ik)`.
-    pub(crate) fn add_gradient<'c>(
-        &self,
-        times: [f64; 2],
-        h: f64,
-        omega: &[f64],
-        controls: impl Fn(usize) -> &'c [f64],
-        mut grad_tf: impl FnMut(f64),
-        mut grad_c: impl FnMut(usize, usize, f64),
-    ) {
+    /// `w h / D`: the factor of `Σ ω_i L_i`.
+    fn scale(&self, g: &GridView) -> f64 {
         match self {
-            Goal::FinalTime { weight } => grad_tf(*weight),
+            Goal::FinalTime { .. } => 0.0,
             Goal::ControlEffort {
                 weight,
-                exponent,
-                control_weights,
                 divide_by_duration,
+                ..
             } => {
-                let scale = weight * h / duration_divisor(times, *divide_by_duration);
-                let p = *exponent as i32;
-                let mut sum = 0.0;
-                for (i, w) in omega.iter().enumerate() {
-                    let c = controls(i);
-                    sum += w * integrand(c, *exponent, control_weights);
-                    for (k, &ck) in c.iter().enumerate() {
-                        let wk = control_weights.get(k).copied().unwrap_or(1.0);
-                        let d = f64::from(p) * wk * ck.abs().powi(p - 1) * ck.signum();
-                        grad_c(i, k, scale * w * d);
+                let d = if *divide_by_duration {
+                    g.tf - g.t0
+                } else {
+                    1.0
+                };
+                weight * g.h() / d
+            }
+            Goal::StateTracking { weight, .. } => weight * g.h(),
+        }
+    }
+
+    /// The goal's value.
+    pub(crate) fn value(&self, g: &GridView) -> f64 {
+        if let Goal::FinalTime { weight } = self {
+            return weight * g.tf;
+        }
+        let sum: f64 = (0..g.layout.points())
+            .map(|i| g.omega[i] * self.integrand(g, i))
+            .sum();
+        self.scale(g) * sum
+    }
+
+    /// Adds the goal's gradient to `grad` (∂J/∂t_f only when the final time is free).
+    pub(crate) fn add_gradient(&self, g: &GridView, grad: &mut [f64]) {
+        let l = g.layout;
+        if let Goal::FinalTime { weight } = self {
+            if l.free_time {
+                grad[0] += weight;
+            }
+            return;
+        }
+        let scale = self.scale(g);
+        let mut sum = 0.0;
+        let mut dt_sum = 0.0;
+        for i in 0..l.points() {
+            let w = g.omega[i];
+            sum += w * self.integrand(g, i);
+            match self {
+                Goal::ControlEffort {
+                    exponent,
+                    control_weights,
+                    ..
+                } => {
+                    let p = *exponent as i32;
+                    for (k, &c) in g.controls(i).iter().enumerate() {
+                        let d = f64::from(p) * weight_of(control_weights, k) * c.abs().powi(p - 1);
+                        grad[l.c(i) + k] += scale * w * d * c.signum();
                     }
                 }
-                if !divide_by_duration {
-                    grad_tf(scale * sum / (times[1] - times[0]));
+                Goal::StateTracking {
+                    reference, columns, ..
+                } => {
+                    let (y, t) = (g.states(i), g.time(i));
+                    for &(j, col, wj) in columns {
+                        let e = y[j] - reference.interpolate(col, t);
+                        grad[l.y(i) + j] += scale * w * 2.0 * wj * e;
+                        // ∂L/∂t_i through the reference: −2 w_j e r'(t_i).
+                        let de_dt = -reference.slope(col, t);
+                        dt_sum += w * 2.0 * wj * e * de_dt * l.fraction(i);
+                    }
                 }
+                Goal::FinalTime { .. } => {}
             }
+        }
+        if l.free_time {
+            let divided = matches!(
+                self,
+                Goal::ControlEffort {
+                    divide_by_duration: true,
+                    ..
+                }
+            );
+            let through_h = if divided {
+                0.0
+            } else {
+                scale * sum / (g.tf - g.t0)
+            };
+            grad[0] += through_h + scale * dt_sum;
         }
     }
 }
 
-/// `Σ_k w_k |c_k|^p`.
-fn integrand(c: &[f64], exponent: u32, weights: &[f64]) -> f64 {
-    c.iter()
-        .enumerate()
-        .map(|(k, ck)| weights.get(k).copied().unwrap_or(1.0) * ck.abs().powi(exponent as i32))
-        .sum()
-}
-
-fn duration_divisor(times: [f64; 2], divide: bool) -> f64 {
-    if divide {
-        times[1] - times[0]
-    } else {
-        1.0
-    }
+fn weight_of(weights: &[f64], k: usize) -> f64 {
+    weights.get(k).copied().unwrap_or(1.0)
 }

@@ -5,7 +5,7 @@
 //! mesh points (trapezoidal) or the mesh points and the N interval midpoints, 2N + 1 points
 //! (Hermite–Simpson, Moco's default), at times `t_i = t₀ + (t_f − t₀) i / (points − 1)`.
 //! Constraints, per interval: the defects (ny; Hermite–Simpson: ny Hermite, ny Simpson and nc
-//! control-midpoint rows).
+//! control-midpoint rows), then one row per periodicity pair.
 
 use serde::Deserialize;
 
@@ -40,6 +40,8 @@ pub(crate) struct Layout {
     pub intervals: usize,
     pub transcription: Transcription,
     pub free_time: bool,
+    /// Endpoint constraints after the defects (periodicity pairs).
+    pub endpoint_rows: usize,
 }
 
 impl Layout {
@@ -76,7 +78,7 @@ impl Layout {
 
     /// Number of constraints.
     pub fn n_constraints(&self) -> usize {
-        self.intervals * self.rows_per_interval()
+        self.intervals * self.rows_per_interval() + self.endpoint_rows
     }
 
     /// Grid point i's fraction of the time span.

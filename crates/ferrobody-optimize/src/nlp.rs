@@ -16,8 +16,9 @@
 
 use crate::dynamics::PointDynamics;
 use crate::error::Result;
+use crate::goals::GridView;
 use crate::grid::{Layout, Transcription};
-use crate::problem::{Bounds, FinalTime, Problem};
+use crate::problem::{Bounds, FinalTime, Problem, Variable};
 use ferrobody::nalgebra::DMatrix;
 
 /// IPOPT's infinity (`nlp_upper_bound_inf`).
@@ -63,6 +64,7 @@ impl Transcribed {
             intervals,
             transcription,
             free_time: problem.free_final_time(),
+            endpoint_rows: problem.periodic_pairs.len(),
         };
         let dynamics = PointDynamics::new(&problem.model, &problem.base_state)?;
         let cols_f = dynamics.pattern();
@@ -210,7 +212,26 @@ impl Transcribed {
                 }
             }
         }
+        for (first, last) in self.endpoint_columns() {
+            g[row] = x[first] - x[last];
+            row += 1;
+        }
         Ok(())
+    }
+
+    /// Per periodicity pair: the column of its initial variable at the first grid point and
+    /// of its final variable at the last.
+    fn endpoint_columns(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let l = self.layout;
+        let last = l.points() - 1;
+        let column = move |v: Variable, point: usize| match v {
+            Variable::State(i) => l.y(point) + i,
+            Variable::Control(k) => l.c(point) + k,
+        };
+        self.problem
+            .periodic_pairs
+            .iter()
+            .map(move |&(a, b)| (column(a, 0), column(b, last)))
     }
 
     /// Number of nonzeros of the constraint Jacobian.
@@ -316,6 +337,11 @@ impl Transcribed {
                 }
             }
         }
+        for (first, last) in self.endpoint_columns() {
+            emit(row, first, 1.0);
+            emit(row, last, -1.0);
+            row += 1;
+        }
     }
 
     /// One point's `α I + β J` entries of defect row `row` (state component i).
@@ -347,54 +373,39 @@ impl Transcribed {
         }
     }
 
+    fn grid<'a>(&'a self, x: &'a [f64]) -> GridView<'a> {
+        let (t0, tf) = self.times(x);
+        GridView {
+            x,
+            layout: self.layout,
+            t0,
+            tf,
+            omega: &self.omega,
+        }
+    }
+
     /// The objective at x.
     pub fn objective(&self, x: &[f64]) -> f64 {
-        let (t0, tf) = self.times(x);
-        let h = (tf - t0) / self.layout.intervals as f64;
-        let l = self.layout;
-        let controls = |p: usize| &x[l.c(p)..l.c(p) + l.nc];
-        self.problem
-            .goals
-            .iter()
-            .map(|g| g.value([t0, tf], h, &self.omega, controls))
-            .sum()
+        let g = self.grid(x);
+        self.problem.goals.iter().map(|goal| goal.value(&g)).sum()
     }
 
     /// Each goal's value at x, by Moco's label.
     pub fn goal_values(&self, x: &[f64]) -> Vec<(&'static str, f64)> {
-        let (t0, tf) = self.times(x);
-        let h = (tf - t0) / self.layout.intervals as f64;
-        let l = self.layout;
-        let controls = |p: usize| &x[l.c(p)..l.c(p) + l.nc];
+        let g = self.grid(x);
         self.problem
             .goals
             .iter()
-            .map(|g| (g.label(), g.value([t0, tf], h, &self.omega, controls)))
+            .map(|goal| (goal.label(), goal.value(&g)))
             .collect()
     }
 
     /// The objective's gradient at x.
     pub fn objective_gradient(&self, x: &[f64], grad: &mut [f64]) {
         grad.fill(0.0);
-        let (t0, tf) = self.times(x);
-        let h = (tf - t0) / self.layout.intervals as f64;
-        let l = self.layout;
-        let controls = |p: usize| &x[l.c(p)..l.c(p) + l.nc];
-        let free = l.free_time;
-        let grad = std::cell::RefCell::new(grad);
+        let g = self.grid(x);
         for goal in &self.problem.goals {
-            goal.add_gradient(
-                [t0, tf],
-                h,
-                &self.omega,
-                controls,
-                |d| {
-                    if free {
-                        grad.borrow_mut()[0] += d;
-                    }
-                },
-                |p, k, d| grad.borrow_mut()[l.c(p) + k] += d,
-            );
+            goal.add_gradient(&g, grad);
         }
     }
 }

@@ -108,6 +108,8 @@ pub struct Problem {
     pub(crate) state_bounds: Vec<StateBounds>,
     pub(crate) control_bounds: Vec<Bounds>,
     pub(crate) goals: Vec<Goal>,
+    /// Periodicity: (a, b) with a(t₀) = b(t_f).
+    pub(crate) periodic_pairs: Vec<(Variable, Variable)>,
 }
 
 impl std::fmt::Debug for Problem {
@@ -213,6 +215,7 @@ impl Problem {
             ],
             control_bounds: vec![Bounds::unbounded(); nc],
             goals: Vec::new(),
+            periodic_pairs: Vec::new(),
         })
     }
 
@@ -316,11 +319,55 @@ impl Problem {
         Ok(())
     }
 
-    /// Adds a goal (checked against the model's controls).
+    /// Adds a goal (checked against the model's states and controls).
     pub fn add_goal(&mut self, goal: Goal) -> Result<()> {
-        goal.check(self.control_names.len())?;
+        goal.check(self.state_names.len(), self.control_names.len())?;
         self.goals.push(goal);
         Ok(())
+    }
+
+    /// Periodicity (Moco's `MocoPeriodicityGoal`, an endpoint constraint): for each pair of
+    /// names (a, b), `a(t₀) = b(t_f)` — a state or control with itself, or a left/right pair.
+    pub fn add_periodicity(&mut self, pairs: &[(&str, &str)]) -> Result<()> {
+        let mut resolved = Vec::new();
+        for (a, b) in pairs {
+            let (va, vb) = (self.variable(a)?, self.variable(b)?);
+            if matches!(va, Variable::State(_)) != matches!(vb, Variable::State(_)) {
+                return Err(OptimizeError::InvalidGoal(format!(
+                    "periodicity: '{a}' and '{b}' pair a state with a control"
+                )));
+            }
+            resolved.push((va, vb));
+        }
+        self.periodic_pairs.extend(resolved);
+        Ok(())
+    }
+
+    /// A state-tracking goal (Moco's `MocoStateTrackingGoal`): every column of `reference`
+    /// that names a state is tracked, with weight `weights(name)` (1 when `None`); columns
+    /// naming controls or nothing in the model are errors.
+    pub fn add_state_tracking(
+        &mut self,
+        weight: f64,
+        reference: crate::Table,
+        weights: &dyn Fn(&str) -> Option<f64>,
+    ) -> Result<()> {
+        let mut columns = Vec::new();
+        for (col, label) in reference.labels.iter().enumerate() {
+            match self.variable(label)? {
+                Variable::State(j) => columns.push((j, col, weights(label).unwrap_or(1.0))),
+                Variable::Control(_) => {
+                    return Err(OptimizeError::InvalidGoal(format!(
+                        "state_tracking: '{label}' is a control, not a state"
+                    )))
+                }
+            }
+        }
+        self.add_goal(Goal::StateTracking {
+            weight,
+            reference,
+            columns,
+        })
     }
 
     /// Whether the final time is a variable.

@@ -16,7 +16,10 @@
 //! bounds = [-50.0, 50.0]
 //! [[goal]]
 //! kind = "final_time"                  # or "control_effort" (weight, exponent,
-//! weight = 1.0                         #   control_weights = { name = w }, divide_by_duration)
+//! weight = 1.0                         #   control_weights = { name = w }, divide_by_duration),
+//!                                      # "state_tracking" (reference = "table.sto",
+//!                                      #   state_weights = { name = w }), "periodicity"
+//!                                      #   (pairs = [["q_r", "q_l"], ...]: a(t₀) = b(t_f))
 //! [solver]
 //! transcription = "hermite-simpson"    # or "trapezoidal"
 //! mesh_intervals = 50
@@ -124,6 +127,14 @@ struct GoalSpec {
     control_weights: BTreeMap<String, f64>,
     #[serde(default)]
     divide_by_duration: bool,
+    /// `state_tracking`: the reference table (relative to the problem file).
+    reference: Option<String>,
+    /// `state_tracking`: weights by state name (1 for the others).
+    #[serde(default)]
+    state_weights: BTreeMap<String, f64>,
+    /// `periodicity`: pairs `[a, b]` with a(t₀) = b(t_f).
+    #[serde(default)]
+    pairs: Vec<[String; 2]>,
 }
 
 fn one() -> f64 {
@@ -215,8 +226,7 @@ impl ProblemFile {
                 .map_err(|e| in_file(&c.name, e))?;
         }
         for g in &spec.goal {
-            let goal = goal(&problem, g).map_err(|e| in_file(&g.kind, e))?;
-            problem.add_goal(goal).map_err(|e| in_file(&g.kind, e))?;
+            add_goal(&mut problem, g, dir).map_err(|e| in_file(&g.kind, e))?;
         }
         let guess = match &spec.guess {
             Some(g) => Guess::Table(Table::read(&dir.join(g))?),
@@ -250,6 +260,31 @@ fn load_model(path: &Path) -> Result<Problem> {
     }
 }
 
+fn add_goal(problem: &mut Problem, g: &GoalSpec, dir: &Path) -> Result<()> {
+    match g.kind.as_str() {
+        "periodicity" => {
+            let pairs: Vec<(&str, &str)> = g
+                .pairs
+                .iter()
+                .map(|[a, b]| (a.as_str(), b.as_str()))
+                .collect();
+            problem.add_periodicity(&pairs)
+        }
+        "state_tracking" => {
+            let reference = g.reference.as_ref().ok_or_else(|| {
+                OptimizeError::InvalidGoal("state_tracking needs reference = \"table.sto\"".into())
+            })?;
+            let table = Table::read(&dir.join(reference))?;
+            let weights = |name: &str| g.state_weights.get(name).copied();
+            problem.add_state_tracking(g.weight, table, &weights)
+        }
+        _ => {
+            let goal = goal(problem, g)?;
+            problem.add_goal(goal)
+        }
+    }
+}
+
 fn goal(problem: &Problem, g: &GoalSpec) -> Result<Goal> {
     match g.kind.as_str() {
         "final_time" => Ok(Goal::FinalTime { weight: g.weight }),
@@ -276,7 +311,7 @@ fn goal(problem: &Problem, g: &GoalSpec) -> Result<Goal> {
             })
         }
         other => Err(OptimizeError::InvalidGoal(format!(
-            "unknown goal kind '{other}' (final_time, control_effort)"
+            "unknown goal kind '{other}' (final_time, control_effort, state_tracking, periodicity)"
         ))),
     }
 }

@@ -1,5 +1,6 @@
 //! Tests of ferrobody-optimize, one module per file.
 
+mod goals_closed_form;
 mod moco_problems;
 mod nlp_derivatives;
 mod problem_errors;
