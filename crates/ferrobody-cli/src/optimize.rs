@@ -1,12 +1,15 @@
 //! `ferrobody optimize problem.toml`: solve an optimal-control problem (ferrobody-optimize's
-//! TOML format) and write the solution as Moco's .sto, as CSV, and plots of the states and
-//! controls. IPOPT's progress goes to stderr, one line per iteration; a solve that does not
+//! TOML format) and write the solution as Moco's .sto, as CSV, plots of the states and
+//! controls and a 3D replay of the optimal motion. IPOPT's progress goes to stderr, one line per iteration; a solve that does not
 //! converge is an error (its last iterate is written as `unsolved_iterate.sto`, never as the
 //! solution).
 
 use crate::plots::line_plot;
+use crate::recorder::Recorder;
 use anyhow::{Context, Result};
-use ferrobody_optimize::{solve, OptimizeError, ProblemFile, Trajectory};
+use ferrobody::pipeline::forward_dynamics;
+use ferrobody::Data;
+use ferrobody_optimize::{solve, OptimizeError, Problem, ProblemFile, Trajectory};
 use std::path::{Path, PathBuf};
 
 /// Solves the problem file and writes `solution.sto`, `solution.csv`, `states.svg`,
@@ -30,6 +33,7 @@ pub fn optimize(problem: &Path, out: Option<PathBuf>, quiet: bool) -> Result<()>
         file.settings.mesh_intervals,
         file.settings.transcription.label()
     );
+    let posed = file.problem.clone();
     let solution = match solve(file.problem, &file.settings, &file.guess) {
         Ok(s) => s,
         Err(OptimizeError::NotSolved {
@@ -50,6 +54,7 @@ pub fn optimize(problem: &Path, out: Option<PathBuf>, quiet: bool) -> Result<()>
     solution.write_sto(&out.join("solution.sto"))?;
     solution.write_csv(&out.join("solution.csv"))?;
     write_plots(&solution, out)?;
+    write_motion_replay(&posed, &solution, out)?;
     let summary = serde_json::to_string_pretty(&Summary::of(&solution))?;
     std::fs::write(out.join("summary.json"), summary + "\n")?;
     out!(
@@ -61,7 +66,8 @@ pub fn optimize(problem: &Path, out: Option<PathBuf>, quiet: bool) -> Result<()>
         solution.solver_duration
     );
     out!(
-        "wrote {}/solution.sto (Moco's MocoTrajectory), solution.csv, states.svg, controls.svg, summary.json",
+        "wrote {}/solution.sto (Moco's MocoTrajectory), solution.csv, states.svg, controls.svg, \
+         replay.html (the optimal motion in 3D), summary.json",
         out.display()
     );
     Ok(())
@@ -90,6 +96,21 @@ impl<'a> Summary<'a> {
             solver_duration_s: s.solver_duration,
         }
     }
+}
+
+/// The optimal motion as the 3D replay of a run: each grid point's state realized and
+/// recorded as a report.
+fn write_motion_replay(problem: &Problem, s: &Trajectory, out: &Path) -> Result<()> {
+    let model = problem.model();
+    let mut data = Data::new(model);
+    let mut rec = Recorder::new(model);
+    let tau = vec![0.0; model.nu()];
+    for (i, &t) in s.time.iter().enumerate() {
+        let state = problem.state_at(t, &s.states[i], &s.controls[i])?;
+        forward_dynamics(model, &state, &mut data, &tau)?;
+        rec.record(model, &state, &data);
+    }
+    crate::replay::write_replay(out, model, &[], &rec, "optimal motion")
 }
 
 fn write_plots(s: &Trajectory, out: &Path) -> Result<()> {

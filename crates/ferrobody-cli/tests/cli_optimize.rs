@@ -38,7 +38,14 @@ fn sliding_mass_solution_files() {
     // 2N + 1 = 101 grid points after the labels.
     let rows = sto.split(labels).nth(1).unwrap().trim().lines().count();
     assert_eq!(rows, 101);
-    for file in ["solution.csv", "states.svg", "controls.svg", "summary.json"] {
+    for file in [
+        "solution.csv",
+        "states.svg",
+        "controls.svg",
+        "summary.json",
+        "replay.html",
+        "replay.glb",
+    ] {
         assert!(dir.join(file).metadata().unwrap().len() > 0, "{file}");
     }
 }

@@ -224,6 +224,22 @@ impl Problem {
         &self.model
     }
 
+    /// The state every grid point starts from (its discrete variables: locks, flags).
+    pub fn base_state(&self) -> &State<f64> {
+        &self.base_state
+    }
+
+    /// The model's state at grid values `y` (= [q, u]) and controls `c`, at time `t`.
+    pub fn state_at(&self, t: f64, y: &[f64], c: &[f64]) -> Result<State<f64>> {
+        let mut state = self.base_state.clone();
+        let nq = self.model.nq();
+        state.t = t;
+        state.q.as_mut_slice().copy_from_slice(&y[..nq]);
+        state.u.as_mut_slice().copy_from_slice(&y[nq..]);
+        self.model.set_controls(&mut state, c)?;
+        Ok(state)
+    }
+
     /// The states' names, in y = [q, u] order.
     pub fn state_names(&self) -> &[String] {
         &self.state_names
