@@ -73,3 +73,38 @@ fn a_failed_solve_is_an_error_with_ipopt_status() {
         other => panic!("expected NotSolved, got {other:?}"),
     }
 }
+
+#[test]
+fn moco_solution_table_as_guess_lands_on_the_grid_and_solves() {
+    // Moco 4.6's own solution (its .sto, copied from ../shared/reference/moco) as the guess:
+    // read by name and interpolated onto the same grid, every value lands exactly (the grid
+    // times are the table's), and the solve from it reaches the same optimum. (IPOPT does
+    // not stop at once: without Moco's multipliers its barrier starts at mu = 0.1 again.)
+    let mut file = ProblemFile::load(&example("double_pendulum_swingup.toml")).unwrap();
+    file.settings.progress = false;
+    let table = ferrobody_optimize::Table::read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/moco_double_pendulum_solution.sto"),
+    )
+    .unwrap();
+    assert_eq!(table.time.len(), 101);
+    let guess = ferrobody_optimize::Guess::Table(table.clone());
+    let view = ferrobody_optimize::inspect::NlpView::new(
+        file.problem.clone(),
+        file.settings.transcription,
+        file.settings.mesh_intervals,
+    )
+    .unwrap();
+    let x0 = view.initial_point(&guess).unwrap();
+    // Point i's block: 4 states then 2 controls; the table's columns are in the same order.
+    for (i, row) in table.rows.iter().enumerate() {
+        let rel: f64 = row
+            .iter()
+            .zip(&x0[6 * i..6 * i + 6])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(rel < 1e-12, "grid point {i}: {rel}");
+    }
+    let s = solve(file.problem, &file.settings, &guess).unwrap();
+    assert!(relative(s.objective, 0.06070888553) < 1e-5, "{}", s.objective);
+}
