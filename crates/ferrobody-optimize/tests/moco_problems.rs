@@ -106,5 +106,9 @@ fn moco_solution_table_as_guess_lands_on_the_grid_and_solves() {
         assert!(rel < 1e-12, "grid point {i}: {rel}");
     }
     let s = solve(file.problem, &file.settings, &guess).unwrap();
-    assert!(relative(s.objective, 0.06070888553) < 1e-5, "{}", s.objective);
+    assert!(
+        relative(s.objective, 0.06070888553) < 1e-5,
+        "{}",
+        s.objective
+    );
 }
