@@ -86,7 +86,7 @@ impl Trajectory {
     }
 
     /// Writes the trajectory as CSV (the .sto's labels and rows; names are quoted where they
-    /// hold a comma or a quote).
+    /// hold a comma, a quote or a line break, as `ferrobody::io::csv_field` does).
     pub fn write_csv(&self, path: &Path) -> Result<()> {
         let mut s = String::new();
         self.write_rows(&mut s, ',');
@@ -97,9 +97,10 @@ impl Trajectory {
     }
 
     fn write_rows(&self, s: &mut String, separator: char) {
+        // CSV names as the library's other CSV files write them (RFC 4180 quoting).
         let quote = |name: &str| {
-            if separator == ',' && (name.contains(',') || name.contains('"')) {
-                format!("\"{}\"", name.replace('"', "\"\""))
+            if separator == ',' {
+                ferrobody::io::csv_field(name).into_owned()
             } else {
                 name.to_string()
             }

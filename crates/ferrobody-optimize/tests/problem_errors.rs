@@ -69,3 +69,27 @@ fn a_model_with_muscle_states_is_refused_clearly() {
     let e = ferrobody_optimize::Problem::from_osim(&osim).unwrap_err();
     assert!(e.to_string().contains("auxiliary states"), "{e}");
 }
+
+#[test]
+fn csv_quotes_names_that_hold_commas() {
+    let t = ferrobody_optimize::Trajectory {
+        time: vec![0.0, 1.0],
+        state_names: vec!["a,b".into()],
+        control_names: vec!["c\"d".into()],
+        states: vec![vec![1.0], vec![2.0]],
+        controls: vec![vec![3.0], vec![4.0]],
+        ..Default::default()
+    };
+    let dir = std::env::temp_dir().join(format!("ferrobody-optimize-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.csv");
+    t.write_csv(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text, "time,\"a,b\",\"c\"\"d\"\n0,1,3\n1,2,4\n");
+    // And the table reader takes the .sto layout back.
+    let sto = dir.join("t.sto");
+    t.write_sto(&sto).unwrap();
+    let table = ferrobody_optimize::Table::read(&sto).unwrap();
+    assert_eq!(table.labels, ["a,b", "c\"d"]);
+    assert_eq!(table.rows[1], [2.0, 4.0]);
+}
