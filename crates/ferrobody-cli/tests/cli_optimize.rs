@@ -74,3 +74,18 @@ fn unconverged_solve_is_an_error_with_the_status() {
     assert!(dir.join("out/unsolved_iterate.sto").exists());
     assert!(!dir.join("out/solution.sto").exists());
 }
+
+#[test]
+fn missing_problem_file_is_one_line() {
+    let dir = temp_dir("optimize-missing");
+    let out = exe()
+        .arg("optimize")
+        .arg(dir.join("nowhere.toml"))
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert_clean_error(&out, "nowhere.toml: No such file or directory");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
+}

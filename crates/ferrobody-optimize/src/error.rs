@@ -36,8 +36,9 @@ pub enum OptimizeError {
         /// What is wrong.
         message: String,
     },
-    /// Reading or writing a file.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing a file (the message names the file; the system's reason is the
+    /// source, which `{:#}` with anyhow or [`OptimizeError::message`] appends).
+    #[error("{}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -58,6 +59,20 @@ pub enum OptimizeError {
         /// The last iterate (not a solution).
         iterate: Box<crate::Trajectory>,
     },
+}
+
+impl OptimizeError {
+    /// The whole message on one line: the error and each of its sources, `: `-separated.
+    pub fn message(&self) -> String {
+        let mut text = self.to_string();
+        let mut source = std::error::Error::source(self);
+        while let Some(s) = source {
+            text.push_str(": ");
+            text.push_str(&s.to_string());
+            source = s.source();
+        }
+        text
+    }
 }
 
 /// `:LINE`, or nothing for line 0 (the whole file).

@@ -58,7 +58,7 @@ pub(crate) fn initial_point(nlp: &Transcribed, guess: &Guess) -> Result<Vec<f64>
                     return Err(OptimizeError::File {
                         file: "guess".into(),
                         line: 0,
-                        message: e.to_string(),
+                        message: e.message(),
                     })
                 }
             };

@@ -195,7 +195,7 @@ impl ProblemFile {
         let in_file = |needle: &str, e: OptimizeError| OptimizeError::File {
             file: file.clone(),
             line: at(needle),
-            message: e.to_string(),
+            message: e.message(),
         };
         let dir = path.parent().unwrap_or(Path::new(""));
         let model_path = dir.join(&spec.model);
