@@ -46,6 +46,13 @@ pub(crate) struct Transcribed {
     pub cache: std::cell::RefCell<PointCache>,
 }
 
+/// Stores x as the point a cache holds, reusing its buffer.
+fn remember(slot: &mut Option<Vec<f64>>, x: &[f64]) {
+    let held = slot.get_or_insert_with(Vec::new);
+    held.clear();
+    held.extend_from_slice(x);
+}
+
 /// Which terms one point contributes to a defect row: `α I + β J`.
 #[derive(Clone, Copy)]
 struct Term {
@@ -141,43 +148,44 @@ impl Transcribed {
         }
     }
 
-    fn evaluate_values(&self, x: &[f64]) -> Result<()> {
+    /// f at every grid point for x, and with `jacobians` ∂f/∂(y, c) too; nothing is
+    /// evaluated again for the x it was last evaluated at.
+    fn evaluate(&self, x: &[f64], jacobians: bool) -> Result<()> {
         let mut cache = self.cache.borrow_mut();
-        if cache.x_values.as_deref() == Some(x) {
+        let cache = &mut *cache;
+        let valid = if jacobians {
+            &cache.x_jacobians
+        } else {
+            &cache.x_values
+        };
+        if valid.as_deref() == Some(x) {
             return Ok(());
         }
         let l = self.layout;
-        let cache = &mut *cache;
         for p in 0..l.points() {
-            let (y, c) = (&x[l.y(p)..l.c(p)], &x[l.c(p)..l.c(p) + l.nc]);
+            let (t, y, c) = (
+                self.time(x, p),
+                &x[l.y(p)..l.c(p)],
+                &x[l.c(p)..l.c(p) + l.nc],
+            );
             let f = &mut cache.f[p * l.ny..(p + 1) * l.ny];
-            cache.dynamics.value(self.time(x, p), y, c, f)?;
+            if jacobians {
+                let jac = &mut cache.jacobians[p];
+                cache.dynamics.jacobian(t, y, c, f, jac)?;
+            } else {
+                cache.dynamics.value(t, y, c, f)?;
+            }
         }
-        cache.x_values = Some(x.to_vec());
-        Ok(())
-    }
-
-    fn evaluate_jacobians(&self, x: &[f64]) -> Result<()> {
-        let mut cache = self.cache.borrow_mut();
-        if cache.x_jacobians.as_deref() == Some(x) {
-            return Ok(());
+        remember(&mut cache.x_values, x);
+        if jacobians {
+            remember(&mut cache.x_jacobians, x);
         }
-        let l = self.layout;
-        let cache = &mut *cache;
-        for p in 0..l.points() {
-            let (y, c) = (&x[l.y(p)..l.c(p)], &x[l.c(p)..l.c(p) + l.nc]);
-            let f = &mut cache.f[p * l.ny..(p + 1) * l.ny];
-            let jac = &mut cache.jacobians[p];
-            cache.dynamics.jacobian(self.time(x, p), y, c, f, jac)?;
-        }
-        cache.x_values = Some(x.to_vec());
-        cache.x_jacobians = Some(x.to_vec());
         Ok(())
     }
 
     /// The defects g(x).
     pub fn constraints(&self, x: &[f64], g: &mut [f64]) -> Result<()> {
-        self.evaluate_values(x)?;
+        self.evaluate(x, false)?;
         let cache = self.cache.borrow();
         let l = self.layout;
         let (t0, tf) = self.times(x);
@@ -253,7 +261,7 @@ impl Transcribed {
 
     /// The Jacobian's values at x.
     pub fn jacobian_values(&self, x: &[f64], values: &mut [f64]) -> Result<()> {
-        self.evaluate_jacobians(x)?;
+        self.evaluate(x, true)?;
         let cache = self.cache.borrow();
         let mut n = 0;
         self.jacobian_entries(x, Some(&cache), &mut |_, _, v| {
