@@ -250,7 +250,7 @@ pub fn simulate_to_files(
             sim
         }
         Err(e) => {
-            let summary = Summary::failed_at_start(scene, &e.to_string());
+            let summary = Summary::failed_at_start(scene, &e.message());
             write_summary(out, &summary)?;
             return Err(e).with_context(|| format!("{}: cannot start the simulation", scene.name));
         }
@@ -280,7 +280,7 @@ pub fn simulate_to_files(
             Err(_) if crate::interrupt::requested() => "interrupted",
             Err(_) => "failed",
         },
-        error: result.as_ref().err().map(|e| e.to_string()),
+        error: result.as_ref().err().map(|e| e.message()),
         duration: scene.duration,
         end_time: sim.state().t,
         integrator: scene.integrator.kind.name(),

@@ -133,10 +133,12 @@ impl Reporter {
         }
         w.writer.write_row(m, s, d)?;
         if crate::interrupt::requested() {
-            return Err(ferrobody::Error::Simulation {
-                t: s.t,
-                message: "interrupted (Ctrl-C); the rows so far are kept".into(),
-            });
+            return Err(ferrobody::Error::simulation(
+                s.t,
+                ferrobody::SimulationFailure::Interrupted {
+                    how: "Ctrl-C".into(),
+                },
+            ));
         }
         Ok(())
     }

@@ -14,15 +14,22 @@ mod simulation;
 mod state;
 mod vector;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-/// A ferrobody error as a Python exception: a failed simulation is a `RuntimeError`, bad
-/// input (a model, scene or file problem) a `ValueError`; the message is the command line's.
+/// A ferrobody error as a Python exception: a missing file is a `FileNotFoundError`, any
+/// other I/O failure an `OSError`, a failed simulation (or threads that cannot start) a
+/// `RuntimeError`, bad input (a model, scene, file or setting) a `ValueError`; the message is
+/// the command line's ([`ferrobody::Error::message`]).
 pub(crate) fn to_py_err(e: ferrobody::Error) -> PyErr {
+    let message = e.message();
     match e {
-        ferrobody::Error::Simulation { .. } => PyRuntimeError::new_err(e.to_string()),
-        _ => PyValueError::new_err(e.to_string()),
+        _ if e.is_not_found() => PyFileNotFoundError::new_err(message),
+        ferrobody::Error::Io { .. } => PyOSError::new_err(message),
+        ferrobody::Error::Simulation { .. } | ferrobody::Error::Threads { .. } => {
+            PyRuntimeError::new_err(message)
+        }
+        _ => PyValueError::new_err(message),
     }
 }
 

@@ -48,7 +48,7 @@ impl PyModel {
                 urdf::RootJoint::Fixed
             };
             let actuators = urdf::UrdfActuators::from_name(actuators, *kp, *kv)
-                .map_err(PyValueError::new_err)?;
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
             let robot = urdf::parse_actuated(&text, &file, root, actuators).map_err(to_py_err)?;
             robot.into_default_scene()
         } else if kind == "osim" {
@@ -177,7 +177,8 @@ pub fn load(
         "osim" | "urdf" => extension,
         _ => "toml".to_string(),
     };
-    urdf::UrdfActuators::from_name(actuators, kp, kv).map_err(PyValueError::new_err)?;
+    urdf::UrdfActuators::from_name(actuators, kp, kv)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     if kind != "urdf" && actuators != "none" {
         return Err(PyValueError::new_err(format!(
             "{file}: actuators=\"{actuators}\" is for URDF robots; a scene declares its own with [[actuator]]"

@@ -10,14 +10,16 @@ use pyo3::types::PyDict;
 use std::path::Path;
 
 fn to_py_err(e: OptimizeError) -> PyErr {
+    let message = e.message();
     match e {
         OptimizeError::Io { ref source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-            PyFileNotFoundError::new_err(e.to_string())
+            PyFileNotFoundError::new_err(message)
         }
         OptimizeError::NotSolved { .. } | OptimizeError::Solver(_) => {
-            PyRuntimeError::new_err(e.to_string())
+            PyRuntimeError::new_err(message)
         }
-        _ => PyValueError::new_err(e.to_string()),
+        OptimizeError::Model(inner) => crate::to_py_err(inner),
+        _ => PyValueError::new_err(message),
     }
 }
 

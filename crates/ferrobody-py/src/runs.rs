@@ -67,7 +67,7 @@ pub fn simulate<'py>(
     let options = options(model, duration, report_interval, contacts);
     let run = run_one(py, model, start, settings, &options, controls)?;
     if let Some(e) = run.error {
-        return Err(PyRuntimeError::new_err(e.to_string()));
+        return Err(PyRuntimeError::new_err(e.message()));
     }
     let columns = trajectory_columns(py, model, &run)?;
     if !contacts {
@@ -128,7 +128,7 @@ fn run_with_policy(
         })
         .map_err(|e| {
             raised = Some(e);
-            ferrobody::Error::Model("the controls callable failed".into())
+            ferrobody::Error::model("the controls callable failed")
         })
     };
     let m = &model.model;
@@ -408,7 +408,7 @@ fn stack<'py>(
     d.set_item("ok", numpy::PyArray1::from_vec(py, ok))?;
     let errors: Vec<Option<String>> = runs
         .iter()
-        .map(|r| r.error.as_ref().map(|e| e.to_string()))
+        .map(|r| r.error.as_ref().map(|e| e.message()))
         .collect();
     d.set_item("error", PyList::new(py, errors)?)?;
     let steps: Vec<u64> = runs.iter().map(|r| r.stats.steps_taken).collect();

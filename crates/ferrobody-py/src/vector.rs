@@ -152,7 +152,7 @@ impl PyVectorSimulation {
         });
         let messages: Vec<Option<String>> = results
             .into_iter()
-            .map(|r| r.err().map(|e| e.to_string()))
+            .map(|r| r.err().map(|e| e.message()))
             .collect();
         PyList::new(py, messages)
     }

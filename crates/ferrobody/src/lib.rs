@@ -65,7 +65,9 @@ pub struct ReadmeDoctests;
 pub use nalgebra;
 
 pub use data::{Data, Stage};
-pub use error::{Error, Result};
+pub use error::{
+    Error, InertiaProblem, ModelError, ParseError, Result, SettingsError, SimulationFailure,
+};
 pub use ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
 pub use integrators::{IntegratorKind, IntegratorSettings};
 pub use model::{Model, ModelBuilder};

@@ -85,8 +85,9 @@ pub struct Trajectory {
     pub final_state: State<f64>,
     /// Integrator statistics.
     pub stats: Stats,
-    /// Why the run stopped early, if it did (the rows up to then are kept).
-    pub error: Option<Error>,
+    /// Why the run stopped early, if it did (the rows up to then are kept); shared, so that a
+    /// trajectory clones cheaply.
+    pub error: Option<std::sync::Arc<Error>>,
 }
 
 impl Trajectory {
@@ -196,7 +197,7 @@ pub fn simulate_schedule(
     let intervals = expected_reports(options.duration, options.report_interval.unwrap_or(0.0)) - 1;
     let rows = schedule.len().checked_div(n).unwrap_or(intervals);
     if schedule.len() != rows * n || rows < intervals {
-        return Err(Error::Model(format!(
+        return Err(Error::model(format!(
             "controls: {} values do not make {intervals} rows of {n} controls (one row per report interval)",
             schedule.len()
         )));
@@ -216,19 +217,24 @@ fn record(
     controller: Option<impl FnMut(usize, &State<f64>, &mut [f64]) -> Result<()>>,
 ) -> Result<Trajectory> {
     if !(options.duration.is_finite() && options.duration >= 0.0) {
-        return Err(Error::Model(format!(
+        return Err(Error::model(format!(
             "duration must be finite and non-negative, got {}",
             options.duration
         )));
     }
     let interval = match options.report_interval {
         Some(dt) if dt.is_finite() && dt > 0.0 => {
-            crate::io::check_report_rows(options.duration, dt)
-                .map_err(|m| Error::Model(m.trim_start_matches("simulation.").to_string()))?;
+            crate::io::check_report_rows(options.duration, dt).map_err(|m| {
+                Error::Settings(crate::error::SettingsError::new(
+                    "",
+                    "report_interval",
+                    m.to_string(),
+                ))
+            })?;
             dt
         }
         Some(dt) => {
-            return Err(Error::Model(format!(
+            return Err(Error::model(format!(
                 "report_interval must be positive and finite, got {dt}"
             )))
         }
@@ -247,7 +253,7 @@ fn record(
         None if options.step_to_reports => sim.run_stepping_to_reports(t_end, interval, on_report),
         None => sim.run(t_end, interval, on_report),
     };
-    out.error = result.err();
+    out.error = result.err().map(std::sync::Arc::new);
     out.final_state = sim.state().clone();
     out.stats = sim.stats();
     Ok(out)
@@ -277,7 +283,7 @@ pub fn rollouts_with_schedules(
     threads: Option<usize>,
 ) -> Result<Vec<Result<Trajectory>>> {
     if schedules.len() != starts.len() {
-        return Err(Error::Model(format!(
+        return Err(Error::model(format!(
             "controls: {} schedules for {} starts",
             schedules.len(),
             starts.len()
@@ -339,7 +345,7 @@ pub fn advance_all(
         );
         return sims
             .iter()
-            .map(|_| Err(Error::Model(message.clone())))
+            .map(|_| Err(Error::model(message.clone())))
             .collect();
     }
     let mut work = move || -> Vec<Result<()>> {
@@ -363,7 +369,7 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| Error::Io(format!("cannot start {threads} threads: {e}")))
+        .map_err(|source| Error::Threads { threads, source })
 }
 
 /// Every body's origin in Ground (Ground left out; 3 values per body) for each simulation of

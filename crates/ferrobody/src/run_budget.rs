@@ -11,7 +11,7 @@
 //! at that pace (bodies started deep in a half space take ~3e-9 s steps: 1e8 steps would be
 //! 0.3 s of simulated time and ten minutes of wall time).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use std::time::{Duration, Instant};
 
 /// Steps between two looks at the clock (reading it costs about as much as a tiny step).
@@ -54,12 +54,9 @@ impl RunBudget {
     #[inline]
     pub(crate) fn check(&mut self, t: f64, steps: u64, max_steps: u64) -> Result<()> {
         if steps >= max_steps {
-            return Err(Error::Simulation {
-                t,
-                message: format!(
+            return Err(Error::simulation(t, SimulationFailure::Budget(format!(
                     "step limit reached: {max_steps} steps (integrator.max_steps, --max-steps); likely causes: a stiff contact or spring forcing tiny steps, or bodies starting in deep contact"
-                ),
-            });
+                ))));
         }
         if steps % PACE_WINDOW == 0 {
             self.check_pace(t, steps, max_steps)?;
@@ -73,13 +70,13 @@ impl RunBudget {
         }
         self.countdown = CLOCK_EVERY;
         if Instant::now() >= deadline {
-            return Err(Error::Simulation {
+            return Err(Error::simulation(
                 t,
-                message: format!(
+                SimulationFailure::Budget(format!(
                     "wall-time limit reached: {:.3} s (--max-wall-time) after {steps} steps",
                     limit.as_secs_f64()
-                ),
-            });
+                )),
+            ));
         }
         Ok(())
     }
@@ -102,23 +99,21 @@ impl RunBudget {
         if (needed.is_finite() && needed <= left as f64) || t >= t_end {
             return Ok(());
         }
-        Err(Error::Simulation {
-            t,
-            message: format!(
+        Err(Error::simulation(t, SimulationFailure::Budget(format!(
                 "step limit would be reached: at the pace of the last {PACE_WINDOW} steps (mean step {mean_step:.3e} s) the remaining {:.6} s need about {needed:.2e} steps, more than the {left} left of {max_steps} (integrator.max_steps, --max-steps raises it); likely causes: a stiff contact or spring forcing tiny steps, or bodies starting in deep contact",
                 t_end - t
-            ),
-        })
+            ))))
     }
 }
 
 /// The error of a step size that fell below the floor while the integrator kept rejecting.
 pub(crate) fn step_too_small(t: f64, h: f64, accuracy: f64) -> Error {
-    Error::Simulation {
+    Error::simulation(
         t,
-        message: format!(
-            "step size fell below {:e} s (h = {h:e}): the integrator cannot meet accuracy {accuracy:e}; likely causes: bodies starting in deep contact, a discontinuous force, or an accuracy too tight for f64",
-            crate::integrators::MIN_STEP_SIZE
-        ),
-    }
+        SimulationFailure::StepSizeUnderflow {
+            h,
+            min: crate::integrators::MIN_STEP_SIZE,
+            accuracy,
+        },
+    )
 }

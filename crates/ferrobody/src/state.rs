@@ -100,7 +100,7 @@ impl<T: Real> State<T> {
             self.auto_update_time.len(),
         );
         if lengths != own {
-            return Err(crate::Error::Model(format!(
+            return Err(crate::Error::model(format!(
                 "state: hidden variables of lengths {lengths:?} do not fit this model's {own:?}"
             )));
         }

@@ -159,10 +159,12 @@ fn set_material_replaces_the_material_and_everything_combined_from_it() {
         assert!(hc
             .set_material(2, last[0])
             .unwrap_err()
+            .to_string()
             .contains("out of range"));
         let err = hc
             .set_material(0, material(-1.0, 0.5, 1.0, 0.5, 0.1))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("surface[0].material"), "{err}");
         assert_eq!(hc.materials(), &last);
         hc

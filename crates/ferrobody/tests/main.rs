@@ -36,6 +36,7 @@ mod derivatives;
 mod docs_figures;
 mod dual_numbers;
 mod dual_numbers_constrained;
+mod error_kinds;
 mod force_enable;
 mod force_parameters;
 mod fuzz_scenes;

@@ -97,7 +97,7 @@ fn a_failing_run_keeps_its_rows_and_says_why() {
         &options(1.0),
     )
     .unwrap();
-    let error = run.error.expect("the step limit stops it").to_string();
+    let error = run.error.expect("the step limit stops it").message();
     assert!(error.contains("step limit"), "{error}");
     assert!(!run.time.is_empty() && run.time.len() < 101);
     let bad = RecordOptions {

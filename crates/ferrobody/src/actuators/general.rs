@@ -9,6 +9,7 @@
 //! servos are this form with particular gains. Reference: MuJoCo documentation, Modeling,
 //! "Actuators", and XML reference, `actuator/general`.
 
+use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
 
 /// The general form: `f = gain·ctrl + b₀ + b₁ ℓ + b₂ ℓ̇`.
@@ -26,13 +27,13 @@ impl<T: Real> GeneralActuator<T> {
         (self.gain, self.bias)
     }
 
-    pub(super) fn validate(&self) -> Result<(), String> {
+    pub(super) fn validate(&self) -> Result<(), ModelError> {
         let gain = self.gain.re();
         if !gain.is_finite() {
-            return Err(format!("gain must be finite, got {gain}"));
+            return Err(invalid!("gain must be finite, got {gain}"));
         }
         if let Some(b) = self.bias.iter().map(|b| b.re()).find(|b| !b.is_finite()) {
-            return Err(format!("bias must be finite, got {b}"));
+            return Err(invalid!("bias must be finite, got {b}"));
         }
         Ok(())
     }

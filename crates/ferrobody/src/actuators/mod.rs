@@ -27,6 +27,7 @@ pub use joint_motor::JointMotor;
 pub use position_servo::PositionServo;
 pub use velocity_servo::VelocityServo;
 
+use crate::error::{invalid, ModelError};
 use crate::ids::BodyId;
 use crate::scalar::Real;
 use crate::tree::Body;
@@ -139,26 +140,29 @@ impl<T: Real> Actuator<T> {
     }
 
     /// Checks the body, the coordinate and every parameter.
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         let body = bodies
             .get(self.body.0)
             .filter(|_| self.body != BodyId::GROUND)
-            .ok_or_else(|| format!("body index {} is not a mobilized body", self.body.0))?;
+            .ok_or_else(|| invalid!("body index {} is not a mobilized body", self.body.0))?;
         if self.coordinate >= body.nu() {
-            return Err(format!(
+            return Err(invalid!(
                 "body '{}' ({} mobilizer) has no coordinate number {}",
-                body.name, body.mobilizer, self.coordinate
+                body.name,
+                body.mobilizer,
+                self.coordinate
             ));
         }
         if !body.mobilizer.qdot_is_u() {
-            return Err(format!(
+            return Err(invalid!(
                 "body '{}': an actuator needs a mobilizer whose q̇ = u, not {}",
-                body.name, body.mobilizer
+                body.name,
+                body.mobilizer
             ));
         }
         let gear = self.gear.re();
         if !gear.is_finite() || gear == 0.0 {
-            return Err(format!("gear must be finite and not zero, got {gear}"));
+            return Err(invalid!("gear must be finite and not zero, got {gear}"));
         }
         check_range("ctrl_range", self.ctrl_range.as_ref())?;
         check_range("force_range", self.force_range.as_ref())?;
@@ -200,11 +204,11 @@ fn clamp<T: Real>(x: T, range: Option<&[T; 2]>) -> T {
     }
 }
 
-fn check_range<T: Real>(what: &str, range: Option<&[T; 2]>) -> Result<(), String> {
+fn check_range<T: Real>(what: &str, range: Option<&[T; 2]>) -> Result<(), ModelError> {
     if let Some([lo, hi]) = range {
         let (lo, hi) = (lo.re(), hi.re());
         if lo.is_nan() || hi.is_nan() || lo > hi {
-            return Err(format!(
+            return Err(invalid!(
                 "{what} [{lo}, {hi}] is not a range (lower bound above the upper, or NaN)"
             ));
         }

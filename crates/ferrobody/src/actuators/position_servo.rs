@@ -10,6 +10,7 @@
 //! response of natural frequency √(kp/I) and damping ratio kv / (2√(kp I)).
 //! Reference: MuJoCo documentation, XML reference, `actuator/position`.
 
+use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
 
 /// A position servo: `f = kp (ctrl − ℓ) − kv ℓ̇`.
@@ -27,13 +28,13 @@ impl<T: Real> PositionServo<T> {
         (self.kp, [T::zero(), -self.kp, -self.kv])
     }
 
-    pub(super) fn validate(&self) -> Result<(), String> {
+    pub(super) fn validate(&self) -> Result<(), ModelError> {
         let (kp, kv) = (self.kp.re(), self.kv.re());
         if !(kp.is_finite() && kp > 0.0) {
-            return Err(format!("kp must be positive and finite, got {kp}"));
+            return Err(invalid!("kp must be positive and finite, got {kp}"));
         }
         if !(kv.is_finite() && kv >= 0.0) {
-            return Err(format!("kv must be finite and non-negative, got {kv}"));
+            return Err(invalid!("kv must be finite and non-negative, got {kv}"));
         }
         Ok(())
     }

@@ -8,6 +8,7 @@
 //! (kv in N·s/m or N·m·s/rad). Reference: MuJoCo documentation, XML reference,
 //! `actuator/velocity`.
 
+use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
 
 /// A velocity servo: `f = kv (ctrl − ℓ̇)`.
@@ -23,10 +24,10 @@ impl<T: Real> VelocityServo<T> {
         (self.kv, [T::zero(), T::zero(), -self.kv])
     }
 
-    pub(super) fn validate(&self) -> Result<(), String> {
+    pub(super) fn validate(&self) -> Result<(), ModelError> {
         let kv = self.kv.re();
         if !(kv.is_finite() && kv > 0.0) {
-            return Err(format!("kv must be positive and finite, got {kv}"));
+            return Err(invalid!("kv must be positive and finite, got {kv}"));
         }
         Ok(())
     }

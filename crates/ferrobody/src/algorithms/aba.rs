@@ -122,7 +122,7 @@ pub fn aba<T: Real>(model: &Tree<T>, data: &mut Data<T>) -> Result<()> {
 
 /// The error for a body whose articulated inertia along its hinge is not positive definite.
 pub(super) fn singular<T: Real>(body: &crate::tree::Body<T>) -> Error {
-    Error::Model(format!(
+    Error::model(format!(
         "articulated inertia of body '{}' is singular",
         body.name
     ))

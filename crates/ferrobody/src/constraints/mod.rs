@@ -255,7 +255,7 @@ impl<T: Real> Constraint<T> {
     /// Checks bodies and parameters; names the first problem.
     pub(crate) fn validate(&self, nbodies: usize) -> Result<()> {
         let fail = |m: String| {
-            Err(Error::Model(format!(
+            Err(Error::model(format!(
                 "{} constraint: {m}",
                 self.kind_name()
             )))

@@ -22,6 +22,7 @@
 //! S. L. Delp, Procedia IUTAM 2 (2011) 241–261; K. L. Johnson, *Contact Mechanics* (1985) §5.9.
 
 use super::friction::hollars;
+use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::geometry::{
     springs_between_meshes, springs_in_half_space, springs_in_sphere, FoundationSpring, Shape,
@@ -51,7 +52,7 @@ pub struct FoundationParameters<T: Real = f64> {
 }
 
 impl<T: Real> FoundationParameters<T> {
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), ModelError> {
         let named = [
             ("stiffness", self.stiffness),
             ("dissipation", self.dissipation),
@@ -124,10 +125,10 @@ impl<T: Real> ElasticFoundationForce<T> {
         name: &str,
         surfaces: Vec<FoundationSurface<T>>,
         transition_velocity: T,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ModelError> {
         let vt = transition_velocity.re();
         if !(vt.is_finite() && vt > 0.0) {
-            return Err(format!(
+            return Err(invalid!(
                 "transition_velocity: must be positive and finite, got {vt}"
             ));
         }
@@ -139,13 +140,13 @@ impl<T: Real> ElasticFoundationForce<T> {
         let mut pairs = Vec::new();
         for (i, s) in surfaces.iter().enumerate() {
             match &s.shape {
-                FoundationShape::Mesh(_, p) => p.validate().map_err(|e| format!("surface[{i}].{e}"))?,
+                FoundationShape::Mesh(_, p) => p.validate().map_err(|e| invalid!("surface[{i}].{e}"))?,
                 FoundationShape::Solid(Shape::Ellipsoid { .. } | Shape::Brick { .. }) => {
-                    return Err(format!(
+                    return Err(invalid!(
                         "surface[{i}]: an elastic foundation presses meshes on half spaces and spheres, not ellipsoids or bricks"
                     ))
                 }
-                FoundationShape::Solid(shape) => shape.validate().map_err(|e| format!("surface[{i}].{e}"))?,
+                FoundationShape::Solid(shape) => shape.validate().map_err(|e| invalid!("surface[{i}].{e}"))?,
             }
             // One of the two is empty: every later surface (a mesh), or the later meshes.
             let n = surfaces.len();
@@ -200,9 +201,9 @@ impl<T: Real> ElasticFoundationForce<T> {
     }
 
     /// Checks that every surface's body exists.
-    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), String> {
+    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), ModelError> {
         match self.surfaces.iter().position(|s| s.body.0 >= nbodies) {
-            Some(i) => Err(format!(
+            Some(i) => Err(invalid!(
                 "surface[{i}]: body index {} does not exist",
                 self.surfaces[i].body.0
             )),

@@ -26,6 +26,7 @@
 use super::exponential_spring_parameters::ExponentialSpringParameters;
 use crate::algorithms::position_kinematics;
 use crate::data::Data;
+use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId};
 use crate::math::Transform;
@@ -127,9 +128,9 @@ impl<T: Real> ExponentialSpringOutput<T> {
 
 impl<T: Real> ExponentialSpringForce<T> {
     /// Checks the body against the model's body count and the parameters.
-    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), String> {
+    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), ModelError> {
         if self.body.0 >= nbodies {
-            return Err(format!("body index {} does not exist", self.body.0));
+            return Err(invalid!("body index {} does not exist", self.body.0));
         }
         self.parameters.validate()
     }

@@ -2,6 +2,7 @@
 //! damping and cap, the friction spring and damper, the settle velocity, and the initial
 //! friction coefficients, with Simbody's defaults and checks.
 
+use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
 
 /// Parameters of an exponential spring.
@@ -68,7 +69,7 @@ impl<T: Real> ExponentialSpringParameters<T> {
     }
 
     /// Checks every value (Simbody's setters' rules); names the first bad one.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ModelError> {
         let positive = [
             ("d1", self.d1),
             ("d2", self.d2),
@@ -85,10 +86,10 @@ impl<T: Real> ExponentialSpringParameters<T> {
         ];
         super::checks::all_non_negative(&non_negative)?;
         if !self.d0.re().is_finite() {
-            return Err(format!("d0: must be finite, got {}", self.d0.re()));
+            return Err(invalid!("d0: must be finite, got {}", self.d0.re()));
         }
         if self.initial_mu_kinetic.re() > self.initial_mu_static.re() {
-            return Err(format!(
+            return Err(invalid!(
                 "mu_kinetic: {} must not exceed mu_static ({})",
                 self.initial_mu_kinetic.re(),
                 self.initial_mu_static.re()
@@ -131,7 +132,7 @@ mod tests {
         assert!(p.validate().is_ok());
         let mut bad = p;
         bad.d1 = 0.0;
-        assert!(bad.validate().unwrap_err().starts_with("d1"));
+        assert!(bad.validate().unwrap_err().to_string().starts_with("d1"));
         let mut clamp = p;
         clamp.set_initial_friction(-1.0, 0.3);
         assert_eq!(

@@ -41,6 +41,7 @@ pub use super::contact_evaluation::{ContactEvaluation, ContactScratch};
 use super::friction::{hollars, stribeck, FrictionModel, SIGNIFICANT_REAL_SQUARED};
 use super::material::{combine, CombinedMaterial, ContactMaterial};
 use super::surface_pose::{surface_pose, SurfacePoseKind};
+use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::geometry::{
     candidate_pairs, general_contact_pairs, pair_contact, BroadPhase, ContactSurface, Shape,
@@ -90,9 +91,9 @@ impl<T: Real> HuntCrossleyForce<T> {
         materials: Vec<ContactMaterial<T>>,
         transition_velocity: T,
         friction: FrictionModel,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ModelError> {
         if surfaces.len() != materials.len() {
-            return Err(format!(
+            return Err(invalid!(
                 "{} surfaces but {} materials",
                 surfaces.len(),
                 materials.len()
@@ -102,19 +103,19 @@ impl<T: Real> HuntCrossleyForce<T> {
         let unsupported = UnsupportedPairs::new(&surfaces);
         for (i, (s, m)) in surfaces.iter().zip(&materials).enumerate() {
             m.validate()
-                .map_err(|e| format!("surface[{i}].material: {e}"))?;
+                .map_err(|e| invalid!("surface[{i}].material: {e}"))?;
             s.shape
                 .validate()
-                .map_err(|e| format!("surface[{i}].{e}"))?;
+                .map_err(|e| invalid!("surface[{i}].{e}"))?;
             if matches!(s.shape, Shape::Brick { .. }) && friction == FrictionModel::Hollars {
-                return Err(format!(
+                return Err(invalid!(
                     "surface[{i}]: a brick belongs to a compliant contact set (Simbody's brick \
                      penalty force is part of CompliantContactSubsystem; its HuntCrossleyForce \
                      has no brick contact)"
                 ));
             }
             if let Some(j) = unsupported.first_partner_after(i) {
-                return Err(format!(
+                return Err(invalid!(
                     "surfaces {i} and {j}: no contact routine for {} against {} yet",
                     s.shape.name(),
                     surfaces[j].shape.name()
@@ -123,7 +124,7 @@ impl<T: Real> HuntCrossleyForce<T> {
         }
         let vt = transition_velocity.re();
         if !(vt.is_finite() && vt > 0.0) {
-            return Err(format!(
+            return Err(invalid!(
                 "transition_velocity: must be positive and finite, got {vt}"
             ));
         }
@@ -162,16 +163,20 @@ impl<T: Real> HuntCrossleyForce<T> {
 
     /// Replaces the material of surface `i` (validated; the cached stiffness powers and pair
     /// materials are recomputed).
-    pub fn set_material(&mut self, i: usize, material: ContactMaterial<T>) -> Result<(), String> {
+    pub fn set_material(
+        &mut self,
+        i: usize,
+        material: ContactMaterial<T>,
+    ) -> Result<(), ModelError> {
         if i >= self.materials.len() {
-            return Err(format!(
+            return Err(invalid!(
                 "surface index {i} out of range: the set has {} surfaces",
                 self.materials.len()
             ));
         }
         material
             .validate()
-            .map_err(|e| format!("surface[{i}].material: {e}"))?;
+            .map_err(|e| invalid!("surface[{i}].material: {e}"))?;
         self.materials[i] = material;
         self.refresh_material_caches();
         Ok(())
@@ -233,10 +238,10 @@ impl<T: Real> HuntCrossleyForce<T> {
     }
 
     /// Checks that every surface's body exists.
-    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), String> {
+    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), ModelError> {
         for (i, s) in self.surfaces.iter().enumerate() {
             if s.body.0 >= nbodies {
-                return Err(format!(
+                return Err(invalid!(
                     "surface[{i}]: body index {} does not exist",
                     s.body.0
                 ));

@@ -12,6 +12,7 @@
 //! μ  = 2 μ1 μ2/(μ1 + μ2)                (harmonic mean; 0 if both are 0), for μs, μd, μv
 //! ```
 
+use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
 
 /// Parameters of one contact surface.
@@ -32,7 +33,7 @@ pub struct ContactMaterial<T: Real = f64> {
 impl<T: Real> ContactMaterial<T> {
     /// Checks Simbody's `ContactMaterial` rules: every value finite, E ≥ 0, c ≥ 0,
     /// 0 ≤ μd ≤ μs, μv ≥ 0.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ModelError> {
         let named = [
             ("stiffness", self.stiffness),
             ("dissipation", self.dissipation),
@@ -42,7 +43,7 @@ impl<T: Real> ContactMaterial<T> {
         ];
         super::checks::all_non_negative(&named)?;
         if self.dynamic_friction.re() > self.static_friction.re() {
-            return Err(format!(
+            return Err(invalid!(
                 "dynamic_friction: {} must not exceed static_friction ({})",
                 self.dynamic_friction.re(),
                 self.static_friction.re()

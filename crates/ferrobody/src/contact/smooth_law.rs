@@ -4,6 +4,7 @@
 //! Reference: A. Falisse, G. Serrancolí et al., PLoS ONE 14(10) e0217730 (2019); Simbody's
 //! `SmoothSphereHalfSpaceForce.cpp`.
 
+use crate::error::ModelError;
 use crate::scalar::Real;
 use nalgebra::Vector3;
 
@@ -77,7 +78,7 @@ impl<T: Real> SmoothContactParameters<T> {
 
     /// Checks that every parameter is finite, non-negative where Simbody's model needs it, and
     /// that the transition velocity and cf are positive.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ModelError> {
         let named = [
             ("stiffness", self.stiffness),
             ("dissipation", self.dissipation),

@@ -68,6 +68,7 @@ pub use super::smooth_law::{
     hertz_factor, smooth_friction, smooth_normal_force, smooth_normal_force_with,
     SmoothContactParameters, SmoothNormalForce,
 };
+use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::BodyId;
 use crate::math::spatial::shift_motion;
@@ -131,10 +132,10 @@ impl<T: Real> SmoothSphereHalfSpaceForce<T> {
         half_space_body: BodyId,
         frame: Transform<T>,
         parameters: SmoothContactParameters<T>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ModelError> {
         parameters.validate()?;
         if !(radius.re().is_finite() && radius.re() > 0.0) {
-            return Err(format!(
+            return Err(invalid!(
                 "sphere_radius: must be positive and finite, got {}",
                 radius.re()
             ));
@@ -168,10 +169,10 @@ impl<T: Real> SmoothSphereHalfSpaceForce<T> {
     }
 
     /// Checks the bodies against the model's body count.
-    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), String> {
+    pub(crate) fn validate(&self, nbodies: usize) -> Result<(), ModelError> {
         self.parameters.validate()?;
         if !(self.sphere_radius.re().is_finite() && self.sphere_radius.re() > 0.0) {
-            return Err(format!(
+            return Err(invalid!(
                 "sphere_radius: must be positive and finite, got {}",
                 self.sphere_radius.re()
             ));
@@ -181,7 +182,7 @@ impl<T: Real> SmoothSphereHalfSpaceForce<T> {
             ("half-space body", self.half_space_body),
         ] {
             if b.0 >= nbodies {
-                return Err(format!("{what} index {} does not exist", b.0));
+                return Err(invalid!("{what} index {} does not exist", b.0));
             }
         }
         if self.sphere_body == self.half_space_body {

@@ -214,7 +214,7 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
     fn invert_mass_matrix(&mut self) -> Result<()> {
         let m = std::mem::replace(&mut self.mass, DMatrix::zeros(0, 0));
         let cholesky = nalgebra::Cholesky::new(m).ok_or_else(|| {
-            Error::Model("the mass matrix is not positive definite at this state".into())
+            Error::model("the mass matrix is not positive definite at this state")
         })?;
         self.dudot_dtau.fill_with_identity();
         cholesky.solve_mut(&mut self.dudot_dtau);

@@ -4,6 +4,7 @@
 
 use super::context::{check_mobility, check_param};
 use super::{ForceAccumulator, ForceContext, ForceElement};
+use crate::error::ModelError;
 use crate::ids::BodyId;
 use crate::scalar::Real;
 use crate::tree::Body;
@@ -84,7 +85,7 @@ impl<T: Real> ForceElement<T> for ConstantTorque<T> {
 }
 
 impl<T: Real> MobilityConstantForce<T> {
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         check_mobility(bodies, self.body, self.speed, false)?;
         check_param("force", self.force, false)
     }

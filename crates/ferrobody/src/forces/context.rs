@@ -1,6 +1,7 @@
 //! What a force element can read (`ForceContext`) and where it writes (`ForceAccumulator`).
 
 use crate::data::{Data, PositionCache, VelocityCache};
+use crate::error::{invalid, ModelError};
 use crate::geometry::ContactScratch;
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ZId};
 use crate::math::spatial::shift_motion;
@@ -181,11 +182,11 @@ impl<'a, T: Real> ForceAccumulator<'a, T> {
 }
 
 /// Checks that a body index exists in `bodies`.
-pub(crate) fn check_body<T: Real>(bodies: &[Body<T>], b: BodyId) -> Result<(), String> {
+pub(crate) fn check_body<T: Real>(bodies: &[Body<T>], b: BodyId) -> Result<(), ModelError> {
     if b.0 < bodies.len() {
         Ok(())
     } else {
-        Err(format!("body index {} does not exist", b.0))
+        Err(invalid!("body index {} does not exist", b.0))
     }
 }
 
@@ -195,22 +196,23 @@ pub(crate) fn check_mobility<T: Real>(
     b: BodyId,
     k: usize,
     nq: bool,
-) -> Result<(), String> {
+) -> Result<(), ModelError> {
     check_body(bodies, b)?;
     let body = &bodies[b.0];
     let n = if nq { body.nq() } else { body.nu() };
     if k >= n {
         let what = if nq { "coordinate" } else { "speed" };
-        return Err(format!(
+        return Err(invalid!(
             "body '{}' ({} mobilizer) has no {what} number {k}",
-            body.name, body.mobilizer
+            body.name,
+            body.mobilizer
         ));
     }
     Ok(())
 }
 
 /// Checks that a parameter is finite (and, if `non_negative`, not negative).
-pub(crate) fn check_param<T: Real>(name: &str, v: T, non_negative: bool) -> Result<(), String> {
+pub(crate) fn check_param<T: Real>(name: &str, v: T, non_negative: bool) -> Result<(), ModelError> {
     let x = v.re();
     if !x.is_finite() || (non_negative && x < 0.0) {
         let need = if non_negative {
@@ -218,7 +220,7 @@ pub(crate) fn check_param<T: Real>(name: &str, v: T, non_negative: bool) -> Resu
         } else {
             "finite"
         };
-        return Err(format!("{name} must be {need}, got {x}"));
+        return Err(invalid!("{name} must be {need}, got {x}"));
     }
     Ok(())
 }

@@ -15,6 +15,7 @@
 
 use super::context::{check_mobility, check_param};
 use super::{ForceAccumulator, ForceContext, ForceElement};
+use crate::error::{invalid, ModelError};
 use crate::ids::{BodyId, ZId};
 use crate::scalar::Real;
 use crate::tree::Body;
@@ -79,7 +80,7 @@ impl<T: Real> CoordinateLimitForce<T> {
         (k_up, k_low)
     }
 
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         check_mobility(bodies, self.body, self.coordinate, true)?;
         if !bodies[self.body.0].mobilizer.qdot_is_u() {
             return Err("a coordinate limit needs a mobilizer with q̇ = u".into());
@@ -91,7 +92,7 @@ impl<T: Real> CoordinateLimitForce<T> {
         ] {
             check_param(name, v, true)?;
             if v.re() == 0.0 {
-                return Err(format!("{name} must be positive"));
+                return Err(invalid!("{name} must be positive"));
             }
         }
         check_param("damping", self.damping, true)?;

@@ -12,6 +12,7 @@
 
 use super::context::check_body;
 use super::{ForceAccumulator, ForceContext, ForceElement};
+use crate::error::{invalid, ModelError};
 use crate::ids::BodyId;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
 use crate::scalar::Real;
@@ -56,7 +57,7 @@ fn n_body_xyz<T: Real>(theta: &Vector3<T>) -> Matrix3<T> {
 }
 
 impl<T: Real> LinearBushing<T> {
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         check_body(bodies, self.body1)?;
         check_body(bodies, self.body2)?;
         if self.body1 == self.body2 {
@@ -64,7 +65,7 @@ impl<T: Real> LinearBushing<T> {
         }
         for (what, values) in [("stiffness", &self.stiffness), ("damping", &self.damping)] {
             if values.iter().any(|v| !v.re().is_finite() || v.re() < 0.0) {
-                return Err(format!("every {what} must be finite and non-negative"));
+                return Err(invalid!("every {what} must be finite and non-negative"));
             }
         }
         Ok(())

@@ -6,6 +6,7 @@
 
 use super::context::{check_mobility, check_param};
 use super::{ForceAccumulator, ForceContext, ForceElement};
+use crate::error::ModelError;
 use crate::ids::BodyId;
 use crate::scalar::Real;
 use crate::tree::Body;
@@ -35,7 +36,7 @@ pub struct MobilityLinearDamper<T: Real> {
 }
 
 impl<T: Real> MobilityLinearSpring<T> {
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         check_mobility(bodies, self.body, self.coordinate, true)?;
         if bodies[self.body.0].mobilizer.quaternion_offset().is_some() {
             return Err("a mobility spring cannot act on a quaternion mobilizer".into());
@@ -76,7 +77,7 @@ impl<T: Real> ForceElement<T> for MobilityLinearSpring<T> {
 }
 
 impl<T: Real> MobilityLinearDamper<T> {
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         check_mobility(bodies, self.body, self.speed, false)?;
         check_param("damping", self.damping, true)
     }

@@ -8,6 +8,7 @@
 
 use super::context::{check_body, check_param};
 use super::{ForceAccumulator, ForceContext, ForceElement};
+use crate::error::ModelError;
 use crate::ids::BodyId;
 use crate::scalar::Real;
 use crate::tree::Body;
@@ -59,7 +60,7 @@ fn separation<T: Real>(
 }
 
 impl<T: Real> TwoPointLinearSpring<T> {
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         check_body(bodies, self.body1)?;
         check_body(bodies, self.body2)?;
         check_param("stiffness", self.stiffness, true)?;
@@ -100,7 +101,7 @@ impl<T: Real> ForceElement<T> for TwoPointLinearSpring<T> {
 }
 
 impl<T: Real> TwoPointLinearDamper<T> {
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         check_body(bodies, self.body1)?;
         check_body(bodies, self.body2)?;
         check_param("damping", self.damping, true)

@@ -49,6 +49,7 @@ pub use triangle_mesh::TriangleMesh;
 pub use triangle_overlap::triangles_overlap;
 pub use unsupported_pairs::UnsupportedPairs;
 
+use crate::error::{invalid, ModelError};
 use crate::ids::BodyId;
 use crate::math::Transform;
 use crate::scalar::Real;
@@ -102,12 +103,12 @@ impl Shape {
     }
 
     /// Checks the shape's dimensions: radii positive and finite.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ModelError> {
         let check = |what: &str, r: f64| {
             if r.is_finite() && r > 0.0 {
                 Ok(())
             } else {
-                Err(format!("{what}: must be positive and finite, got {r}"))
+                Err(invalid!("{what}: must be positive and finite, got {r}"))
             }
         };
         match self {

@@ -13,6 +13,7 @@
 //! `SimTKmath/Geometry/src/ContactGeometry_TriangleMesh.cpp`.
 
 use super::mesh_bvh::MeshBvh;
+use crate::error::{invalid, ModelError};
 use nalgebra::Vector3;
 use std::collections::HashMap;
 
@@ -41,12 +42,12 @@ impl TriangleMesh {
     pub fn from_polygons(
         vertices: Vec<Vector3<f64>>,
         polygons: &[Vec<u32>],
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ModelError> {
         let mut vertices = vertices;
         let mut faces = Vec::with_capacity(polygons.len());
         for (i, p) in polygons.iter().enumerate() {
             if let Some(&bad) = p.iter().find(|&&v| v as usize >= vertices.len()) {
-                return Err(format!(
+                return Err(invalid!(
                     "face {i} uses vertex {bad}, but the mesh has {} vertices",
                     vertices.len()
                 ));
@@ -79,7 +80,7 @@ impl TriangleMesh {
     pub fn from_triangles(
         vertices: Vec<Vector3<f64>>,
         mut faces: Vec<[u32; 3]>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ModelError> {
         if faces.is_empty() {
             return Err("the mesh has no faces".into());
         }
@@ -87,7 +88,7 @@ impl TriangleMesh {
             .iter()
             .position(|v| !(v.x.is_finite() && v.y.is_finite() && v.z.is_finite()))
         {
-            return Err(format!(
+            return Err(invalid!(
                 "vertex {i} is not finite: {:?}",
                 vertices[i].as_slice()
             ));
@@ -95,7 +96,7 @@ impl TriangleMesh {
         check_faces(&vertices, &faces)?;
         check_edges(&faces)?;
         if let Some(unused) = unused_vertex(vertices.len(), &faces) {
-            return Err(format!("vertex {unused} is not part of any face"));
+            return Err(invalid!("vertex {unused} is not part of any face"));
         }
         let volume: f64 = faces
             .iter()
@@ -179,21 +180,21 @@ impl TriangleMesh {
 }
 
 /// Zero-area faces and faces that repeat a vertex.
-fn check_faces(vertices: &[Vector3<f64>], faces: &[[u32; 3]]) -> Result<(), String> {
+fn check_faces(vertices: &[Vector3<f64>], faces: &[[u32; 3]]) -> Result<(), ModelError> {
     for (i, f) in faces.iter().enumerate() {
         if let Some(&bad) = f.iter().find(|&&v| v as usize >= vertices.len()) {
-            return Err(format!(
+            return Err(invalid!(
                 "face {i} uses vertex {bad}, but the mesh has {} vertices",
                 vertices.len()
             ));
         }
         if f[0] == f[1] || f[1] == f[2] || f[2] == f[0] {
-            return Err(format!("face {i} repeats a vertex: {f:?}"));
+            return Err(invalid!("face {i} repeats a vertex: {f:?}"));
         }
         let [a, b, c] = f.map(|v| vertices[v as usize]);
         let twice_area = (b - a).cross(&(c - a)).norm();
         if twice_area == 0.0 || twice_area.is_nan() {
-            return Err(format!(
+            return Err(invalid!(
                 "face {i} is degenerate (zero area): vertices {f:?}"
             ));
         }
@@ -202,23 +203,24 @@ fn check_faces(vertices: &[Vector3<f64>], faces: &[[u32; 3]]) -> Result<(), Stri
 }
 
 /// Every edge in exactly two faces, once in each direction.
-fn check_edges(faces: &[[u32; 3]]) -> Result<(), String> {
+fn check_edges(faces: &[[u32; 3]]) -> Result<(), ModelError> {
     let mut directed: HashMap<(u32, u32), usize> = HashMap::with_capacity(faces.len() * 3);
     for (i, f) in faces.iter().enumerate() {
         for k in 0..3 {
             let edge = (f[k], f[(k + 1) % 3]);
             if let Some(j) = directed.insert(edge, i) {
-                return Err(format!(
+                return Err(invalid!(
                     "faces {j} and {i} both run from vertex {} to vertex {}: the winding is \
                      inconsistent or more than two faces meet at that edge",
-                    edge.0, edge.1
+                    edge.0,
+                    edge.1
                 ));
             }
         }
     }
     for (&(a, b), &i) in &directed {
         if !directed.contains_key(&(b, a)) {
-            return Err(format!(
+            return Err(invalid!(
                 "the edge from vertex {a} to vertex {b} of face {i} has no neighbouring face: \
                  the mesh is not closed"
             ));
@@ -358,7 +360,7 @@ pub(crate) mod tests {
         let v = m.vertices().to_vec();
         let faces = m.faces().to_vec();
         let err = |v: Vec<Vector3<f64>>, f: Vec<[u32; 3]>| {
-            TriangleMesh::from_triangles(v, f).unwrap_err()
+            TriangleMesh::from_triangles(v, f).unwrap_err().to_string()
         };
         assert!(err(v.clone(), faces[1..].to_vec()).contains("not closed"));
         let mut wound = faces.clone();

@@ -36,7 +36,7 @@ pub mod step_control;
 pub mod tr_bdf2;
 pub mod verlet;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SettingsError};
 use serde::{Deserialize, Serialize};
 
 /// Which integration method.
@@ -217,17 +217,23 @@ impl IntegratorSettings {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(Error::Model(format!(
-                    "integrator {name} must be positive and finite, got {v}"
+                Err(Error::Settings(SettingsError::new(
+                    "integrator",
+                    name,
+                    format!("must be positive and finite, got {v}"),
                 )))
             }
         };
         positive("accuracy", self.accuracy)?;
         if self.accuracy > 1.0 {
             // A relative accuracy above 1 accepts errors larger than the values themselves.
-            return Err(Error::Model(format!(
-                "integrator accuracy must be at most 1 (a relative error), got {}",
-                self.accuracy
+            return Err(Error::Settings(SettingsError::new(
+                "integrator",
+                "accuracy",
+                format!(
+                    "must be at most 1 (a relative error), got {}",
+                    self.accuracy
+                ),
             )));
         }
         positive("fixed_step", self.fixed_step)?;
@@ -235,8 +241,10 @@ impl IntegratorSettings {
         // useful number of steps (1e-320 s would need 1e318 steps for 0.05 s).
         let at_least = |name: &str, v: f64| {
             if v < MIN_STEP_SIZE {
-                Err(Error::Model(format!(
-                    "integrator {name} must be at least {MIN_STEP_SIZE:e} s, got {v:e}"
+                Err(Error::Settings(SettingsError::new(
+                    "integrator",
+                    name,
+                    format!("must be at least {MIN_STEP_SIZE:e} s, got {v:e}"),
                 )))
             } else {
                 Ok(())
@@ -264,8 +272,10 @@ impl IntegratorSettings {
         }
         if let (Some(lo), Some(hi)) = (self.min_step, self.max_step) {
             if lo > hi {
-                return Err(Error::Model(format!(
-                    "integrator min_step {lo} exceeds max_step {hi}"
+                return Err(Error::Settings(SettingsError::new(
+                    "integrator",
+                    "min_step",
+                    format!("{lo} exceeds max_step {hi}"),
                 )));
             }
         }

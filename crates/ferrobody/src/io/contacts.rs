@@ -83,5 +83,9 @@ impl<W: Write> ContactsWriter<W> {
 }
 
 fn io_err(e: std::io::Error) -> Error {
-    Error::Io(format!("cannot write contacts: {e}"))
+    Error::Io {
+        context: "cannot write contacts".into(),
+        path: None,
+        source: e,
+    }
 }

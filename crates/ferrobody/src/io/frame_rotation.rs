@@ -6,12 +6,13 @@
 
 use super::scene_build::finite3;
 use super::scene_types::FrameSection;
+use crate::error::{invalid, ModelError};
 use crate::math::quaternion::rotation_from_quaternion;
 use crate::math::transform::rotation_body_xyz;
 use crate::math::Transform;
 use nalgebra::Matrix3;
 
-type Res<T> = std::result::Result<T, String>;
+type Res<T> = std::result::Result<T, ModelError>;
 
 /// The rotation of a frame section (identity if none is given); `key` prefixes errors.
 pub(super) fn rotation(f: &FrameSection, key: &str) -> Res<Matrix3<f64>> {
@@ -24,38 +25,38 @@ pub(super) fn rotation(f: &FrameSection, key: &str) -> Res<Matrix3<f64>> {
         o.matrix.is_some(),
     ];
     if given.iter().filter(|&&g| g).count() > 1 {
-        return Err(format!(
+        return Err(invalid!(
             ".{key}: give at most one of `rotation`, `xyz`, `xyz_deg`, `quaternion` and `matrix`"
         ));
     }
     if let Some(r) = &f.rotation {
-        let axis = finite3(r.axis).map_err(|m| format!(".{key}.rotation.axis: {m}"))?;
+        let axis = finite3(r.axis).map_err(|m| invalid!(".{key}.rotation.axis: {m}"))?;
         if axis.norm() == 0.0 {
-            return Err(format!(".{key}.rotation.axis: must not be zero"));
+            return Err(invalid!(".{key}.rotation.axis: must not be zero"));
         }
         let angle = match (r.angle, r.angle_deg) {
             (Some(a), None) => a,
             (None, Some(d)) => d.to_radians(),
             _ => {
-                return Err(format!(
+                return Err(invalid!(
                     ".{key}.rotation: give exactly one of `angle` (rad) and `angle_deg`"
                 ))
             }
         };
         if !angle.is_finite() {
-            return Err(format!(".{key}.rotation: angle must be finite"));
+            return Err(invalid!(".{key}.rotation: angle must be finite"));
         }
         return Ok(Transform::from_axis_angle(axis, angle).r);
     }
     if let Some(a) = o.xyz.or(o.xyz_deg.map(|d| d.map(f64::to_radians))) {
         let name = if o.xyz.is_some() { "xyz" } else { "xyz_deg" };
-        let a = finite3(a).map_err(|m| format!(".{key}.{name}: {m}"))?;
+        let a = finite3(a).map_err(|m| invalid!(".{key}.{name}: {m}"))?;
         return Ok(rotation_body_xyz(a.x, a.y, a.z));
     }
     if let Some(q) = o.quaternion {
         let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
         if !q.iter().all(|x| x.is_finite()) || n == 0.0 {
-            return Err(format!(
+            return Err(invalid!(
                 ".{key}.quaternion: must be finite and non-zero, got {q:?}"
             ));
         }
@@ -64,10 +65,10 @@ pub(super) fn rotation(f: &FrameSection, key: &str) -> Res<Matrix3<f64>> {
     if let Some(rows) = o.matrix {
         let r = Matrix3::from_row_slice(&rows.concat());
         if !r.iter().all(|x| x.is_finite()) {
-            return Err(format!(".{key}.matrix: every entry must be finite"));
+            return Err(invalid!(".{key}.matrix: every entry must be finite"));
         }
         if (r.transpose() * r - Matrix3::identity()).norm() > 1e-9 || r.determinant() < 0.0 {
-            return Err(format!(
+            return Err(invalid!(
                 ".{key}.matrix: not a rotation (orthonormal rows with determinant +1, within 1e-9)"
             ));
         }
@@ -132,18 +133,18 @@ mod tests {
             &section("xyz = [0.1, 0.2, 0.3]\nquaternion = [1.0, 0.0, 0.0, 0.0]"),
             "inboard",
         );
-        assert!(e.unwrap_err().contains("at most one"));
+        assert!(e.unwrap_err().to_string().contains("at most one"));
         let e = rotation(
             &section("matrix = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 2.0]]"),
             "inboard",
         );
-        assert!(e.unwrap_err().starts_with(".inboard.matrix"));
+        assert!(e.unwrap_err().to_string().starts_with(".inboard.matrix"));
         let e = rotation(&section("quaternion = [0.0, 0.0, 0.0, 0.0]"), "plane");
-        assert!(e.unwrap_err().starts_with(".plane.quaternion"));
+        assert!(e.unwrap_err().to_string().starts_with(".plane.quaternion"));
         let e = rotation(
             &section("matrix = [[-1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]"),
             "f",
         );
-        assert!(e.unwrap_err().contains("not a rotation"));
+        assert!(e.unwrap_err().to_string().contains("not a rotation"));
     }
 }

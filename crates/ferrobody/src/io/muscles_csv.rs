@@ -129,7 +129,11 @@ impl<W: Write> MusclesWriter<W> {
 }
 
 fn io_err(e: std::io::Error) -> Error {
-    Error::Io(format!("cannot write muscles: {e}"))
+    Error::Io {
+        context: "cannot write muscles".into(),
+        path: None,
+        source: e,
+    }
 }
 
 /// The muscles' values at recorded rows (times with their q, u and z, row-major), as columns

@@ -6,7 +6,7 @@
 use super::scene_build::build_scene;
 use super::scene_types::SceneFile;
 use super::scene_visual::Visual;
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 use crate::integrators::IntegratorSettings;
 use crate::model::Model;
 use crate::state::State;
@@ -44,10 +44,8 @@ pub struct Scene {
 /// Reads and builds a scene file.
 pub fn load_scene(path: &Path) -> Result<Scene> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
-        file: file.clone(),
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read the file", e))?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -57,31 +55,28 @@ pub fn load_scene(path: &Path) -> Result<Scene> {
 
 /// Parses scene text; `file` names it in errors, `default_name` is used when it has no `name`.
 pub fn parse_scene(text: &str, file: &str, default_name: &str) -> Result<Scene> {
-    let raw: SceneFile = toml::from_str(text).map_err(|e| {
-        let (place, message) = describe_toml_error(text, &e);
-        Error::Scene {
-            file: format!("{file}{place}"),
-            message,
-        }
-    })?;
+    let raw: SceneFile = toml::from_str(text).map_err(|e| toml_error(text, file, &e))?;
     let scene_dir = Path::new(file).parent().unwrap_or(Path::new(""));
     let line_of = |offset: usize| text.get(..offset).unwrap_or(text).matches('\n').count() + 1;
-    build_scene(raw, default_name, scene_dir, line_of).map_err(|e| Error::Scene {
-        file: e
-            .line
-            .map_or(file.to_string(), |line| format!("{file}:{line}")),
-        message: e.message,
+    build_scene(raw, default_name, scene_dir, line_of).map_err(|e| {
+        let error = ParseError::in_file(file, e.problem);
+        Error::Parse(match e.line {
+            Some(line) => error.at_line(line),
+            None => error,
+        })
     })
 }
 
-/// The place (`:line:column`, or nothing if unknown) and the one-line message of a TOML error.
-fn describe_toml_error(text: &str, e: &toml::de::Error) -> (String, String) {
-    let message = e.message().replace('\n', " ");
-    let place = e.span().map_or(String::new(), |span| {
-        let before = text.get(..span.start).unwrap_or(text);
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        format!(":{line}:{column}")
-    });
-    (place, message)
+/// A TOML error at its line and column (where known), its message on one line.
+fn toml_error(text: &str, file: &str, e: &toml::de::Error) -> Error {
+    let error = ParseError::in_file(file, e.message().replace('\n', " "));
+    Error::Parse(match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            error.at_line(line).at_column(column)
+        }
+        None => error,
+    })
 }

@@ -6,6 +6,7 @@ use super::scene_robot::AddedRobot;
 use crate::actuators::{
     Actuator, ActuatorKind, GeneralActuator, JointMotor, PositionServo, VelocityServo,
 };
+use crate::error::{invalid, ModelError};
 use crate::ids::BodyId;
 use crate::model::{Model, ModelBuilder};
 use crate::state::State;
@@ -52,7 +53,7 @@ pub(super) struct ActuatorSection {
 }
 
 /// An error of one table: its line (1-based) and the message.
-pub(super) type LineError = (usize, String);
+pub(super) type LineError = (usize, ModelError);
 
 /// Adds every table's actuator; `lines[i]` is table i's line.
 pub(super) fn add_actuators(
@@ -63,9 +64,13 @@ pub(super) fn add_actuators(
 ) -> Result<(), LineError> {
     for (i, (s, &line)) in sections.iter().zip(lines).enumerate() {
         let name = s.name.clone().unwrap_or_else(|| s.joint.clone());
-        let place = |m: String| (line, format!("actuator[{i}] '{name}'.{m}"));
-        let body = joint_body(b, robots, &s.joint)
-            .ok_or_else(|| place(format!("joint: no body or robot joint named '{}'", s.joint)))?;
+        let place = |m: ModelError| (line, invalid!("actuator[{i}] '{name}'.{m}"));
+        let body = joint_body(b, robots, &s.joint).ok_or_else(|| {
+            place(invalid!(
+                "joint: no body or robot joint named '{}'",
+                s.joint
+            ))
+        })?;
         let mut actuator = Actuator::new(
             &name,
             body,
@@ -76,10 +81,10 @@ pub(super) fn add_actuators(
         actuator.ctrl_range = s.ctrl_range;
         actuator.force_range = s.force_range;
         if let Some(problem) = b.actuator_problem(&actuator) {
-            return Err((line, format!("actuator[{i}] '{name}': {problem}")));
+            return Err((line, invalid!("actuator[{i}] '{name}': {problem}")));
         }
         b.add_actuator(actuator)
-            .map_err(|e| (line, format!("actuator[{i}] '{name}': {e}")))?;
+            .map_err(|e| (line, invalid!("actuator[{i}] '{name}': {e}")))?;
     }
     Ok(())
 }
@@ -97,7 +102,10 @@ pub(super) fn set_initial_controls(
             if !c.is_finite() {
                 return Err((
                     lines[k],
-                    format!("actuator[{k}].ctrl: must be finite, got {c}"),
+                    ModelError::NonFinite {
+                        what: format!("actuator[{k}].ctrl"),
+                        value: c,
+                    },
                 ));
             }
             controls[k] = c;
@@ -105,7 +113,7 @@ pub(super) fn set_initial_controls(
     }
     model
         .set_controls(state, &controls)
-        .map_err(|e| (lines.first().copied().unwrap_or(1), e.to_string()))
+        .map_err(|e| (lines.first().copied().unwrap_or(1), e.into_model_error()))
 }
 
 /// The body a joint name moves: a body of that name, else a robot joint of that name.
@@ -122,7 +130,7 @@ fn joint_body(b: &ModelBuilder<f64>, robots: &[AddedRobot], joint: &str) -> Opti
 }
 
 /// The force law, refusing gains that do not belong to the kind.
-fn kind(s: &ActuatorSection) -> Result<ActuatorKind<f64>, String> {
+fn kind(s: &ActuatorSection) -> Result<ActuatorKind<f64>, ModelError> {
     let given = [
         ("kp", s.kp.is_some()),
         ("kv", s.kv.is_some()),
@@ -136,7 +144,7 @@ fn kind(s: &ActuatorSection) -> Result<ActuatorKind<f64>, String> {
         ActuatorKindName::General => &["gain", "bias"],
     };
     if let Some((key, _)) = given.iter().find(|(k, on)| *on && !allowed.contains(k)) {
-        return Err(format!(
+        return Err(invalid!(
             "{key}: not a parameter of a {} actuator",
             s.kind.label()
         ));

@@ -12,6 +12,7 @@ use super::scene_types::{
 use crate::algorithms::position_kinematics;
 use crate::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
 use crate::data::Data;
+use crate::error::{invalid, ModelError};
 use crate::geometry::ContactSurface;
 use crate::ids::{BodyId, ForceId};
 use crate::integrators::IntegratorSettings;
@@ -22,7 +23,7 @@ use nalgebra::{Matrix3, Vector3};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-type Res<T> = std::result::Result<T, String>;
+type Res<T> = std::result::Result<T, ModelError>;
 
 /// More report rows than this is a mistake in the scene, not a request (it would fill the disk).
 const MAX_REPORT_ROWS: f64 = 1e8;
@@ -30,31 +31,31 @@ const MAX_REPORT_ROWS: f64 = 1e8;
 /// Refuses runs that would write more than 1e8 report rows.
 pub fn check_report_rows(duration: f64, report_interval: f64) -> Res<()> {
     if duration / report_interval > MAX_REPORT_ROWS {
-        return Err(format!(
+        return Err(invalid!(
             "simulation.report_interval: {report_interval} s over {duration} s would write more than {MAX_REPORT_ROWS:e} rows"
         ));
     }
     Ok(())
 }
 
-/// The reason of a model error, without the `model: ` prefix.
-pub(super) fn model_reason(e: &crate::error::Error) -> String {
-    let m = e.to_string();
-    m.strip_prefix("model: ").unwrap_or(&m).to_string()
+/// The reason of an error of the model builder: a model error's own description (without
+/// the `model: ` of [`crate::Error::Model`]), or the whole message of any other error.
+pub(super) fn model_reason(e: crate::error::Error) -> ModelError {
+    e.into_model_error()
 }
 
 /// Why a scene could not be built: the message, and the line of the table at fault where it
 /// is known (`[[actuator]]` tables keep their place in the file).
 pub(super) struct BuildError {
     pub line: Option<usize>,
-    pub message: String,
+    pub problem: ModelError,
 }
 
-impl From<String> for BuildError {
-    fn from(message: String) -> Self {
+impl From<ModelError> for BuildError {
+    fn from(problem: ModelError) -> Self {
         Self {
             line: None,
-            message,
+            problem,
         }
     }
 }
@@ -66,9 +67,9 @@ pub(super) fn build_scene(
     scene_dir: &Path,
     line_of: impl Fn(usize) -> usize,
 ) -> Result<Scene, BuildError> {
-    let at_line = |(line, message): (usize, String)| BuildError {
+    let at_line = |(line, problem): (usize, ModelError)| BuildError {
         line: Some(line),
-        message,
+        problem,
     };
     let actuator_lines: Vec<usize> = raw
         .actuators
@@ -78,27 +79,27 @@ pub(super) fn build_scene(
     let actuators: Vec<_> = raw.actuators.into_iter().map(|a| a.into_inner()).collect();
     let mut b = ModelBuilder::<f64>::new();
     for (i, body) in raw.bodies.iter().enumerate() {
-        add_body(&mut b, body).map_err(|m| format!("body[{i}] '{}'{m}", body.name))?;
+        add_body(&mut b, body).map_err(|m| invalid!("body[{i}] '{}'{m}", body.name))?;
     }
     let mut left_out = BTreeMap::new();
     let robots = add_robots(&mut b, &raw.robots, scene_dir, &mut left_out)?;
     if let Some(g) = raw.gravity {
-        b.add_gravity(finite3(g).map_err(|m| format!("gravity: {m}"))?);
+        b.add_gravity(finite3(g).map_err(|m| invalid!("gravity: {m}"))?);
     }
     for (i, f) in raw.forces.iter().enumerate() {
         let id = if let ForceSection::ExponentialSpring(spring) = f {
-            add_exponential_spring(&mut b, spring).map_err(|m| format!("force[{i}].{m}"))?
+            add_exponential_spring(&mut b, spring).map_err(|m| invalid!("force[{i}].{m}"))?
         } else {
-            let force = build_force(&b, f).map_err(|m| format!("force[{i}].{m}"))?;
+            let force = build_force(&b, f).map_err(|m| invalid!("force[{i}].{m}"))?;
             b.add_force(force)
-                .map_err(|e| format!("force[{i}]: {}", model_reason(&e)))?
+                .map_err(|e| invalid!("force[{i}]: {}", model_reason(e)))?
         };
         disable_unless(&mut b, id, f.enabled())?;
     }
     for (name, m) in &raw.materials {
         material(m)
             .validate()
-            .map_err(|e| format!("material.{name}.{e}"))?;
+            .map_err(|e| invalid!("material.{name}.{e}"))?;
     }
     let element_names: Vec<String> = raw
         .contacts
@@ -111,7 +112,7 @@ pub(super) fn build_scene(
         let from_robots = robot_surfaces(&raw.robots, &robots, &element_names[i]);
         let force = if c.model == ContactModelKind::ElasticFoundation {
             if !from_robots.is_empty() {
-                return Err(format!(
+                return Err(invalid!(
                     "contact[{i}]: robot collision spheres join Hunt-Crossley elements, not an elastic foundation"
                 ).into());
             }
@@ -119,20 +120,20 @@ pub(super) fn build_scene(
         } else {
             build_contact(&b, &raw.materials, c, &element_names[i], from_robots)
         }
-        .map_err(|m| format!("contact[{i}].{m}"))?;
+        .map_err(|m| invalid!("contact[{i}].{m}"))?;
         let id = b
             .add_force(force)
-            .map_err(|e| format!("contact[{i}]: {}", model_reason(&e)))?;
+            .map_err(|e| invalid!("contact[{i}]: {}", model_reason(e)))?;
         disable_unless(&mut b, id, c.enabled.unwrap_or(true))?;
     }
     super::scene_constraints::add_constraints(&mut b, &raw.constraints)?;
     super::scene_unilateral::add_unilateral_contacts(&mut b, &raw.unilateral_contacts)?;
     add_actuators(&mut b, &actuators, &actuator_lines, &robots).map_err(at_line)?;
-    let model = b.build().map_err(|e| model_reason(&e))?;
+    let model = b.build().map_err(model_reason)?;
     let mut state = model.default_state();
     for (i, body) in raw.bodies.iter().enumerate() {
         set_initial(&model, &mut state, i + 1, body)
-            .map_err(|m| format!("body[{i}] '{}'.{m}", body.name))?;
+            .map_err(|m| invalid!("body[{i}] '{}'.{m}", body.name))?;
     }
     set_robot_states(&model, &mut state, &raw.robots, &robots)?;
     set_initial_controls(&model, &mut state, &actuators, &actuator_lines).map_err(at_line)?;
@@ -189,7 +190,7 @@ fn build_visuals(bodies: &[BodySection]) -> Res<Vec<super::scene_visual::Visual>
     for (i, body) in bodies.iter().enumerate() {
         for (k, v) in body.visuals.iter().enumerate() {
             let visual = super::scene_visual::build_visual(BodyId(i + 1), v)
-                .map_err(|m| format!("body[{i}] '{}'.visual[{k}]{m}", body.name))?;
+                .map_err(|m| invalid!("body[{i}] '{}'.visual[{k}]{m}", body.name))?;
             visuals.push(visual);
         }
     }
@@ -199,14 +200,14 @@ fn build_visuals(bodies: &[BodySection]) -> Res<Vec<super::scene_visual::Visual>
 /// Applies a force's `enabled = false` (Simbody `Force::setDisabledByDefault`).
 fn disable_unless(b: &mut ModelBuilder<f64>, id: ForceId, enabled: bool) -> Res<()> {
     b.set_force_disabled_by_default(id, !enabled)
-        .map_err(|e| model_reason(&e))
+        .map_err(model_reason)
 }
 
 fn positive(key: &str, v: f64) -> Res<f64> {
     if v.is_finite() && v > 0.0 {
         Ok(v)
     } else {
-        Err(format!("{key}: must be positive and finite, got {v}"))
+        Err(invalid!("{key}: must be positive and finite, got {v}"))
     }
 }
 
@@ -214,7 +215,7 @@ pub(super) fn finite3(v: [f64; 3]) -> Res<Vector3<f64>> {
     if v.iter().all(|x| x.is_finite()) {
         Ok(Vector3::from(v))
     } else {
-        Err(format!("every component must be finite, got {v:?}"))
+        Err(invalid!("every component must be finite, got {v:?}"))
     }
 }
 
@@ -233,12 +234,12 @@ fn integrator_settings(s: Option<&IntegratorSection>) -> Res<IntegratorSettings>
             out.rigid_contact = r.settings();
         }
     }
-    out.validate().map_err(|e| {
-        let reason = model_reason(&e);
-        format!(
-            "integrator.{}",
-            reason.strip_prefix("integrator ").unwrap_or(&reason)
-        )
+    out.validate().map_err(|e| match e {
+        crate::error::Error::Settings(s) if s.section == "rigid contact" => {
+            invalid!("integrator.rigid_contact.{} {}", s.key, s.problem)
+        }
+        crate::error::Error::Settings(s) => invalid!("integrator.{} {}", s.key, s.problem),
+        other => model_reason(other),
     })?;
     Ok(out)
 }
@@ -249,7 +250,7 @@ pub(super) fn frame(f: Option<&FrameSection>, key: &str) -> Res<Transform<f64>> 
     };
     let mut x = Transform::from_rotation(super::frame_rotation::rotation(f, key)?);
     if let Some(p) = f.translation {
-        x.p = finite3(p).map_err(|m| format!(".{key}.translation: {m}"))?;
+        x.p = finite3(p).map_err(|m| invalid!(".{key}.translation: {m}"))?;
     }
     Ok(x)
 }
@@ -266,7 +267,7 @@ fn inertia(v: Option<&Vec<f64>>) -> Res<Matrix3<f64>> {
         6 => Ok(Matrix3::new(
             v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2],
         )),
-        n => Err(format!(
+        n => Err(invalid!(
             ".inertia: give 3 (Ixx, Iyy, Izz) or 6 (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) numbers, got {n}"
         )),
     }
@@ -276,33 +277,25 @@ fn add_body(b: &mut ModelBuilder<f64>, s: &BodySection) -> Res<()> {
     let parent_name = s.parent.as_deref().unwrap_or("ground");
     let parent = b
         .body_id(parent_name)
-        .ok_or_else(|| format!(".parent: no body named '{parent_name}' before this one"))?;
+        .ok_or_else(|| invalid!(".parent: no body named '{parent_name}' before this one"))?;
     if !s.mass.is_finite() || s.mass < 0.0 {
-        return Err(format!(
+        return Err(invalid!(
             ".mass: must be finite and non-negative, got {}",
             s.mass
         ));
     }
-    let com = finite3(s.com.unwrap_or([0.0; 3])).map_err(|m| format!(".com: {m}"))?;
+    let com = finite3(s.com.unwrap_or([0.0; 3])).map_err(|m| invalid!(".com: {m}"))?;
     let mp = MassProperties::new(s.mass, com, inertia(s.inertia.as_ref())?);
     let def = BodyDef::new(&s.name, parent, s.mobilizer, mp)
         .with_x_pf(frame(s.inboard.as_ref(), "inboard")?)
         .with_x_bm(frame(s.outboard.as_ref(), "outboard")?);
-    b.add_body(def).map(|_| ()).map_err(|e| {
-        let reason = model_reason(&e);
-        let reason = reason
-            .strip_prefix(&format!("body '{}': ", s.name))
-            .unwrap_or(&reason)
-            .to_string();
-        let key = if reason.contains("inertia") || reason.contains("principal") {
-            ".inertia"
-        } else if reason.starts_with("mass") {
-            ".mass"
-        } else {
-            ""
-        };
-        format!("{key}: {reason}")
-    })
+    b.add_body(def)
+        .map(|_| ())
+        .map_err(|e| match model_reason(e) {
+            ModelError::Inertia { problem, .. } => invalid!(".inertia: {problem}"),
+            ModelError::Body { problem, .. } => invalid!(": {problem}"),
+            other => invalid!(": {other}"),
+        })
 }
 
 fn set_initial(
@@ -316,13 +309,13 @@ fn set_initial(
     for (key, values, n) in [("q", &s.q, kind.nq()), ("u", &s.u, kind.nu())] {
         if let Some(v) = values {
             if v.len() != n {
-                return Err(format!(
+                return Err(invalid!(
                     "{key}: the {kind} mobilizer needs {n} values, got {}",
                     v.len()
                 ));
             }
             if !v.iter().all(|x| x.is_finite()) {
-                return Err(format!("{key}: every value must be finite"));
+                return Err(invalid!("{key}: every value must be finite"));
             }
         }
     }
@@ -374,10 +367,10 @@ fn build_contact(
         let key = format!("surface[{k}]");
         let body = body_ref(b, &format!("{key}.body"), &s.body)?;
         let shape = surface_shape(&key, s)?;
-        let x_bs = frame(s.frame.as_ref(), "frame").map_err(|m| format!("{key}{m}"))?;
+        let x_bs = frame(s.frame.as_ref(), "frame").map_err(|m| invalid!("{key}{m}"))?;
         let m = materials
             .get(&s.material)
-            .ok_or_else(|| format!("{key}.material: no [material.{}] table", s.material))?;
+            .ok_or_else(|| invalid!("{key}.material: no [material.{}] table", s.material))?;
         surfaces.push(ContactSurface { body, x_bs, shape });
         mats.push(material(m));
     }
@@ -398,9 +391,9 @@ fn build_contact(
 
 pub(super) fn body_ref(b: &ModelBuilder<f64>, key: &str, name: &str) -> Res<BodyId> {
     b.body_id(name)
-        .ok_or_else(|| format!("{key}: no body named '{name}'"))
+        .ok_or_else(|| invalid!("{key}: no body named '{name}'"))
 }
 
 pub(super) fn station(key: &str, v: Option<[f64; 3]>) -> Res<Vector3<f64>> {
-    finite3(v.unwrap_or([0.0; 3])).map_err(|m| format!("{key}: {m}"))
+    finite3(v.unwrap_or([0.0; 3])).map_err(|m| invalid!("{key}: {m}"))
 }

@@ -3,10 +3,11 @@
 use super::scene_build::{body_ref as body, station as vec3};
 use super::scene_types::FrameSection;
 use crate::constraints::*;
+use crate::error::{invalid, ModelError};
 use crate::model::ModelBuilder;
 use serde::Deserialize;
 
-type Res<T> = std::result::Result<T, String>;
+type Res<T> = std::result::Result<T, ModelError>;
 
 #[derive(Deserialize, Debug)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -90,15 +91,11 @@ pub(super) fn add_constraints(
     sections: &[ConstraintSection],
 ) -> Res<()> {
     for (i, s) in sections.iter().enumerate() {
-        let c = build(b, s).map_err(|m| format!("constraint[{i}].{m}"))?;
+        let c = build(b, s).map_err(|m| invalid!("constraint[{i}].{m}"))?;
         let enabled = s.enabled();
-        let id = b.add_constraint(c).map_err(|e| {
-            let m = e.to_string();
-            format!(
-                "constraint[{i}]: {}",
-                m.strip_prefix("model: ").unwrap_or(&m)
-            )
-        })?;
+        let id = b
+            .add_constraint(c)
+            .map_err(|e| invalid!("constraint[{i}]: {}", e.into_model_error()))?;
         b.set_constraint_disabled_by_default(id, !enabled.unwrap_or(true))
             .map_err(|e| e.to_string())?;
     }
@@ -106,7 +103,8 @@ pub(super) fn add_constraints(
 }
 
 fn frame(key: &str, f: Option<&FrameSection>) -> Res<crate::math::Transform<f64>> {
-    super::scene_build::frame(f, key).map_err(|m| m.trim_start_matches('.').to_string())
+    super::scene_build::frame(f, key)
+        .map_err(|m| invalid!("{}", m.to_string().trim_start_matches('.')))
 }
 
 fn build(b: &ModelBuilder<f64>, s: &ConstraintSection) -> Res<Constraint<f64>> {

@@ -4,20 +4,21 @@
 //! shape's own validation, so a wrong or missing key is a one-line error naming the surface.
 
 use super::scene_types::{ShapeKind, SurfaceSection};
+use crate::error::{invalid, ModelError};
 use crate::geometry::Shape;
 
-type Res<T> = Result<T, String>;
+type Res<T> = Result<T, ModelError>;
 
 /// The shape of a `[[contact.surface]]`: `radius` for a sphere, `radii` for an ellipsoid,
 /// `half_lengths` for a brick, none for a half space; dimensions positive and finite.
 pub(super) fn surface_shape(key: &str, s: &SurfaceSection) -> Res<Shape> {
     if s.shape == ShapeKind::Mesh {
-        return Err(format!(
+        return Err(invalid!(
             "{key}.shape: a mesh is a surface of model = \"elastic_foundation\" elements"
         ));
     }
     if s.file.is_some() {
-        return Err(format!("{key}.file: only a mesh has a file"));
+        return Err(invalid!("{key}.file: only a mesh has a file"));
     }
     let (needed, usage) = match s.shape {
         ShapeKind::Sphere => (Some("radius"), "a radius"),
@@ -32,7 +33,7 @@ pub(super) fn surface_shape(key: &str, s: &SurfaceSection) -> Res<Shape> {
     ];
     for (name, present) in given {
         if present && needed != Some(name) {
-            return Err(format!(
+            return Err(invalid!(
                 "{key}.{name}: {} has no {name}",
                 with_article(s.shape)
             ));
@@ -48,12 +49,12 @@ pub(super) fn surface_shape(key: &str, s: &SurfaceSection) -> Res<Shape> {
     };
     let Some(shape) = shape else {
         let name = needed.unwrap_or_default();
-        return Err(format!(
+        return Err(invalid!(
             "{key}.{name}: {} needs {usage}",
             with_article(s.shape)
         ));
     };
-    shape.validate().map_err(|e| format!("{key}.{e}"))?;
+    shape.validate().map_err(|e| invalid!("{key}.{e}"))?;
     Ok(shape)
 }
 

@@ -7,6 +7,7 @@ use crate::contact::{
     ExponentialSpringForce, ExponentialSpringParameters, SmoothContactParameters,
     SmoothSphereHalfSpaceForce,
 };
+use crate::error::{invalid, ModelError};
 use crate::forces::{
     ConstantForce, ConstantTorque, MobilityConstantForce, MobilityLinearDamper,
     MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
@@ -15,7 +16,7 @@ use crate::ids::ForceId;
 use crate::model::Force;
 use crate::model::ModelBuilder;
 
-type Res<T> = std::result::Result<T, String>;
+type Res<T> = std::result::Result<T, ModelError>;
 
 pub(super) fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<f64>> {
     Ok(match f {
@@ -79,12 +80,12 @@ pub(super) fn build_force(b: &ModelBuilder<f64>, f: &ForceSection) -> Res<Force<
         } => Force::ConstantForce(ConstantForce {
             body: body_ref(b, "body", body)?,
             station: station("station", *s)?,
-            force: finite3(*force).map_err(|m| format!("force: {m}"))?,
+            force: finite3(*force).map_err(|m| invalid!("force: {m}"))?,
         }),
         ForceSection::ConstantTorque { body, torque, .. } => {
             Force::ConstantTorque(ConstantTorque {
                 body: body_ref(b, "body", body)?,
-                torque: finite3(*torque).map_err(|m| format!("torque: {m}"))?,
+                torque: finite3(*torque).map_err(|m| invalid!("torque: {m}"))?,
             })
         }
         ForceSection::MobilityConstantForce {
@@ -116,7 +117,7 @@ fn build_smooth(b: &ModelBuilder<f64>, s: &SmoothSection) -> Res<Force<f64>> {
             .unwrap_or(d.hunt_crossley_smoothing),
     );
     let frame = frame(s.half_space_frame.as_ref(), "half_space_frame")
-        .map_err(|m| m.trim_start_matches('.').to_string())?;
+        .map_err(|m| invalid!("{}", m.to_string().trim_start_matches('.')))?;
     let mut element = SmoothSphereHalfSpaceForce::new(
         body_ref(b, "sphere_body", &s.sphere_body)?,
         station("sphere_location", s.sphere_location)?,
@@ -155,12 +156,11 @@ pub(super) fn add_exponential_spring(
     );
     p.set_initial_friction(mu_s, mu_k);
     let body = body_ref(b, "body", &s.body)?;
-    let station = finite3(s.station).map_err(|m| format!("station: {m}"))?;
-    let plane =
-        frame(s.plane.as_ref(), "plane").map_err(|m| m.trim_start_matches('.').to_string())?;
-    ExponentialSpringForce::add_to(b, s.name.as_deref(), plane, body, station, p).map_err(|e| {
-        model_reason(&e)
-            .trim_start_matches("exponential spring: ")
-            .to_string()
-    })
+    let station = finite3(s.station).map_err(|m| invalid!("station: {m}"))?;
+    let plane = frame(s.plane.as_ref(), "plane")
+        .map_err(|m| invalid!("{}", m.to_string().trim_start_matches('.')))?;
+    // Checked here so that the message names the scene's key, not the builder's element.
+    p.validate()?;
+    ExponentialSpringForce::add_to(b, s.name.as_deref(), plane, body, station, p)
+        .map_err(model_reason)
 }

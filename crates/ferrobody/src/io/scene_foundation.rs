@@ -11,13 +11,14 @@ use super::scene_types::{ContactSection, MaterialSection, ShapeKind};
 use crate::contact::{
     ElasticFoundationForce, FoundationParameters, FoundationShape, FoundationSurface,
 };
+use crate::error::{invalid, ModelError};
 use crate::model::Force;
 use crate::model::ModelBuilder;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-type Res<T> = Result<T, String>;
+type Res<T> = Result<T, ModelError>;
 
 /// Builds an elastic-foundation element from its section.
 pub(super) fn build_foundation(
@@ -31,22 +32,22 @@ pub(super) fn build_foundation(
     for (k, s) in c.surfaces.iter().enumerate() {
         let key = format!("surface[{k}]");
         let body = body_ref(b, &format!("{key}.body"), &s.body)?;
-        let x_bs = frame(s.frame.as_ref(), "frame").map_err(|m| format!("{key}{m}"))?;
+        let x_bs = frame(s.frame.as_ref(), "frame").map_err(|m| invalid!("{key}{m}"))?;
         let m = materials
             .get(&s.material)
-            .ok_or_else(|| format!("{key}.material: no [material.{}] table", s.material))?;
+            .ok_or_else(|| invalid!("{key}.material: no [material.{}] table", s.material))?;
         let shape = if s.shape == ShapeKind::Mesh {
             if s.radius.is_some() || s.radii.is_some() || s.half_lengths.is_some() {
-                return Err(format!(
+                return Err(invalid!(
                     "{key}: a mesh has no radius, radii or half_lengths"
                 ));
             }
             let file = s
                 .file
                 .as_ref()
-                .ok_or_else(|| format!("{key}.file: a mesh needs a file (.obj, .stl or .vtp)"))?;
+                .ok_or_else(|| invalid!("{key}.file: a mesh needs a file (.obj, .stl or .vtp)"))?;
             let mesh = crate::io::mesh::load_mesh(&scene_dir.join(file))
-                .map_err(|e| format!("{key}.file: {}", crate::io::one_line(&e.to_string())))?;
+                .map_err(|e| invalid!("{key}.file: {}", crate::io::one_line(&e.to_string())))?;
             let parameters = FoundationParameters {
                 stiffness: m.stiffness,
                 dissipation: m.dissipation.unwrap_or(0.0),

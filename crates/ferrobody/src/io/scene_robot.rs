@@ -9,6 +9,7 @@
 
 use super::scene_build::frame;
 use super::scene_types::FrameSection;
+use crate::error::{invalid, ModelError};
 use crate::geometry::{ContactSurface, Shape};
 use crate::io::urdf::{self, Attach, RobotInfo, RootJoint};
 use crate::math::quaternion::quaternion_from_rotation;
@@ -19,7 +20,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-type Res<T> = std::result::Result<T, String>;
+type Res<T> = std::result::Result<T, ModelError>;
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -50,7 +51,7 @@ pub(super) fn add_robots(
 ) -> Res<Vec<AddedRobot>> {
     let mut added = Vec::with_capacity(sections.len());
     for (i, s) in sections.iter().enumerate() {
-        let robot = add_robot(b, s, scene_dir, left_out).map_err(|m| format!("robot[{i}].{m}"))?;
+        let robot = add_robot(b, s, scene_dir, left_out).map_err(|m| invalid!("robot[{i}].{m}"))?;
         added.push(robot);
     }
     Ok(added)
@@ -69,19 +70,19 @@ fn add_robot(
     }
     let path = scene_dir.join(&s.file);
     let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("file: cannot read '{}': {e}", path.display()))?;
+        .map_err(|e| invalid!("file: cannot read '{}': {e}", path.display()))?;
     let shown = path.display().to_string();
     let xml = roxmltree::Document::parse(&text).map_err(|e| {
         let reason = crate::io::one_line(&e.to_string());
-        format!("file: {shown}:{}: XML syntax error: {reason}", e.pos().row)
+        invalid!("file: {shown}:{}: XML syntax error: {reason}", e.pos().row)
     })?;
     let described = |e: urdf::document::UrdfError| {
-        format!("file: {shown}:{}: {}: {}", e.line, e.path, e.message)
+        invalid!("file: {shown}:{}: {}: {}", e.line, e.path, e.problem)
     };
     let robot = urdf::document::read(&xml).map_err(described)?;
     let floating = s.floating_base.unwrap_or(false);
-    let x_gr =
-        frame(s.frame.as_ref(), "frame").map_err(|m| m.trim_start_matches('.').to_string())?;
+    let x_gr = frame(s.frame.as_ref(), "frame")
+        .map_err(|m| invalid!("{}", m.to_string().trim_start_matches('.')))?;
     let attach = Attach {
         root: if floating {
             RootJoint::Floating
@@ -92,9 +93,8 @@ fn add_robot(
         prefix: s.prefix.clone().unwrap_or_default(),
     };
     let info = urdf::add_robot(b, &robot, &attach).map_err(|mut e| {
-        e.message = e.message.trim_start_matches("model: ").to_string();
-        if e.message.contains("already exists") {
-            e.message += " (give each copy of a robot its own `prefix`)";
+        if let ModelError::Duplicate { .. } = e.problem {
+            e.problem = invalid!("{} (give each copy of a robot its own `prefix`)", e.problem);
         }
         described(e)
     })?;
@@ -154,11 +154,11 @@ pub(super) fn check_contact_names<V>(
 ) -> Res<()> {
     for (i, s) in sections.iter().enumerate() {
         if let Some(m) = s.material.as_ref().filter(|m| !materials.contains_key(*m)) {
-            return Err(format!("robot[{i}].material: no [material.{m}] table"));
+            return Err(invalid!("robot[{i}].material: no [material.{m}] table"));
         }
         if let Some(c) = &s.contact {
             if !elements.contains(c) {
-                return Err(format!(
+                return Err(invalid!(
                     "robot[{i}].contact: no [[contact]] named '{c}' (named: {})",
                     elements.join(", ")
                 ));
@@ -198,16 +198,16 @@ pub(super) fn set_robot_states(
                 .joints
                 .iter()
                 .find(|j| j.name == name)
-                .ok_or_else(|| format!("{key}: the robot has no moving joint of this name"))?;
+                .ok_or_else(|| invalid!("{key}: the robot has no moving joint of this name"))?;
             let nq = model.body(j.body).mobilizer.nq();
             if nq != 1 {
-                return Err(format!(
+                return Err(invalid!(
                     "{key}: a {:?} joint has {nq} coordinates; give revolute, continuous or prismatic joints",
                     j.kind
                 ));
             }
             if !value.is_finite() {
-                return Err(format!("{key}: must be finite, got {value}"));
+                return Err(invalid!("{key}: must be finite, got {value}"));
             }
             state.set_body_q(model, j.body, &[*value]);
         }

@@ -3,6 +3,7 @@
 
 use super::scene_build::{body_ref as body, frame, station as vec3};
 use super::scene_types::FrameSection;
+use crate::error::{invalid, ModelError};
 use crate::model::ModelBuilder;
 use crate::unilateral::{
     FrictionCoefficients, ImpulseSolverKind, InducedImpactModel, PositionProjection,
@@ -11,7 +12,7 @@ use crate::unilateral::{
 use nalgebra::Vector3;
 use serde::Deserialize;
 
-type Res<T> = std::result::Result<T, String>;
+type Res<T> = std::result::Result<T, ModelError>;
 
 /// `[integrator.rigid_contact]`: settings of the rigid-contact stepper.
 #[derive(Deserialize, Debug, Default)]
@@ -134,14 +135,9 @@ pub(super) fn add_unilateral_contacts(
     sections: &[UnilateralSection],
 ) -> Res<()> {
     for (i, s) in sections.iter().enumerate() {
-        let c = build(b, s).map_err(|m| format!("unilateral_contact[{i}].{m}"))?;
-        b.add_unilateral_contact(c).map_err(|e| {
-            let m = e.to_string();
-            format!(
-                "unilateral_contact[{i}]: {}",
-                m.strip_prefix("model: ").unwrap_or(&m)
-            )
-        })?;
+        let c = build(b, s).map_err(|m| invalid!("unilateral_contact[{i}].{m}"))?;
+        b.add_unilateral_contact(c)
+            .map_err(|e| invalid!("unilateral_contact[{i}]: {}", e.into_model_error()))?;
     }
     Ok(())
 }
@@ -149,13 +145,13 @@ pub(super) fn add_unilateral_contacts(
 fn unit(key: &str, v: [f64; 3]) -> Res<Vector3<f64>> {
     let n = vec3(key, Some(v))?;
     if n.norm() == 0.0 {
-        return Err(format!("{key}: must not be zero"));
+        return Err(invalid!("{key}: must not be zero"));
     }
     Ok(n.normalize())
 }
 
 fn edge_frame(key: &str, f: Option<&FrameSection>) -> Res<crate::math::Transform<f64>> {
-    frame(f, key).map_err(|m| m.trim_start_matches('.').to_string())
+    frame(f, key).map_err(|m| invalid!("{}", m.to_string().trim_start_matches('.')))
 }
 
 fn build(b: &ModelBuilder<f64>, s: &UnilateralSection) -> Res<UnilateralContact<f64>> {

@@ -14,6 +14,7 @@
 
 use super::scene_build::{finite3, frame};
 use super::scene_types::FrameSection;
+use crate::error::{invalid, ModelError};
 use crate::ids::BodyId;
 use crate::math::Transform;
 use nalgebra::Vector3;
@@ -74,17 +75,23 @@ pub(super) struct VisualSection {
 }
 
 /// Builds one `visual` entry; errors are `.key: message` to follow the entry's path.
-pub(super) fn build_visual(body: BodyId, v: &VisualSection) -> Result<Visual, String> {
-    let need = |key: &str, value: Option<f64>| -> Result<f64, String> {
+pub(super) fn build_visual(body: BodyId, v: &VisualSection) -> Result<Visual, ModelError> {
+    let need = |key: &str, value: Option<f64>| -> Result<f64, ModelError> {
         match value {
             Some(x) if x.is_finite() && x > 0.0 => Ok(x),
-            Some(x) => Err(format!(".{key}: must be positive and finite, got {x}")),
-            None => Err(format!(".{key}: required for a {:?} visual", v.shape).to_lowercase()),
+            Some(x) => Err(invalid!(".{key}: must be positive and finite, got {x}")),
+            None => Err(invalid!(
+                ".{key}: required for a {} visual",
+                format!("{:?}", v.shape).to_lowercase()
+            )),
         }
     };
-    let unused = |key: &str, present: bool| -> Result<(), String> {
+    let unused = |key: &str, present: bool| -> Result<(), ModelError> {
         if present {
-            Err(format!(".{key}: not a key of a {:?} visual", v.shape).to_lowercase())
+            Err(invalid!(
+                ".{key}: not a key of a {} visual",
+                format!("{:?}", v.shape).to_lowercase()
+            ))
         } else {
             Ok(())
         }
@@ -96,9 +103,9 @@ pub(super) fn build_visual(body: BodyId, v: &VisualSection) -> Result<Visual, St
             let h = v
                 .half_extents
                 .ok_or(".half_extents: required for a box visual")?;
-            let half_extents = finite3(h).map_err(|m| format!(".half_extents: {m}"))?;
+            let half_extents = finite3(h).map_err(|m| invalid!(".half_extents: {m}"))?;
             if half_extents.iter().any(|&x| x <= 0.0) {
-                return Err(format!(".half_extents: must be positive, got {h:?}"));
+                return Err(invalid!(".half_extents: must be positive, got {h:?}"));
             }
             VisualShape::Box { half_extents }
         }
@@ -119,7 +126,7 @@ pub(super) fn build_visual(body: BodyId, v: &VisualSection) -> Result<Visual, St
     };
     if let Some(c) = v.color {
         if c.iter().any(|x| !(0.0..=1.0).contains(x)) {
-            return Err(format!(
+            return Err(invalid!(
                 ".color: each component must be in [0, 1], got {c:?}"
             ));
         }

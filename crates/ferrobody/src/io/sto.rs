@@ -38,7 +38,11 @@ pub struct StatesWriter {
 }
 
 fn io_err(path: &Path, e: std::io::Error) -> Error {
-    Error::Io(format!("{}: {e}", path.display()))
+    Error::Io {
+        context: path.display().to_string(),
+        path: Some(path.to_path_buf()),
+        source: e,
+    }
 }
 
 fn header(rows: u64, columns: usize) -> String {

@@ -118,5 +118,9 @@ impl<W: Write> TrajectoryWriter<W> {
 }
 
 fn io_err(e: std::io::Error) -> Error {
-    Error::Io(format!("cannot write trajectory: {e}"))
+    Error::Io {
+        context: "cannot write trajectory".into(),
+        path: None,
+        source: e,
+    }
 }

@@ -17,6 +17,7 @@
 //! Citation: G. E. Forsythe, M. A. Malcolm, C. B. Moler (1977), *Computer Methods for
 //! Mathematical Computations*, §4.4 (the spline OpenSim's `SimmSpline::calcCoefficients` codes).
 
+use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
 
 /// Knot spacings below this are raised to it (OpenSim's `TINY_NUMBER`).
@@ -83,13 +84,13 @@ pub struct PiecewiseLinear {
 impl PiecewiseLinear {
     /// Through the knots; errors unless there are at least two, as many x as y, all finite,
     /// x non-decreasing.
-    pub fn new(x: Vec<f64>, y: Vec<f64>) -> Result<Self, String> {
+    pub fn new(x: Vec<f64>, y: Vec<f64>) -> Result<Self, ModelError> {
         let n = x.len();
         if n != y.len() {
-            return Err(format!("{n} x values but {} y values", y.len()));
+            return Err(invalid!("{n} x values but {} y values", y.len()));
         }
         if n < 2 {
-            return Err(format!(
+            return Err(invalid!(
                 "a piecewise linear function needs at least 2 points, got {n}"
             ));
         }
@@ -208,13 +209,13 @@ pub struct CubicSpline {
 impl CubicSpline {
     /// OpenSim's `SimmSpline` through the knots; errors unless there are at least two knots,
     /// as many x as y, all finite, and x strictly increasing.
-    pub fn simm(x: Vec<f64>, y: Vec<f64>) -> Result<Self, String> {
+    pub fn simm(x: Vec<f64>, y: Vec<f64>) -> Result<Self, ModelError> {
         let n = x.len();
         if n != y.len() {
-            return Err(format!("{n} x values but {} y values", y.len()));
+            return Err(invalid!("{n} x values but {} y values", y.len()));
         }
         if n < 2 {
-            return Err(format!("a spline needs at least 2 points, got {n}"));
+            return Err(invalid!("a spline needs at least 2 points, got {n}"));
         }
         if !x.iter().chain(&y).all(|v| v.is_finite()) {
             return Err("every spline point must be finite".into());

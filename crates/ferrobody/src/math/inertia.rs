@@ -11,6 +11,7 @@
 //! where `A_B = [α; a_B]` is the classical acceleration of B's origin and `b_B` the gyroscopic
 //! (velocity-dependent) force (Simbody theory manual, Sherman et al. 2011, §5).
 
+use crate::error::InertiaProblem;
 use crate::math::small::{mul3v, reexpress_symmetric};
 use crate::math::spatial::{angular, linear, spatial, SpatialVec};
 use crate::scalar::Real;
@@ -193,7 +194,7 @@ impl<T: Real> RigidInertia<T> {
 /// Checks that a central inertia is physically valid: symmetric, positive semi-definite and
 /// satisfying the triangle inequalities of its principal moments. Returns a description of
 /// the first violation.
-pub fn check_inertia(i: &Matrix3<f64>) -> Result<(), String> {
+pub fn check_inertia(i: &Matrix3<f64>) -> Result<(), InertiaProblem> {
     check_inertia_definite(i)?;
     triangle_inequality_violation(i).map_or(Ok(()), Err)
 }
@@ -202,35 +203,33 @@ pub fn check_inertia(i: &Matrix3<f64>) -> Result<(), String> {
 /// positive semi-definite. An inertia that passes this but fails the triangle inequality is
 /// not a rigid body's, yet its spatial inertia is still positive semi-definite (OpenSim
 /// warns and runs it).
-pub fn check_inertia_definite(i: &Matrix3<f64>) -> Result<(), String> {
+pub fn check_inertia_definite(i: &Matrix3<f64>) -> Result<(), InertiaProblem> {
     if !i.iter().all(|x| x.is_finite()) {
-        return Err("inertia has a non-finite entry".into());
+        return Err(InertiaProblem::NonFinite);
     }
     let scale = i.abs().max().max(f64::MIN_POSITIVE);
     if (i - i.transpose()).abs().max() > 1e-12 * scale {
-        return Err("inertia is not symmetric".into());
+        return Err(InertiaProblem::NotSymmetric);
     }
     let eig = i.symmetric_eigenvalues();
     let tol = 1e-12 * scale;
     if eig.iter().any(|&e| e < -tol) {
-        return Err(format!(
-            "inertia is not positive semi-definite (principal moments {:.6e}, {:.6e}, {:.6e})",
-            eig[0], eig[1], eig[2]
-        ));
+        return Err(InertiaProblem::NotPositiveSemiDefinite {
+            moments: [eig[0], eig[1], eig[2]],
+        });
     }
     Ok(())
 }
 
 /// Describes how a symmetric positive semi-definite inertia's principal moments violate the
 /// triangle inequality (`a + b ≥ c` for every ordering), or `None` if they do not.
-pub fn triangle_inequality_violation(i: &Matrix3<f64>) -> Option<String> {
+pub fn triangle_inequality_violation(i: &Matrix3<f64>) -> Option<InertiaProblem> {
     let scale = i.abs().max().max(f64::MIN_POSITIVE);
     let tol = 1e-12 * scale;
     let eig = i.symmetric_eigenvalues();
     let (a, b, c) = (eig[0], eig[1], eig[2]);
-    (a + b < c - tol || a + c < b - tol || b + c < a - tol).then(|| {
-        format!("principal moments {a:.6e}, {b:.6e}, {c:.6e} violate the triangle inequality")
-    })
+    (a + b < c - tol || a + c < b - tol || b + c < a - tol)
+        .then_some(InertiaProblem::TriangleInequality { moments: [a, b, c] })
 }
 
 /// A (composite) rigid-body inertia about a tree's reference point, in Ground: mass (kg), first

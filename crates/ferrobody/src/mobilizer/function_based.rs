@@ -18,6 +18,7 @@
 //! Source: Simbody `MobilizedBodyImpl.h`, `FunctionBasedImpl` (`calcMobilizerTransformFromQ`,
 //! `CacheInfo::buildH`, `buildHdot`).
 
+use crate::error::{invalid, ModelError};
 use crate::math::function::Function;
 use crate::math::{angular, spatial, SpatialVec, Transform};
 use crate::scalar::Real;
@@ -63,23 +64,24 @@ fn rotation<T: Real>(angle: T, a: &Vector3<f64>) -> Matrix3<T> {
 
 impl SpatialTransform {
     /// Checks the sizes, the axes (non-zero, finite) and the coordinate indices.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ModelError> {
         if !(1..=6).contains(&self.nq) {
-            return Err(format!(
+            return Err(invalid!(
                 "a function-based mobilizer has 1 to 6 coordinates, got {}",
                 self.nq
             ));
         }
         for (i, a) in self.axes.iter().enumerate() {
             if !a.iter().all(|v| v.is_finite()) || (a.norm() - 1.0).abs() > 1e-9 {
-                return Err(format!("axis {i} must be a finite unit vector, got {a:?}"));
+                return Err(invalid!("axis {i} must be a finite unit vector, got {a:?}"));
             }
         }
         for (i, f) in self.functions.iter().enumerate() {
             if f.coordinate.is_some_and(|k| k >= self.nq) {
-                return Err(format!(
+                return Err(invalid!(
                     "function {i} names coordinate {:?} of {}",
-                    f.coordinate, self.nq
+                    f.coordinate,
+                    self.nq
                 ));
             }
         }

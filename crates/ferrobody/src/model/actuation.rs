@@ -37,14 +37,14 @@ impl<T: Real> Model<T> {
     /// actuator (the state is then unchanged).
     pub fn set_controls(&self, state: &mut State<T>, controls: &[T]) -> Result<()> {
         if controls.len() != self.nctrl() {
-            return Err(Error::Model(format!(
+            return Err(Error::model(format!(
                 "controls: {} values given for {} actuators",
                 controls.len(),
                 self.nctrl()
             )));
         }
         if let Some(k) = controls.iter().position(|c| !c.re().is_finite()) {
-            return Err(Error::Model(format!(
+            return Err(Error::model(format!(
                 "controls: entry {k} ('{}') is {}, not finite",
                 self.actuators[k].name,
                 controls[k].re()

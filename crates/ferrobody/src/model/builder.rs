@@ -3,7 +3,7 @@
 use super::Force;
 use super::{Body, BodyDef, Model, SlotLayout};
 use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
-use crate::error::{Error, Result};
+use crate::error::{Error, ModelError, Result};
 use crate::forces::ForceElement;
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
 use crate::math::MassProperties;
@@ -117,10 +117,10 @@ impl<T: Real> ModelBuilder<T> {
     /// Adds a body after validating its definition; returns its id.
     pub fn add_body(&mut self, def: BodyDef<T>) -> Result<BodyId> {
         if self.names.contains_key(&def.name) {
-            return Err(Error::Model(format!(
-                "body '{}': a body of this name already exists",
-                def.name
-            )));
+            return Err(Error::Model(ModelError::Duplicate {
+                kind: "body",
+                name: def.name,
+            }));
         }
         validate_body(&def, &self.bodies, !self.accept_triangle_violations)?;
         self.names.insert(def.name.clone(), self.bodies.len());
@@ -142,7 +142,7 @@ impl<T: Real> ModelBuilder<T> {
     pub fn add_force(&mut self, force: Force<T>) -> Result<ForceId> {
         force
             .validate(&self.bodies)
-            .map_err(|m| Error::Model(format!("{}: {m}", force.name())))?;
+            .map_err(|m| Error::model(format!("{}: {m}", force.name())))?;
         Ok(self.push_force(force))
     }
 
@@ -163,7 +163,7 @@ impl<T: Real> ModelBuilder<T> {
     pub fn set_force_disabled_by_default(&mut self, id: ForceId, disabled: bool) -> Result<()> {
         let count = self.disabled_by_default.len();
         let flag = self.disabled_by_default.get_mut(id.0).ok_or_else(|| {
-            Error::Model(format!(
+            Error::model(format!(
                 "force id {} is out of range: the builder has {count} force elements",
                 id.0
             ))
@@ -199,7 +199,7 @@ impl<T: Real> ModelBuilder<T> {
             let body = &self.bodies[c.body.0];
             if c.body == BodyId::GROUND || c.coordinate >= body.nu() || !body.mobilizer.qdot_is_u()
             {
-                return Err(Error::Model(format!(
+                return Err(Error::model(format!(
                     "{kind} constraint: body '{}' ({} mobilizer) has no coordinate number {} whose q̇ = u",
                     body.name, body.mobilizer, c.coordinate
                 )));
@@ -231,7 +231,7 @@ impl<T: Real> ModelBuilder<T> {
         let slot = self
             .constraint_disabled_by_default
             .get_mut(id.0)
-            .ok_or_else(|| Error::Model(format!("constraint id {} is out of range", id.0)))?;
+            .ok_or_else(|| Error::model(format!("constraint id {} is out of range", id.0)))?;
         *slot = disabled;
         Ok(())
     }
@@ -259,7 +259,7 @@ impl<T: Real> ModelBuilder<T> {
     /// zero gear, an inverted range, a bad gain, or a name already taken.
     pub fn add_actuator(&mut self, actuator: crate::actuators::Actuator<T>) -> Result<usize> {
         if let Some(problem) = self.actuator_problem(&actuator) {
-            return Err(Error::Model(format!(
+            return Err(Error::model(format!(
                 "actuator '{}': {problem}",
                 actuator.name
             )));
@@ -273,7 +273,7 @@ impl<T: Real> ModelBuilder<T> {
     pub(crate) fn actuator_problem(
         &self,
         actuator: &crate::actuators::Actuator<T>,
-    ) -> Option<String> {
+    ) -> Option<ModelError> {
         if self.actuators.iter().any(|a| a.name == actuator.name) {
             return Some("an actuator of this name already exists".into());
         }

@@ -22,9 +22,9 @@ impl<T: Real> ExponentialSpringForce<T> {
     ) -> crate::Result<crate::ids::ForceId> {
         parameters
             .validate()
-            .map_err(|m| crate::Error::Model(format!("exponential spring: {m}")))?;
+            .map_err(|m| crate::Error::model(format!("exponential spring: {m}")))?;
         if body.0 >= builder.nbodies() {
-            return Err(crate::Error::Model(format!(
+            return Err(crate::Error::model(format!(
                 "exponential spring: body index {} does not exist",
                 body.0
             )));

@@ -5,6 +5,7 @@
 //! [`crate::contact`].
 
 use crate::data::{Data, Stage};
+use crate::error::ModelError;
 use crate::error::{Error, Result};
 use crate::forces::{
     check_body, ConstantForce, ConstantTorque, CoordinateLimitForce, ForceAccumulator,
@@ -100,7 +101,7 @@ impl<T: Real> Force<T> {
     }
 
     /// Checks body references and parameter values against the bodies of the model.
-    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> std::result::Result<(), String> {
+    pub(crate) fn validate(&self, bodies: &[Body<T>]) -> std::result::Result<(), ModelError> {
         match self {
             Force::Gravity(_) | Force::Custom(_) => Ok(()),
             Force::TwoPointLinearSpring(f) => f.validate(bodies),
@@ -141,7 +142,7 @@ impl<T: Real> Force<T> {
             Force::Muscle(f) => Force::Muscle(f.clone()),
             Force::ScalarActuator(f) => Force::ScalarActuator(f.clone()),
             Force::Custom(f) => {
-                return Err(Error::Model(format!(
+                return Err(Error::model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",
                     f.name()
                 )))

@@ -121,7 +121,7 @@ impl<T: Real> Model<T> {
             .discrete_mut(self, self.force_enabled)
             .get_mut(id.0)
             .ok_or_else(|| {
-                Error::Model(format!(
+                Error::model(format!(
                     "force id {} is out of range: the model has {} force elements",
                     id.0,
                     self.forces.len()
@@ -191,7 +191,7 @@ impl<T: Real> Model<T> {
     /// [`CoordinateLock`]: crate::constraints::CoordinateLock
     pub fn lock_coordinate(&self, state: &mut State<T>, id: ConstraintId) -> Result<()> {
         let Constraint::CoordinateLock(lock) = self.constraint(id)? else {
-            return Err(Error::Model(format!(
+            return Err(Error::model(format!(
                 "constraint id {} is a {}, not a CoordinateLock",
                 id.0,
                 self.constraints[id.0].kind_name()
@@ -211,7 +211,7 @@ impl<T: Real> Model<T> {
     }
 
     fn bad_constraint(&self, id: ConstraintId) -> Error {
-        Error::Model(format!(
+        Error::model(format!(
             "constraint id {} is out of range: the model has {} constraints",
             id.0,
             self.constraints.len()

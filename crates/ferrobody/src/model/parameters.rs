@@ -12,7 +12,7 @@
 
 use super::Force;
 use crate::contact::{ElasticFoundationForce, FoundationShape, HuntCrossleyForce};
-use crate::error::{Error, Result};
+use crate::error::{invalid, Error, ModelError, Result};
 use crate::model::Model;
 use crate::scalar::Real;
 
@@ -102,7 +102,7 @@ fn hunt_crossley_with<T: Real>(
     hc: &HuntCrossleyForce<T>,
     parameter: &str,
     value: T,
-) -> std::result::Result<HuntCrossleyForce<T>, String> {
+) -> std::result::Result<HuntCrossleyForce<T>, ModelError> {
     let mut materials = hc.materials().to_vec();
     let mut transition_velocity = hc.transition_velocity;
     for m in &mut materials {
@@ -113,7 +113,7 @@ fn hunt_crossley_with<T: Real>(
             "dynamic_friction" => m.dynamic_friction = value,
             "viscous_friction" => m.viscous_friction = value,
             "transition_velocity" => transition_velocity = value,
-            _ => return Err(format!("no parameter '{parameter}'")),
+            _ => return Err(invalid!("no parameter '{parameter}'")),
         }
     }
     HuntCrossleyForce::new(
@@ -131,7 +131,7 @@ fn elastic_foundation_with<T: Real>(
     ef: &ElasticFoundationForce<T>,
     parameter: &str,
     value: T,
-) -> std::result::Result<ElasticFoundationForce<T>, String> {
+) -> std::result::Result<ElasticFoundationForce<T>, ModelError> {
     let mut surfaces = ef.surfaces().to_vec();
     let mut transition_velocity = ef.transition_velocity;
     for s in &mut surfaces {
@@ -143,7 +143,7 @@ fn elastic_foundation_with<T: Real>(
                 "dynamic_friction" => p.dynamic_friction = value,
                 "viscous_friction" => p.viscous_friction = value,
                 "transition_velocity" => transition_velocity = value,
-                _ => return Err(format!("no parameter '{parameter}'")),
+                _ => return Err(invalid!("no parameter '{parameter}'")),
             }
         }
     }
@@ -156,8 +156,10 @@ impl Model<f64> {
     /// the ones that exist; the model is unchanged on error.
     pub fn set_force_parameter(&mut self, force: &str, parameter: &str, value: f64) -> Result<()> {
         if !value.is_finite() {
-            let m = format!("force '{force}'.{parameter}: must be finite, got {value}");
-            return Err(Error::Model(m));
+            return Err(Error::Model(ModelError::NonFinite {
+                what: format!("force '{force}'.{parameter}"),
+                value,
+            }));
         }
         self.set_force_parameter_value(force, parameter, value)
     }
@@ -174,14 +176,14 @@ impl<T: Real> Model<T> {
         parameter: &str,
         value: T,
     ) -> Result<()> {
-        let err = |m: String| Error::Model(format!("force '{force}'.{parameter}: {m}"));
+        let err = |m: ModelError| Error::model(format!("force '{force}'.{parameter}: {m}"));
         let index = self
             .forces
             .iter()
             .position(|f| f.name() == force)
             .ok_or_else(|| {
                 let known: Vec<&str> = self.forces.iter().map(|f| f.name()).collect();
-                Error::Model(format!(
+                Error::model(format!(
                     "no force named '{force}' (forces: {})",
                     known.join(", ")
                 ))
@@ -191,7 +193,7 @@ impl<T: Real> Model<T> {
             return Err(err(if known.is_empty() {
                 "this force has no settable parameters".into()
             } else {
-                format!("no such parameter (this force has: {})", known.join(", "))
+                invalid!("no such parameter (this force has: {})", known.join(", "))
             }));
         }
         if let Force::HuntCrossley(hc) = &self.forces[index] {
@@ -226,8 +228,8 @@ impl Model<f64> {
             .forces
             .iter()
             .find(|f| f.name() == force)
-            .ok_or_else(|| Error::Model(format!("no force named '{force}'")))?;
-        let unknown = || Error::Model(format!("force '{force}': no parameter '{parameter}'"));
+            .ok_or_else(|| Error::model(format!("no force named '{force}'")))?;
+        let unknown = || Error::model(format!("force '{force}': no parameter '{parameter}'"));
         if let Force::HuntCrossley(hc) = f {
             let m = hc.materials().first().ok_or_else(unknown)?;
             return Ok(match parameter {

@@ -20,7 +20,7 @@ impl<T: Real> Model<T> {
     /// One unilateral contact; errors if `id` names none of this model.
     pub fn unilateral_contact(&self, id: UnilateralContactId) -> Result<&UnilateralContact<T>> {
         self.unilateral.get(id.0).ok_or_else(|| {
-            Error::Model(format!(
+            Error::model(format!(
                 "unilateral contact id {} is out of range: the model has {}",
                 id.0,
                 self.unilateral.len()

@@ -22,6 +22,7 @@
 //! `OpenSim/Actuators/DeGrooteFregly2016Muscle.{h,cpp}`; De Groote, Kinney, Rao, Fregly (2016),
 //! *Ann. Biomed. Eng.* 44(10), supplement.
 
+use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
 
 const B: [[f64; 4]; 3] = [
@@ -130,7 +131,7 @@ pub struct MuscleOutput<T> {
 impl DeGrooteFregly2016 {
     /// Checks the properties as OpenSim's `extendFinalizeFromProperties` does; the message
     /// names the property.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ModelError> {
         let positive = [
             ("max_isometric_force", self.max_isometric_force),
             ("optimal_fiber_length", self.optimal_fiber_length),
@@ -158,25 +159,25 @@ impl DeGrooteFregly2016 {
         super::require_positive(&positive)?;
         let f = self.default_normalized_tendon_force;
         if !(0.0..=5.0).contains(&f) {
-            return Err(format!(
+            return Err(invalid!(
                 "default_normalized_tendon_force must be in [0, 5], but it is {f}"
             ));
         }
         if !(self.active_force_width_scale.is_finite() && self.active_force_width_scale >= 1.0) {
-            return Err(format!(
+            return Err(invalid!(
                 "active_force_width_scale must be at least 1, but it is {}",
                 self.active_force_width_scale
             ));
         }
         if !self.fiber_damping.is_finite() || self.fiber_damping < 0.0 {
-            return Err(format!(
+            return Err(invalid!(
                 "fiber_damping must not be negative, but it is {}",
                 self.fiber_damping
             ));
         }
         let alpha = self.pennation_angle_at_optimal;
         if !(0.0..std::f64::consts::FRAC_PI_2 - 1e-14).contains(&alpha) {
-            return Err(format!(
+            return Err(invalid!(
                 "pennation_angle_at_optimal must be in [0, pi/2), but it is {alpha}"
             ));
         }
@@ -340,11 +341,11 @@ impl DeGrooteFregly2016 {
         l_mt: f64,
         v_mt: f64,
         a: f64,
-    ) -> Result<f64, String> {
+    ) -> Result<f64, ModelError> {
         let residual = |f: f64| self.equilibrium_residual(l_mt, v_mt, a, f);
         let (mut left, mut right) = NORM_TENDON_FORCE_BOUNDS;
         if residual(left) * residual(right) >= 0.0 {
-            return Err(format!(
+            return Err(invalid!(
                 "no muscle-tendon equilibrium between normalized tendon forces {left} and {right} \
                  (path length {l_mt} m, tendon slack length {} m)",
                 self.tendon_slack_length

@@ -29,6 +29,7 @@ use super::millard_curves::{
 use super::pennation::FixedWidthPennation;
 use super::smooth_curve::SmoothCurve;
 use super::thelen2003::significant_real;
+use crate::error::ModelError;
 use crate::scalar::Real;
 
 /// Damping below this is no damping (OpenSim's `MIN_NONZERO_DAMPING_COEFFICIENT`).
@@ -117,7 +118,7 @@ pub struct Millard2012 {
 
 impl Millard2012 {
     /// Validates and finalizes the properties (`extendFinalizeFromProperties`).
-    pub fn new(mut p: MillardProperties) -> Result<Self, String> {
+    pub fn new(mut p: MillardProperties) -> Result<Self, ModelError> {
         super::require_positive(&[
             ("max_isometric_force", p.max_isometric_force),
             ("optimal_fiber_length", p.optimal_fiber_length),

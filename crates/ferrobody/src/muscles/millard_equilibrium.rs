@@ -10,6 +10,7 @@
 
 use super::millard2012::Millard2012;
 use super::thelen2003::significant_real;
+use crate::error::{invalid, ModelError};
 
 /// SimTK's `SqrtEps`.
 const SQRT_EPS: f64 = 1.4901161193847656e-8;
@@ -88,7 +89,7 @@ impl Search<'_> {
 
 impl Millard2012 {
     /// The equilibrium fibre length at path length `path_length` and (clamped) activation `a`.
-    pub fn equilibrium_fiber_length(&self, path_length: f64, a: f64) -> Result<f64, String> {
+    pub fn equilibrium_fiber_length(&self, path_length: f64, a: f64) -> Result<f64, ModelError> {
         let p = &self.properties;
         if p.ignore_tendon_compliance {
             return Ok(p.default_fiber_length);
@@ -161,7 +162,7 @@ impl Millard2012 {
         if s.lce <= min_length {
             return Ok(min_length);
         }
-        Err(format!(
+        Err(invalid!(
             "failed to compute the muscle's equilibrium: error {:e} N exceeds the tolerance {tol:e} N after {iter} Newton iterations (activation {a}, fibre length {} m)",
             s.ferr.abs(),
             s.lce

@@ -30,6 +30,7 @@ pub use path_wrap::{PathWrap, WrapObject, WrapShape};
 pub use thelen2003::Thelen2003;
 pub use wrap_cylinder::{Quadrant, WrapCylinder};
 
+use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::ZId;
 use crate::math::function::Function;
@@ -37,12 +38,12 @@ use crate::scalar::Real;
 use crate::tree::Body;
 
 /// Checks that every named property is finite and greater than zero (OpenSim's message).
-fn require_positive(properties: &[(&str, f64)]) -> Result<(), String> {
+fn require_positive(properties: &[(&str, f64)]) -> Result<(), ModelError> {
     match properties
         .iter()
         .find(|(_, v)| !(v.is_finite() && *v > 0.0))
     {
-        Some((name, v)) => Err(format!("{name} must be greater than zero, but it is {v}")),
+        Some((name, v)) => Err(invalid!("{name} must be greater than zero, but it is {v}")),
         None => Ok(()),
     }
 }
@@ -151,7 +152,7 @@ impl Muscle {
     }
 
     /// Checks the path and the properties.
-    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         self.path.validate(bodies)?;
         match &self.model {
             MuscleModel::DeGrooteFregly2016(m) => m.validate(),

@@ -16,6 +16,7 @@
 //! MovingPathPoint, Point}.cpp`.
 
 use super::path_wrap::PathWrap;
+use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext};
 use crate::ids::BodyId;
 use crate::math::function::Function;
@@ -207,21 +208,21 @@ pub struct PathKinematics<T> {
 impl GeometryPath {
     /// Checks that every point's body and coordinate exist and that the functions and
     /// stations are finite.
-    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         if self.points.len() < 2 {
-            return Err(format!(
+            return Err(invalid!(
                 "a path needs at least 2 points, got {}",
                 self.points.len()
             ));
         }
         for (k, p) in self.points.iter().enumerate() {
-            crate::forces::check_body(bodies, p.body()).map_err(|e| format!("point {k}: {e}"))?;
+            crate::forces::check_body(bodies, p.body()).map_err(|e| invalid!("point {k}: {e}"))?;
             let coordinate = match p {
                 PathPoint::Conditional {
                     coordinate, range, ..
                 } => {
                     if range[0].is_nan() || range[1].is_nan() || range[0] > range[1] {
-                        return Err(format!("point {k}: range {range:?} is inverted"));
+                        return Err(invalid!("point {k}: range {range:?} is inverted"));
                     }
                     Some(coordinate)
                 }
@@ -229,12 +230,14 @@ impl GeometryPath {
                 PathPoint::Fixed { .. } => None,
             };
             if let Some(c) = coordinate {
-                crate::forces::check_body(bodies, c.body).map_err(|e| format!("point {k}: {e}"))?;
+                crate::forces::check_body(bodies, c.body)
+                    .map_err(|e| invalid!("point {k}: {e}"))?;
                 let n = bodies[c.body.0].nq();
                 if c.index >= n {
-                    return Err(format!(
+                    return Err(invalid!(
                         "point {k}: body '{}' has no coordinate {}",
-                        bodies[c.body.0].name, c.index
+                        bodies[c.body.0].name,
+                        c.index
                     ));
                 }
             }

@@ -15,6 +15,7 @@
 
 use super::path::CoordinateRef;
 use super::Excitation;
+use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::{BodyId, ZId};
 use crate::scalar::Real;
@@ -84,9 +85,9 @@ impl ScalarActuator {
     }
 
     /// Checks body references and properties.
-    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), String> {
+    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         if !self.optimal_force.is_finite() {
-            return Err(format!(
+            return Err(invalid!(
                 "optimal_force {} is not finite",
                 self.optimal_force
             ));
@@ -100,7 +101,7 @@ impl ScalarActuator {
                 ..
             } => {
                 if time_constant.is_nan() || *time_constant <= 0.0 {
-                    return Err(format!(
+                    return Err(invalid!(
                         "activation_time_constant must be greater than zero, but it is {time_constant}"
                     ));
                 }

@@ -22,6 +22,7 @@
 //! MuscleFixedWidthPennationModel, MuscleFirstOrderActivationDynamicModel}.cpp`; Thelen (2003),
 //! *J. Biomech. Eng.* 125(1), 70–77.
 
+use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
 
 /// SimTK's `SignificantReal`: ε^(7/8).
@@ -112,7 +113,7 @@ pub struct ThelenOutput<T> {
 
 impl Thelen2003 {
     /// Checks the properties as OpenSim's `extendFinalizeFromProperties` does.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ModelError> {
         let positive = [
             ("max_isometric_force", self.max_isometric_force),
             ("optimal_fiber_length", self.optimal_fiber_length),
@@ -131,7 +132,7 @@ impl Thelen2003 {
         ];
         super::require_positive(&positive)?;
         if self.flen.is_nan() || self.flen <= 1.0 {
-            return Err(format!(
+            return Err(invalid!(
                 "Flen must be greater than 1.0, but it is {}",
                 self.flen
             ));
@@ -142,7 +143,7 @@ impl Thelen2003 {
             return Err("fv_linear_extrap_threshold must be greater than 1/Flen".into());
         }
         if self.minimum_activation.is_nan() || self.minimum_activation < 0.01 {
-            return Err(format!(
+            return Err(invalid!(
                 "minimum_activation cannot be less than 0.01, but it is {}",
                 self.minimum_activation
             ));

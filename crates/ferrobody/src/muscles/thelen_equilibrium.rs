@@ -8,6 +8,7 @@
 //! Source: OpenSim 4.6 `OpenSim/Actuators/Thelen2003Muscle.cpp`.
 
 use super::thelen2003::{significant_real, Thelen2003};
+use crate::error::{invalid, ModelError};
 
 /// SimTK's `SqrtEps`.
 const SQRT_EPS: f64 = 1.4901161193847656e-8;
@@ -80,7 +81,12 @@ impl Search<'_> {
         (d_fmat_d_lceat, d_ft_d_tl)
     }
 
-    fn velocity(&mut self, dml: f64, partials: (f64, f64), tolerance: f64) -> Result<(), String> {
+    fn velocity(
+        &mut self,
+        dml: f64,
+        partials: (f64, f64),
+        tolerance: f64,
+    ) -> Result<(), ModelError> {
         let (d_fmat_d_lceat, d_ft_d_tl) = partials;
         let m = self.m;
         let dtl = if (d_fmat_d_lceat + d_ft_d_tl).abs() > significant_real()
@@ -105,7 +111,7 @@ fn fv_inverse(
     dlce_n: f64,
     tolerance: f64,
     max_iterations: usize,
-) -> Result<f64, String> {
+) -> Result<f64, ModelError> {
     let mut ferr: f64 = 1.0;
     let mut a_fal_fv = a * fal;
     let mut iter = 0;
@@ -128,7 +134,7 @@ fn fv_inverse(
 impl Thelen2003 {
     /// The equilibrium fibre length at path length `ml`, lengthening speed `dml` and
     /// activation `ma` (clamped as the muscle clamps it), or why there is none.
-    pub fn equilibrium_fiber_length(&self, ml: f64, dml: f64, ma: f64) -> Result<f64, String> {
+    pub fn equilibrium_fiber_length(&self, ml: f64, dml: f64, ma: f64) -> Result<f64, ModelError> {
         let tolerance = (1e-8 * self.max_isometric_force).max(significant_real() * 10.0);
         let max_iterations = 20;
         let tsl = self.tendon_slack_length;
@@ -197,7 +203,7 @@ impl Thelen2003 {
         if s.ferr.abs() < tolerance || s.lce <= self.minimum_fiber_length() {
             return Ok(s.lce.max(self.minimum_fiber_length()));
         }
-        Err(format!(
+        Err(invalid!(
             "no fibre-length equilibrium after {max_iterations} Newton iterations \
              (error {:e} N, tolerance {tolerance:e} N, activation {ma}, fibre length {} m)",
             s.ferr.abs(),

@@ -11,7 +11,7 @@ use super::projection::{
     project_q, project_u, ProjectionOptions, ProjectionResult, ProjectionWorkspace,
 };
 use crate::data::Data;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::model::Model;
 use crate::scalar::Real;
 use crate::state::State;
@@ -22,20 +22,17 @@ pub fn assemble<T: Real>(model: &Model<T>, state: &mut State<T>, tolerance: f64)
     let mut ws = ProjectionWorkspace::new(model);
     let opts = ProjectionOptions::assembly(tolerance);
     if project_q(model, state, &mut data, &mut ws, &opts, None)? == ProjectionResult::Failed {
-        return Err(Error::Simulation {
-            t: state.t,
-            message: format!(
+        return Err(Error::simulation(state.t, SimulationFailure::Constraints(format!(
                 "assembly failed: the position constraints cannot be satisfied to {tolerance:e} from this state"
-            ),
-        });
+            ))));
     }
     if project_u(model, state, &mut data, &mut ws, &opts, None)? == ProjectionResult::Failed {
-        return Err(Error::Simulation {
-            t: state.t,
-            message: format!(
+        return Err(Error::simulation(
+            state.t,
+            SimulationFailure::Constraints(format!(
                 "assembly failed: the velocity constraints cannot be satisfied to {tolerance:e}"
-            ),
-        });
+            )),
+        ));
     }
     Ok(())
 }

@@ -12,10 +12,14 @@ impl<T: Real> Simulation<'_, T> {
         loop {
             let (t1, limited) = choose_step_end(t0, self.h, t_max);
             if t1.is_nan() || t1 <= t0 {
-                return Err(Error::Simulation {
-                    t: t0,
-                    message: format!("step size underflow (h = {:e}): the integrator cannot meet accuracy {acc:e}", self.h),
-                });
+                return Err(Error::simulation(
+                    t0,
+                    SimulationFailure::StepSizeUnderflow {
+                        h: self.h,
+                        min: t0.abs() * f64::EPSILON,
+                        accuracy: acc,
+                    },
+                ));
             }
             self.stats.steps_attempted += 1;
             let err = (self.merson_attempt(t0, t1, acc, tol), self.error_order());
@@ -213,10 +217,7 @@ impl<T: Real> Simulation<'_, T> {
             .expect("rigid stepper exists for this kind");
         rigid
             .step(self.model, &mut self.state, &mut self.data, t1 - t0, tol)
-            .map_err(|e| Error::Simulation {
-                t: t0,
-                message: e.to_string(),
-            })?;
+            .map_err(|e| e.at_time(t0))?;
         self.state.copy_y_to(&mut self.buf.merson.y1);
         Ok(t1)
     }
@@ -240,12 +241,8 @@ impl<T: Real> Simulation<'_, T> {
                 state.set_y(y);
                 step_derivative(model, state, data, ydot).map(|_| ())
             };
-            rk4::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson, &mut eval).map_err(|e| {
-                Error::Simulation {
-                    t: t0,
-                    message: e.to_string(),
-                }
-            })?;
+            rk4::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson, &mut eval)
+                .map_err(|e| e.at_time(t0))?;
         }
         normalize_quaternions(
             &mut buf.merson.y1[..model.nq()],

@@ -12,7 +12,7 @@
 //! derivative, so they never change the step sequence.
 
 use crate::data::{Data, Stage};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::integrators::error_norm::{correction_norm_squared, error_norm, relative_scaling};
 use crate::integrators::hermite::{interpolate, Segment};
 use crate::integrators::rigid_contact::RigidStepper;
@@ -83,17 +83,17 @@ impl<'m, T: Real> Simulation<'m, T> {
         settings.validate()?;
         check_dimensions(model, &state)?;
         if !state.is_finite() {
-            return Err(Error::Simulation {
-                t: state.t,
-                message: "initial state is not finite".into(),
-            });
+            return Err(Error::simulation(
+                state.t,
+                SimulationFailure::InitialState("is not finite".into()),
+            ));
         }
         normalize_quaternions(state.q.as_mut_slice(), &model.quaternion_starts, None);
         if !state.is_finite() {
-            return Err(Error::Simulation {
-                t: state.t,
-                message: "initial state has a zero or non-finite quaternion".into(),
-            });
+            return Err(Error::simulation(
+                state.t,
+                SimulationFailure::InitialState("has a zero or non-finite quaternion".into()),
+            ));
         }
         let rigid = rigid_stepper(model, &settings)?;
         let implicit = implicit_workspace(model, &settings)?;
@@ -186,12 +186,8 @@ impl<'m, T: Real> Simulation<'m, T> {
     pub fn data(&mut self) -> Result<&Data<T>> {
         self.ensure_end_derivative()?;
         if !self.data_valid {
-            realize(self.model, &self.state, &mut self.data, Stage::Acceleration).map_err(|e| {
-                Error::Simulation {
-                    t: self.state.t,
-                    message: e.to_string(),
-                }
-            })?;
+            realize(self.model, &self.state, &mut self.data, Stage::Acceleration)
+                .map_err(|e| e.at_time(self.state.t))?;
             self.data_valid = true;
         }
         Ok(&self.data)
@@ -275,10 +271,12 @@ impl<'m, T: Real> Simulation<'m, T> {
     pub fn step(&mut self, t_max: f64) -> Result<()> {
         let t0 = self.state.t;
         if t_max.is_nan() || t_max <= t0 {
-            return Err(Error::Simulation {
-                t: t0,
-                message: format!("cannot step to t = {t_max}: not after the current time"),
-            });
+            return Err(Error::simulation(
+                t0,
+                SimulationFailure::Request(format!(
+                    "cannot step to t = {t_max}: not after the current time"
+                )),
+            ));
         }
         self.budget
             .check(t0, self.stats.steps_taken, self.settings.max_steps)?;
@@ -318,10 +316,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.interpolation_valid = !rigid;
         self.stats.steps_taken += 1;
         if !self.state.is_finite() {
-            return Err(Error::Simulation {
-                t: t0,
-                message: "the state became non-finite (NaN or infinity)".into(),
-            });
+            return Err(Error::simulation(t0, SimulationFailure::NonFiniteState));
         }
         Ok(())
     }
@@ -331,10 +326,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         if !self.f_end_valid {
             let realized =
                 step_derivative(self.model, &self.state, &mut self.data, &mut self.buf.f_end)
-                    .map_err(|e| Error::Simulation {
-                        t: self.state.t,
-                        message: e.to_string(),
-                    })?;
+                    .map_err(|e| e.at_time(self.state.t))?;
             self.f_end_valid = true;
             self.data_valid = realized;
         }

@@ -81,16 +81,16 @@ impl<T: Real> Simulation<'_, T> {
         self.report_state.clone_from(&self.state);
         if t < self.state.t {
             if !self.interpolation_valid {
-                return Err(Error::Simulation {
-                    t: self.state.t,
-                    message: if self.rigid.is_some() {
+                return Err(Error::simulation(
+                    self.state.t,
+                    SimulationFailure::Request(if self.rigid.is_some() {
                         format!("cannot report at t = {t}: the rigid-contact stepper reports only at step ends")
                     } else {
                         format!(
                             "cannot report at t = {t}: the state was changed after the last step"
                         )
-                    },
-                });
+                    }),
+                ));
             }
             self.ensure_end_derivative()?;
             let seg = Segment {
@@ -132,9 +132,6 @@ impl<T: Real> Simulation<'_, T> {
             &mut self.report_data,
             Stage::Acceleration,
         )
-        .map_err(|e| Error::Simulation {
-            t,
-            message: e.to_string(),
-        })
+        .map_err(|e| e.at_time(t))
     }
 }

@@ -16,20 +16,20 @@ pub(super) fn project_state<T: Real>(
         project_constraints_u(model, state, data, ws, opts, None)?
     };
     if u == ProjectionResult::Failed {
-        return Err(Error::Simulation {
-            t: state.t,
-            message: format!(
+        return Err(Error::simulation(
+            state.t,
+            SimulationFailure::Constraints(format!(
                 "the state cannot be projected onto the constraints to tolerance {:e}",
                 opts.tolerance
-            ),
-        });
+            )),
+        ));
     }
     Ok(())
 }
 
 pub(super) fn check_dimensions<T: Real>(model: &Model<T>, state: &State<T>) -> Result<()> {
     if state.q.len() != model.nq() || state.u.len() != model.nu() || state.z.len() != model.nz() {
-        return Err(Error::Model(format!(
+        return Err(Error::model(format!(
             "state has (nq, nu, nz) = ({}, {}, {}) but the model needs ({}, {}, {})",
             state.q.len(),
             state.u.len(),
@@ -70,14 +70,14 @@ pub(super) fn rigid_stepper<T: Real>(
         IntegratorKind::SemiExplicitEuler2 | IntegratorKind::Verlet
     );
     if projects_own_states && model.has_constraints() {
-        return Err(Error::Model(format!(
+        return Err(Error::model(format!(
             "the {} integrator does not enforce bilateral constraints yet; use rk-merson (or another Runge-Kutta method) for this model",
             settings.kind.name()
         )));
     }
     if settings.kind != IntegratorKind::SemiExplicitEuler {
         if model.has_unilateral_contacts() {
-            return Err(Error::Model(format!(
+            return Err(Error::model(format!(
                 "the model has {} unilateral contacts: they are enforced only by the rigid-contact stepper (integrator kind \"semi-explicit-euler\"), not by {}",
                 model.unilateral_contacts().len(),
                 settings.kind.name()

@@ -52,7 +52,7 @@ impl StepJacobian {
         parameters: &[(&str, &str)],
     ) -> Result<Self> {
         if !(h.is_finite() && h > 0.0) {
-            return Err(Error::Model(format!(
+            return Err(Error::model(format!(
                 "step size must be positive and finite, got {h}"
             )));
         }

@@ -4,7 +4,7 @@
 
 use super::MAX_MASS_PROPERTY;
 use super::{Body, BodyDef};
-use crate::error::{Error, Result};
+use crate::error::{Error, ModelError, Result};
 use crate::math::inertia::{check_inertia, check_inertia_definite};
 use crate::math::Transform;
 use crate::scalar::Real;
@@ -15,9 +15,20 @@ pub(crate) fn validate_body<T: Real>(
     bodies: &[Body<T>],
     strict: bool,
 ) -> Result<()> {
-    let fail = |m: String| Err(Error::Model(format!("body '{}': {m}", def.name)));
+    let fail = |problem: String| {
+        Err(Error::Model(ModelError::Body {
+            body: def.name.clone(),
+            problem,
+        }))
+    };
+    let bad_inertia = |problem| {
+        Error::Model(ModelError::Inertia {
+            body: def.name.clone(),
+            problem,
+        })
+    };
     if def.name.is_empty() {
-        return Err(Error::Model("a body needs a non-empty name".into()));
+        return Err(Error::model("a body needs a non-empty name"));
     }
     if def.parent.0 >= bodies.len() {
         return fail(format!("parent body index {} does not exist", def.parent.0));
@@ -48,13 +59,13 @@ pub(crate) fn validate_body<T: Real>(
     }
     let inertia = mp.inertia_com.map(|x| x.re());
     if strict {
-        check_inertia(&inertia).or_else(fail)?;
+        check_inertia(&inertia).map_err(bad_inertia)?;
     } else {
-        check_inertia_definite(&inertia).or_else(fail)?;
+        check_inertia_definite(&inertia).map_err(bad_inertia)?;
     }
     match (def.mobilizer, &def.spatial_transform) {
         (crate::mobilizer::Mobilizer::FunctionBased(n), Some(st)) => {
-            st.validate().or_else(fail)?;
+            st.validate().or_else(|m| fail(m.to_string()))?;
             if st.nq != usize::from(n) {
                 return fail(format!(
                     "the mobilizer has {n} coordinates but its transform {}",
@@ -79,7 +90,7 @@ pub(crate) fn validate_body<T: Real>(
     Ok(())
 }
 
-pub(super) fn check_transform<T: Real>(x: &Transform<T>) -> std::result::Result<(), String> {
+pub(super) fn check_transform<T: Real>(x: &Transform<T>) -> std::result::Result<(), ModelError> {
     let r = x.r.map(|v| v.re());
     if !r
         .iter()
@@ -105,7 +116,7 @@ pub(crate) fn check_mass_of_subtrees<T: Real>(bodies: &[Body<T>]) -> Result<()> 
         .collect();
     for i in (1..bodies.len()).rev() {
         if !has_mass[i] && bodies[i].nu() > 0 {
-            return Err(Error::Model(format!(
+            return Err(Error::model(format!(
                 "body '{}' and all bodies outboard of it have no mass: the accelerations of its {} mobilizer are undefined",
                 bodies[i].name, bodies[i].mobilizer
             )));

@@ -7,6 +7,7 @@ use crate::constraints::{
     Constraint, LineOnLineContact, PointInPlane, PointOnPlaneContact, Rod, SphereOnPlaneContact,
     SphereOnSphereContact,
 };
+use crate::error::{invalid, ModelError};
 use crate::error::{Error, Result};
 use crate::ids::BodyId;
 use crate::math::Transform;
@@ -220,9 +221,9 @@ impl<T: Real> UnilateralContact<T> {
 
     /// Checks coefficients, bodies and the underlying constraint; names the first problem.
     pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<()> {
-        let fail = |m: String| Err(Error::Model(format!("{}: {m}", self.kind.name())));
+        let fail = |m: ModelError| Err(Error::model(format!("{}: {m}", self.kind.name())));
         if !(0.0..=1.0).contains(&self.min_cor) {
-            return fail(format!(
+            return fail(invalid!(
                 "minimum coefficient of restitution must be in [0, 1], got {}",
                 self.min_cor
             ));
@@ -234,12 +235,12 @@ impl<T: Real> UnilateralContact<T> {
                 f.viscous_coefficient,
             );
             if ![s, d, v].iter().all(|x| x.is_finite() && *x >= 0.0) {
-                return fail(format!(
+                return fail(invalid!(
                     "friction coefficients must be finite and non-negative, got μs = {s}, μd = {d}, μv = {v}"
                 ));
             }
             if d > s {
-                return fail(format!("μd = {d} exceeds μs = {s}"));
+                return fail(invalid!("μd = {d} exceeds μs = {s}"));
             }
         }
         match &self.underlying {
@@ -260,29 +261,29 @@ fn validate_coordinate<T: Real>(
     body: BodyId,
     coordinate: usize,
     limit: T,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), ModelError> {
     let b = bodies
         .get(body.0)
         .filter(|_| body.0 > 0)
-        .ok_or_else(|| format!("body index {} is not a mobilized body", body.0))?;
+        .ok_or_else(|| invalid!("body index {} is not a mobilized body", body.0))?;
     if matches!(
         b.mobilizer,
         Mobilizer::Ball | Mobilizer::Free | Mobilizer::Weld
     ) {
-        return Err(format!(
+        return Err(invalid!(
             "body '{}' has a {} mobilizer: a hard stop needs a coordinate with q̇ = u (any mobilizer but Ball, Free and Weld)",
             b.name, b.mobilizer
         ));
     }
     if coordinate >= b.nq() {
-        return Err(format!(
+        return Err(invalid!(
             "coordinate {coordinate} does not exist: body '{}' has {} coordinates",
             b.name,
             b.nq()
         ));
     }
     if !limit.re().is_finite() {
-        return Err(format!("limit must be finite, got {}", limit.re()));
+        return Err(invalid!("limit must be finite, got {}", limit.re()));
     }
     Ok(())
 }

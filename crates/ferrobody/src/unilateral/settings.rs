@@ -2,7 +2,7 @@
 //! setters; defaults and "in use" rules from notes §4.3).
 
 use super::solver::ImpulseSolverKind;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SettingsError};
 use serde::{Deserialize, Serialize};
 
 /// How impacts restore energy.
@@ -104,8 +104,10 @@ impl RigidContactSettings {
             ("transition_velocity", self.transition_velocity),
         ] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::Model(format!(
-                    "rigid contact {name} must be finite and non-negative, got {v}"
+                return Err(Error::Settings(SettingsError::new(
+                    "rigid contact",
+                    name,
+                    format!("must be finite and non-negative, got {v}"),
                 )));
             }
         }

@@ -21,7 +21,7 @@ use crate::algorithms::crba;
 use crate::algorithms::energy::kinetic_energy;
 use crate::constraints::schur;
 use crate::data::{Data, Stage};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::math::q_projection::normalize_quaternions;
 use crate::model::Model;
 use crate::pipeline::realize;
@@ -249,7 +249,7 @@ impl<T: Real> RigidStepper<T> {
         // The mass matrix is positive definite (every subtree has mass, checked at build);
         // a pivot below 1e-14 of the largest diagonal means it is numerically singular.
         if schur::factor_ldlt(&mut self.mass, nu, 1e-14) > 0 {
-            return Err(Error::Model("the mass matrix is singular".into()));
+            return Err(Error::model("the mass matrix is singular"));
         }
         for r in 0..m {
             for c in 0..nu {
@@ -388,10 +388,10 @@ impl<T: Real> RigidStepper<T> {
         state.t += h;
         data.invalidate(Stage::Position);
         if !state.is_finite() {
-            return Err(Error::Simulation {
-                t: state.t - h,
-                message: "the rigid-contact step made the state non-finite".into(),
-            });
+            return Err(Error::simulation(
+                state.t - h,
+                SimulationFailure::NonFiniteState,
+            ));
         }
         Ok(())
     }

@@ -9,7 +9,7 @@ mod obj;
 mod stl;
 mod vtp;
 
-use crate::error::{Error, Result};
+use crate::error::{invalid, Error, ModelError, ParseError, Result};
 use crate::geometry::TriangleMesh;
 use nalgebra::Vector3;
 use std::path::Path;
@@ -20,16 +20,13 @@ pub(crate) type Polygons = (Vec<Vector3<f64>>, Vec<Vec<u32>>);
 /// Reads and checks the mesh in `path` (`.obj`, `.stl` or `.vtp`, any case).
 pub fn load_mesh(path: &Path) -> Result<TriangleMesh> {
     let file = path.display().to_string();
-    let fail = |message: String| Error::Scene {
-        file: file.clone(),
-        message,
-    };
+    let fail = |problem: ModelError| Error::Parse(ParseError::in_file(&file, problem));
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
         .unwrap_or_default();
-    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read the mesh: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, "cannot read the mesh", e))?;
     if bytes.is_empty() {
         return Err(fail("the mesh file is empty".into()));
     }
@@ -37,7 +34,7 @@ pub fn load_mesh(path: &Path) -> Result<TriangleMesh> {
         "obj" => obj::read(&bytes),
         "stl" => stl::read(&bytes),
         "vtp" => vtp::read(&bytes),
-        other => Err(format!(
+        other => Err(invalid!(
             "unknown mesh format '.{other}': expected .obj, .stl or .vtp"
         )),
     }

@@ -3,10 +3,11 @@
 //! Simbody does.
 
 use super::Polygons;
+use crate::error::{invalid, ModelError};
 use nalgebra::Vector3;
 
 /// The vertices and polygons of an OBJ file's text.
-pub(super) fn read(bytes: &[u8]) -> Result<Polygons, String> {
+pub(super) fn read(bytes: &[u8]) -> Result<Polygons, ModelError> {
     let options = tobj::LoadOptions {
         single_index: false,
         triangulate: false,
@@ -17,7 +18,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Polygons, String> {
     let (models, _) = tobj::load_obj_buf(&mut reader, &options, |_| {
         Err(tobj::LoadError::OpenFileFailed)
     })
-    .map_err(|e| format!("not a readable OBJ file: {e}"))?;
+    .map_err(|e| invalid!("not a readable OBJ file: {e}"))?;
     let mut vertices = Vec::new();
     let mut polygons = Vec::new();
     for m in &models {

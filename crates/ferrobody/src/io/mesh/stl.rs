@@ -2,13 +2,14 @@
 //! position, as STL stores every triangle's corners anew). STL stores single precision.
 
 use super::Polygons;
+use crate::error::{invalid, ModelError};
 use nalgebra::Vector3;
 
 /// The vertices and triangles of an STL file.
-pub(super) fn read(bytes: &[u8]) -> Result<Polygons, String> {
+pub(super) fn read(bytes: &[u8]) -> Result<Polygons, ModelError> {
     let mut cursor = std::io::Cursor::new(bytes);
     let mesh =
-        stl_io::read_stl(&mut cursor).map_err(|e| format!("not a readable STL file: {e}"))?;
+        stl_io::read_stl(&mut cursor).map_err(|e| invalid!("not a readable STL file: {e}"))?;
     let vertices = mesh
         .vertices
         .iter()

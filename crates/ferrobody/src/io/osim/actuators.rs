@@ -85,7 +85,7 @@ impl ForceCtx<'_, '_, '_> {
                 if self.builder.actuator_problem(&motor).is_none() {
                     self.builder
                         .add_actuator(motor)
-                        .map_err(|e| super::build::model_error(doc, node, &e))?;
+                        .map_err(|e| super::build::model_error(doc, node, e))?;
                     return Ok(states);
                 }
             }

@@ -74,7 +74,7 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
     let mut state_variables = Vec::new();
     let (forces, force_paths) =
         add_forces(doc, &mut b, &skeleton, &mut left_out, &mut state_variables)?;
-    let model = b.build().map_err(|e| model_error(doc, model_node, &e))?;
+    let model = b.build().map_err(|e| model_error(doc, model_node, e))?;
     let control_paths = model
         .actuators()
         .iter()
@@ -105,8 +105,8 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
     })
 }
 
-pub(super) fn model_error(doc: &Doc, at: Node, e: &Error) -> OsimError {
-    doc.err(at, e.to_string().trim_start_matches("model: ").to_string())
+pub(super) fn model_error(doc: &Doc, at: Node, e: Error) -> OsimError {
+    doc.err(at, e.into_model_error())
 }
 
 /// Adds the bodies in tree order, each with the mobilizer of its joint.
@@ -158,7 +158,7 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
         let def = def.with_x_pf(j.parent.x_bf).with_x_bm(j.child.x_bf);
         let id = b
             .add_body(def)
-            .map_err(|e| model_error(doc, body_node, &e))?;
+            .map_err(|e| model_error(doc, body_node, e))?;
         sk.bodies.insert(j.child.body.clone(), id);
         let (q0, u0) = b.body_offsets(id);
         for (k, c) in joints::coordinates_of(j, q0, u0).into_iter().enumerate() {

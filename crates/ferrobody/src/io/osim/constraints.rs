@@ -100,7 +100,7 @@ pub(super) fn add_coordinate_constraints(
                 let id = add(doc, b, node, c)?;
                 let enabled = prescribed && !locked;
                 b.set_constraint_disabled_by_default(id, !enabled)
-                    .map_err(|e| model_error(doc, node, &e))?;
+                    .map_err(|e| model_error(doc, node, e))?;
             }
             None if prescribed => doc.warn(
                 node,
@@ -118,7 +118,7 @@ fn add(
     at: Node,
     c: Constraint<f64>,
 ) -> Res<crate::constraints::ConstraintId> {
-    b.add_constraint(c).map_err(|e| model_error(doc, at, &e))
+    b.add_constraint(c).map_err(|e| model_error(doc, at, e))
 }
 
 /// Adds the elements of the ConstraintSet (unsupported ones are errors when enforced, left
@@ -148,7 +148,7 @@ pub(super) fn add_constraint_set<'a, 'i>(
             added.couplers.push(id);
         }
         b.set_constraint_disabled_by_default(id, !enforced)
-            .map_err(|e| model_error(doc, n, &e))?;
+            .map_err(|e| model_error(doc, n, e))?;
         let name = n.attribute("name").unwrap_or_default().to_string();
         added.elements.push((name, tag));
     }

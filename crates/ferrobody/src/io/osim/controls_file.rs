@@ -9,7 +9,7 @@
 //! Source: OpenSim 4.6 `OpenSim/Simulation/Control/{ControlLinear, ControlSet}.cpp`,
 //! `OpenSim/Tools/ForwardTool.cpp`.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 use crate::math::function::{Function, PiecewiseLinear};
 use std::path::Path;
 
@@ -27,18 +27,15 @@ pub struct ControlColumn {
 /// Reads a controls file; errors name the file and line.
 pub fn read(path: &Path) -> Result<Vec<ControlColumn>> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
-        file: file.clone(),
-        message: format!("cannot read the controls file: {e}"),
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::io(path, "cannot read the controls file", e))?;
     parse(&text, &file)
 }
 
 /// Parses controls-file text; `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<Vec<ControlColumn>> {
-    let err = |line: usize, message: String| Error::Scene {
-        file: format!("{file}:{line}"),
-        message,
+    let err = |line: usize, message: String| {
+        Error::Parse(ParseError::in_file(file, message).at_line(line))
     };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let has_header = text.lines().any(|l| l.trim() == "endheader");

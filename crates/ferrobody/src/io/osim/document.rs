@@ -8,18 +8,19 @@
 //! `ComponentPath` rules; a relative path that does not resolve falls back to the one component
 //! of that name, as OpenSim does for files written before 4.0's paths.
 
+use crate::error::ModelError;
 use roxmltree::{Document, Node};
 use std::collections::HashMap;
 
 /// A problem found in the file: where (line, component path) and what.
 #[derive(Debug, Clone, PartialEq)]
-pub struct OsimError {
+pub(crate) struct OsimError {
     /// 1-based line of the element.
     pub line: u32,
     /// The component path (or the element's tag where it has none).
     pub path: String,
     /// What is wrong.
-    pub message: String,
+    pub problem: ModelError,
 }
 
 pub(super) type Res<T> = std::result::Result<T, OsimError>;
@@ -51,7 +52,7 @@ impl<'a, 'input> Doc<'a, 'input> {
                 .ok_or_else(|| OsimError {
                     line: xml.text_pos_at(root.range().start).row,
                     path: root.tag_name().name().to_string(),
-                    message: "no <Model> element: not an OpenSim model file".into(),
+                    problem: "no <Model> element: not an OpenSim model file".into(),
                 })?
         };
         let mut doc = Doc {
@@ -108,17 +109,17 @@ impl<'a, 'input> Doc<'a, 'input> {
 
     /// Records a warning at `node` (same form as an error), for what OpenSim runs but a
     /// careful user should hear about.
-    pub fn warn(&self, node: Node, message: impl Into<String>) {
+    pub fn warn(&self, node: Node, message: impl Into<ModelError>) {
         let w = self.err(node, message);
         self.warnings.borrow_mut().push(w);
     }
 
     /// An error at `node`.
-    pub fn err(&self, node: Node, message: impl Into<String>) -> OsimError {
+    pub fn err(&self, node: Node, message: impl Into<ModelError>) -> OsimError {
         OsimError {
             line: self.line(node),
             path: self.path_of(self.owner(node)),
-            message: message.into(),
+            problem: message.into(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! not touched, as in OpenSim.
 
 use crate::data::{Data, Stage};
+use crate::error::ModelError;
 use crate::forces::ForceContext;
 use crate::model::{Force, Model};
 use crate::muscles::MuscleModel;
@@ -15,12 +16,12 @@ use crate::state::State;
 pub(super) fn equilibrate_muscles(
     model: &Model<f64>,
     state: &mut State<f64>,
-) -> Result<(), (String, String)> {
+) -> Result<(), (String, ModelError)> {
     let mut solved = Vec::new();
     {
         let mut data = Data::new(model);
         realize(model, state, &mut data, Stage::Velocity)
-            .map_err(|e| ("(all)".to_string(), e.to_string()))?;
+            .map_err(|e| ("(all)".to_string(), e.into_model_error()))?;
         let ctx = ForceContext::new(model, state, &data);
         for force in model.forces() {
             let Force::Muscle(m) = force else { continue };

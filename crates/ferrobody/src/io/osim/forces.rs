@@ -103,12 +103,10 @@ impl ForceCtx<'_, '_, '_> {
     }
 
     pub(super) fn push(&mut self, node: Node, force: Force<f64>) -> Res<ForceId> {
-        let id = self.builder.add_force(force).map_err(|e| {
-            self.doc.err(
-                node,
-                e.to_string().trim_start_matches("model: ").to_string(),
-            )
-        })?;
+        let id = self
+            .builder
+            .add_force(force)
+            .map_err(|e| self.doc.err(node, e.into_model_error()))?;
         self.apply_enabled(node, id)?;
         Ok(id)
     }
@@ -214,12 +212,7 @@ impl ForceCtx<'_, '_, '_> {
         let body = self.body(station, &frame.body)?;
         let name = node.attribute("name");
         let id = ExponentialSpringForce::add_to(self.builder, name, plane, body, location, p)
-            .map_err(|e| {
-                doc.err(
-                    node,
-                    e.to_string().trim_start_matches("model: ").to_string(),
-                )
-            })?;
+            .map_err(|e| doc.err(node, e.into_model_error()))?;
         self.apply_enabled(node, id)?;
         Ok(())
     }

@@ -32,9 +32,9 @@ mod joints;
 mod muscle_properties;
 mod muscles;
 
-pub use document::OsimError;
+use document::OsimError;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 use crate::model::Model;
 use crate::state::State;
 use document::Doc;
@@ -139,7 +139,7 @@ impl OsimModel {
 
     fn require(&self, name: &str) -> Result<&Coordinate> {
         self.coordinate(name)
-            .ok_or_else(|| Error::Model(format!("the model has no coordinate named '{name}'")))
+            .ok_or_else(|| Error::model(format!("the model has no coordinate named '{name}'")))
     }
 
     /// The scene `ferrobody run MODEL.osim` runs: [`RUN_DURATION`], reports every
@@ -237,10 +237,8 @@ pub const RUN_REPORT_INTERVAL: f64 = 0.01;
 /// Reads an .osim file.
 pub fn load(path: &Path) -> Result<OsimModel> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
-        file: file.clone(),
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read the file", e))?;
     parse(&text, &file)
 }
 
@@ -252,10 +250,8 @@ pub fn load(path: &Path) -> Result<OsimModel> {
 pub fn load_with_controls(path: &Path, controls: &Path) -> Result<OsimModel> {
     let columns = controls_file::read(controls)?;
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
-        file: file.clone(),
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read the file", e))?;
     parse_with_controls(&text, &file, &columns, &controls.display().to_string())
 }
 
@@ -267,9 +263,12 @@ pub fn parse_with_controls(
     controls_file: &str,
 ) -> Result<OsimModel> {
     let text = document::escape_scoped_tags(text);
-    let xml = roxmltree::Document::parse(&text).map_err(|e| Error::Scene {
-        file: format!("{file}:{}", e.pos().row),
-        message: format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
+    let xml = roxmltree::Document::parse(&text).map_err(|e| {
+        ParseError::in_file(
+            file,
+            format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
+        )
+        .at_line(e.pos().row)
     })?;
     let mut doc = Doc::new(&xml).map_err(|e| scene_error(file, e))?;
     doc.dir = Path::new(file)
@@ -277,9 +276,8 @@ pub fn parse_with_controls(
         .map(Path::to_path_buf)
         .unwrap_or_default();
     let prescribed = controllers::prescribed_excitations(&doc).map_err(|e| scene_error(file, e))?;
-    let err = |c: &controls_file::ControlColumn, message: String| Error::Scene {
-        file: format!("{controls_file}:{}", c.line),
-        message,
+    let err = |c: &controls_file::ControlColumn, message: String| {
+        Error::Parse(ParseError::in_file(controls_file, message).at_line(c.line))
     };
     for c in columns {
         if prescribed.contains_key(&c.actuator) {
@@ -293,7 +291,7 @@ pub fn parse_with_controls(
         .warnings
         .take()
         .into_iter()
-        .map(|w| format!("{file}:{}: {}: {}", w.line, w.path, w.message))
+        .map(|w| format!("{file}:{}: {}: {}", w.line, w.path, w.problem))
         .collect();
     for c in columns {
         let drives = |(name, tag): &(String, String)| {
@@ -320,8 +318,9 @@ pub fn parse(text: &str, file: &str) -> Result<OsimModel> {
 }
 
 fn scene_error(file: &str, e: OsimError) -> Error {
-    Error::Scene {
-        file: format!("{file}:{}", e.line),
-        message: format!("{}: {}", e.path, e.message),
-    }
+    Error::Parse(
+        ParseError::in_file(file, e.problem)
+            .at_line(e.line)
+            .in_element(e.path),
+    )
 }

@@ -12,6 +12,7 @@ use super::build::RobotInfo;
 use super::document::{JointKind, Robot, UrdfError};
 use super::links::err;
 use crate::actuators::{Actuator, ActuatorKind, JointMotor, PositionServo};
+use crate::error::{invalid, ModelError};
 use crate::model::ModelBuilder;
 
 /// Which actuators a URDF robot gets.
@@ -35,12 +36,12 @@ pub enum UrdfActuators {
 impl UrdfActuators {
     /// Parses the names the command line and Python use: `none`, `motors`, `position` (with
     /// the gains given).
-    pub fn from_name(name: &str, kp: f64, kv: f64) -> Result<Self, String> {
+    pub fn from_name(name: &str, kp: f64, kv: f64) -> Result<Self, ModelError> {
         match name {
             "none" => Ok(UrdfActuators::None),
             "motors" => Ok(UrdfActuators::Motors),
             "position" => Ok(UrdfActuators::Position { kp, kv }),
-            other => Err(format!(
+            other => Err(invalid!(
                 "actuators: expected \"none\", \"motors\" or \"position\", got \"{other}\""
             )),
         }

@@ -219,13 +219,8 @@ fn hosts<'r>(robot: &'r Robot, t: &Tree<'r>) -> Result<Hosts<'r>, UrdfError> {
 /// Builds the model of a robot alone: gravity −9.81 m/s² along z, the root at Ground's
 /// origin. As in Pinocchio, a link attached by a fixed joint is not a body of its own: its
 /// mass joins the body it is welded to, and its frame is kept as a frame on that body
-/// (children attach to it there). Bodies come in tree order from the root.
-pub fn build(robot: &Robot, root_joint: RootJoint) -> Result<(Model<f64>, RobotInfo), UrdfError> {
-    build_actuated(robot, root_joint, UrdfActuators::None)
-}
-
-/// [`build`] with actuators on the robot's joints ([`UrdfActuators`]).
-pub fn build_actuated(
+/// (children attach to it there). Bodies come in tree order from the root. With actuators on the robot's joints ([`UrdfActuators`]).
+pub(crate) fn build_actuated(
     robot: &Robot,
     root_joint: RootJoint,
     actuators: UrdfActuators,
@@ -240,13 +235,13 @@ pub fn build_actuated(
     add_actuators(&mut b, robot, &info, actuators)?;
     let model = b
         .build()
-        .map_err(|e| err(1, "robot".into(), e.to_string()))?;
+        .map_err(|e| err(1, "robot".into(), e.into_model_error()))?;
     Ok((model, info))
 }
 
 /// Adds a robot's bodies to a model being built (a scene's `[[robot]]`); the caller adds
 /// gravity. Body and joint names get `attach.prefix`.
-pub fn add_robot(
+pub(crate) fn add_robot(
     b: &mut ModelBuilder<f64>,
     robot: &Robot,
     attach: &Attach,
@@ -291,7 +286,7 @@ pub fn add_robot(
         };
         let id = b
             .add_body(def)
-            .map_err(|e| err(root_link.line, path, e.to_string()))?;
+            .map_err(|e| err(root_link.line, path, e.into_model_error()))?;
         body_of.insert(root, (id, Transform::identity()));
         if attach.root == RootJoint::Floating {
             info.joints.push(RobotJoint {
@@ -318,7 +313,7 @@ pub fn add_robot(
         .with_x_bm(Transform::from_rotation(r));
         let id = b
             .add_body(def)
-            .map_err(|e| err(j.line, format!("joint '{}'", j.name), e.to_string()))?;
+            .map_err(|e| err(j.line, format!("joint '{}'", j.name), e.into_model_error()))?;
         body_of.insert(j.child.as_str(), (id, Transform::identity()));
         info.joints.push(RobotJoint {
             name: format!("{prefix}{}", j.name),

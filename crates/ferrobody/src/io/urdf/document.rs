@@ -7,6 +7,7 @@
 //! in kg, inertia in kg·m² about the centre of mass in the inertial frame; `rpy` are fixed-axis
 //! roll, pitch, yaw: R = Rz(yaw)·Ry(pitch)·Rx(roll).
 
+use crate::error::ModelError;
 use crate::math::Transform;
 use nalgebra::{Matrix3, Rotation3, Vector3};
 use roxmltree::Node;
@@ -14,13 +15,13 @@ use std::collections::BTreeMap;
 
 /// An error at an element: its line, a path such as `joint 'elbow'`, and what is wrong.
 #[derive(Debug)]
-pub struct UrdfError {
+pub(crate) struct UrdfError {
     /// Line of the element.
     pub line: u32,
     /// The element, e.g. `joint 'elbow'`.
     pub path: String,
     /// What is wrong.
-    pub message: String,
+    pub problem: ModelError,
 }
 
 /// A link's mass properties, in the link frame.
@@ -50,8 +51,6 @@ pub struct Link {
 /// A collision shape of a link.
 #[derive(Clone, Debug)]
 pub struct Collision {
-    /// Line of `<collision>`.
-    pub line: u32,
     /// The shape frame C in the link frame (`origin`).
     pub x_lc: Transform<f64>,
     /// The shape.
@@ -135,11 +134,11 @@ impl Reader<'_, '_> {
         self.xml.text_pos_at(n.range().start).row
     }
 
-    fn err(&self, n: Node, path: &str, message: impl Into<String>) -> UrdfError {
+    fn err(&self, n: Node, path: &str, message: impl Into<ModelError>) -> UrdfError {
         UrdfError {
             line: self.line(n),
             path: path.to_string(),
-            message: message.into(),
+            problem: message.into(),
         }
     }
 
@@ -289,7 +288,6 @@ fn read_collision(r: &Reader, n: Node, path: &str) -> Result<Collision, UrdfErro
         other => CollisionGeometry::Other(other.to_string()),
     };
     Ok(Collision {
-        line: r.line(n),
         x_lc: r.origin(n, path)?,
         geometry,
     })

@@ -2,16 +2,17 @@
 //! `build` assembles a model from (see its table of joints), and the errors they give.
 
 use super::document::{Inertial, Joint, JointKind, UrdfError};
-use crate::math::inertia::check_inertia;
+use crate::error::ModelError;
+use crate::math::inertia::check_inertia_definite;
 use crate::math::{MassProperties, Transform};
 use crate::mobilizer::Mobilizer;
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
-pub(super) fn err(line: u32, path: String, message: impl Into<String>) -> UrdfError {
+pub(super) fn err(line: u32, path: String, message: impl Into<ModelError>) -> UrdfError {
     UrdfError {
         line,
         path,
-        message: message.into(),
+        problem: message.into(),
     }
 }
 
@@ -54,14 +55,7 @@ pub(super) fn mass_properties(
     // Symmetric positive semi-definite, as Pinocchio requires; the triangle inequality of the
     // principal moments is not asked: real robot files carry point-like and rod-like dummy
     // inertias (ANYmal's base has (3e-6, 0, 0)), harmless once children add theirs.
-    check_inertia(&i.inertia)
-        .or_else(|m| {
-            if m.contains("triangle") {
-                Ok(())
-            } else {
-                Err(m)
-            }
-        })
+    check_inertia_definite(&i.inertia)
         .map_err(|m| err(line, path, format!("inertial.inertia: {m}")))?;
     let r = i.x_li.r;
     let inertia = r * i.inertia * r.transpose();

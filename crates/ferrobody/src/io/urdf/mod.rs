@@ -1,9 +1,9 @@
 //! URDF robots (`.urdf`): the links and joints of a ROS robot description as a model, its
 //! neutral configuration at rest as the default state, and the joint names.
 //!
-//! * [`document`]: the XML as plain data, every error with its line (roxmltree: urdf-rs keeps
+//! * `document`: the XML as plain data, every error with its line (roxmltree: urdf-rs keeps
 //!   no positions, and these files are small).
-//! * [`build`]: links → bodies, joints → mobilizers (the table there), gravity −9.81 m/s²
+//! * `build`: links → bodies, joints → mobilizers (the table there), gravity −9.81 m/s²
 //!   along z.
 //!
 //! * [`UrdfActuators`]: optional motors or position servos on the joints (`<limit effort>` as
@@ -15,18 +15,17 @@
 //! (`io::scene`); a robot run alone has no contact and counts it as left out.
 
 mod actuators;
-pub mod build;
-pub mod document;
+pub(crate) mod build;
+pub(crate) mod document;
 mod links;
 mod names;
 
 pub use actuators::UrdfActuators;
-pub use build::{
-    add_robot, build_actuated, Attach, CollisionSphere, RobotInfo, RobotJoint, RootJoint,
-};
+pub(crate) use build::add_robot;
+pub use build::{Attach, CollisionSphere, RobotInfo, RobotJoint, RootJoint};
 pub use document::JointKind;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 use crate::{IntegratorSettings, Model, State};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -53,10 +52,8 @@ pub fn load(path: &Path, root: RootJoint) -> Result<UrdfModel> {
 /// Reads a URDF file, with actuators on its joints ([`UrdfActuators`]).
 pub fn load_actuated(path: &Path, root: RootJoint, actuators: UrdfActuators) -> Result<UrdfModel> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Scene {
-        file: file.clone(),
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read the file", e))?;
     parse_actuated(&text, &file, root, actuators)
 }
 
@@ -72,13 +69,19 @@ pub fn parse_actuated(
     root: RootJoint,
     actuators: UrdfActuators,
 ) -> Result<UrdfModel> {
-    let xml = roxmltree::Document::parse(text).map_err(|e| Error::Scene {
-        file: format!("{file}:{}", e.pos().row),
-        message: format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
+    let xml = roxmltree::Document::parse(text).map_err(|e| {
+        ParseError::in_file(
+            file,
+            format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
+        )
+        .at_line(e.pos().row)
     })?;
-    let error = |e: document::UrdfError| Error::Scene {
-        file: format!("{file}:{}", e.line),
-        message: format!("{}: {}", e.path, e.message),
+    let error = |e: document::UrdfError| {
+        Error::Parse(
+            ParseError::in_file(file, e.problem)
+                .at_line(e.line)
+                .in_element(e.path),
+        )
     };
     let robot = document::read(&xml).map_err(error)?;
     let (model, info) = build::build_actuated(&robot, root, actuators).map_err(error)?;
