@@ -108,7 +108,7 @@ fn write_motion_replay(problem: &Problem, s: &Trajectory, out: &Path) -> Result<
     for (i, &t) in s.time.iter().enumerate() {
         let state = problem.state_at(t, &s.states[i], &s.controls[i])?;
         forward_dynamics(model, &state, &mut data, &tau)?;
-        rec.record(model, &state, &data);
+        rec.record(model, &state, &data)?;
     }
     crate::replay::write_replay(out, model, &[], &rec, "optimal motion")
 }

@@ -59,14 +59,20 @@ impl Recorder {
         }
     }
 
-    /// Records one realized report state.
-    pub fn record(&mut self, model: &Model<f64>, state: &State<f64>, data: &Data<f64>) {
+    /// Records one realized report state (an error if `data` is not realized to Velocity).
+    pub fn record(
+        &mut self,
+        model: &Model<f64>,
+        state: &State<f64>,
+        data: &Data<f64>,
+    ) -> ferrobody::Result<()> {
+        let (x_gb, v_gb) = (data.poses()?, data.velocities()?);
         self.times.push(state.t);
         let n = model.nbodies();
         self.poses.push(
             (1..n)
                 .map(|i| {
-                    let x = &data.pos.x_gb[i];
+                    let x = &x_gb[i];
                     Pose {
                         position: [x.p.x, x.p.y, x.p.z],
                         quaternion: quaternion_from_rotation(&x.r),
@@ -74,11 +80,8 @@ impl Recorder {
                 })
                 .collect(),
         );
-        self.speeds.push(
-            (1..n)
-                .map(|i| data.vel.v_gb[i].fixed_rows::<3>(3).norm())
-                .collect(),
-        );
+        self.speeds
+            .push((1..n).map(|i| v_gb[i].fixed_rows::<3>(3).norm()).collect());
         let (ke, pe) = (
             kinetic_energy(model, data),
             potential_energy(model, state, data),
@@ -106,5 +109,6 @@ impl Recorder {
             let friction = reports.iter().map(|c| c.friction_force.norm()).sum();
             self.contact_forces.push([normal, friction]);
         }
+        Ok(())
     }
 }

@@ -119,7 +119,7 @@ impl Reporter {
         self.rows += 1;
         self.progress.update(s.t);
         if let Some(r) = self.recorder.as_mut() {
-            r.record(m, s, d);
+            r.record(m, s, d)?;
         }
         let w = &mut self.writers;
         if let Some(c) = w.contacts.as_mut() {

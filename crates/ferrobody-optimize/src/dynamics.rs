@@ -53,7 +53,7 @@ impl PointDynamics {
         forward_dynamics(&self.model, &self.state, &mut self.data, &self.tau)?;
         let nq = self.model.nq();
         f[..nq].copy_from_slice(self.state.u.as_slice());
-        f[nq..].copy_from_slice(self.data.acc.udot.as_slice());
+        f[nq..].copy_from_slice(self.data.udot()?.as_slice());
         Ok(())
     }
 

@@ -156,7 +156,12 @@ impl PyDynamics {
             self.tau.as_slice(),
         )
         .map_err(to_py_err)?;
-        Ok(self.data.acc.udot.as_slice().to_pyarray(py))
+        Ok(self
+            .data
+            .udot()
+            .map_err(to_py_err)?
+            .as_slice()
+            .to_pyarray(py))
     }
 
     /// τ such that the model moves with accelerations `udot`: inverse dynamics (RNEA), the

@@ -41,6 +41,6 @@ fn main() {
         if planar { "planar" } else { "spatial" },
         per * 1e6,
         best * 1e6,
-        data.acc.udot[0]
+        data.udot().unwrap()[0]
     );
 }

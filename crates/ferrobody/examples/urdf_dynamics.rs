@@ -62,7 +62,7 @@ fn main() {
             sink += match algorithm.as_str() {
                 "aba" => {
                     forward_dynamics(model, state, &mut data, v.as_slice()).unwrap();
-                    data.acc.udot[0]
+                    data.udot().unwrap()[0]
                 }
                 "rnea" => {
                     realize(model, state, &mut data, Stage::Dynamics).unwrap();

@@ -41,7 +41,7 @@ fn udot_at(model: &Model<f64>, q: f64, u: f64, ctrl: f64) -> f64 {
     model.set_controls(&mut state, &[ctrl]).unwrap();
     let mut data = Data::new(model);
     realize(model, &state, &mut data, Stage::Acceleration).unwrap();
-    data.acc.udot[0]
+    data.udot().unwrap()[0]
 }
 
 #[test]
@@ -195,7 +195,7 @@ fn acceleration_derivative_with_respect_to_controls_matches_central_differences(
         model.set_controls(&mut s, c).unwrap();
         let mut data = Data::new(&model);
         realize(&model, &s, &mut data, Stage::Acceleration).unwrap();
-        data.acc.udot.clone()
+        data.udot().unwrap().clone()
     };
     let h = 1e-6;
     for k in 0..2 {

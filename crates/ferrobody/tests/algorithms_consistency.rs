@@ -21,7 +21,7 @@ fn realized(seed: u64, n: usize) -> (Model<f64>, State<f64>, Data<f64>) {
 fn aba_agrees_with_crba_and_rnea_on_random_trees() {
     for seed in 0..20 {
         let (model, _state, mut data) = realized(seed, 12);
-        let udot = data.acc.udot.clone();
+        let udot = data.udot().unwrap().clone();
         // Inverse dynamics of the forward-dynamics result must vanish.
         let residual = rnea(&model, &mut data, &udot);
         assert!(
@@ -76,11 +76,18 @@ fn jacobians_reproduce_body_velocities() {
         let body = BodyId(i);
         let station = Vector3::new(0.1, -0.2, 0.3);
         let jv = frame_jacobian(&model, &data, body, &Vector3::zeros()) * &state.u;
-        assert!((jv - data.vel.v_gb[i]).amax() < 1e-12, "body {i}");
+        assert!(
+            (jv - data.velocities().unwrap()[i]).amax() < 1e-12,
+            "body {i}"
+        );
         let v_station = station_jacobian(&model, &data, body, &station) * &state.u;
-        let w = data.vel.v_gb[i].fixed_rows::<3>(0).into_owned();
-        let v = data.vel.v_gb[i].fixed_rows::<3>(3).into_owned();
-        let expected = v + w.cross(&(data.pos.x_gb[i].r * station));
+        let w = data.velocities().unwrap()[i]
+            .fixed_rows::<3>(0)
+            .into_owned();
+        let v = data.velocities().unwrap()[i]
+            .fixed_rows::<3>(3)
+            .into_owned();
+        let expected = v + w.cross(&(data.poses().unwrap()[i].r * station));
         assert!((v_station - expected).amax() < 1e-12, "body {i}");
     }
 }
@@ -132,7 +139,7 @@ fn free_bodies_on_ground_use_the_direct_solve_consistently() {
     }
     let mut data = Data::new(&model);
     realize(&model, &state, &mut data, Stage::Acceleration).unwrap();
-    let udot = data.acc.udot.clone();
+    let udot = data.udot().unwrap().clone();
     let residual = rnea(&model, &mut data, &udot);
     assert!(
         residual.amax() < 1e-10,
@@ -169,7 +176,7 @@ fn pins_with_m_at_the_body_origin_take_the_rotation_path_consistently() {
         let state = common::random_state(&model, &mut rng, 2.0);
         let mut data = Data::new(&model);
         realize(&model, &state, &mut data, Stage::Acceleration).unwrap();
-        let udot = data.acc.udot.clone();
+        let udot = data.udot().unwrap().clone();
         let residual = rnea(&model, &mut data, &udot);
         assert!(
             residual.amax() < 1e-10 * (1.0 + udot.amax()),

@@ -211,7 +211,7 @@ pub fn body_origins(model: &Model<f64>, start: State<f64>, duration: f64) -> Vec
     let mut out = Vec::new();
     sim.run_stepping_to_reports(duration, 0.01, |m, s, _| {
         ferrobody::pipeline::realize(m, s, &mut data, Stage::Position)?;
-        out.push(data.pos.x_gb[1].p);
+        out.push(data.poses().unwrap()[1].p);
         Ok(())
     })
     .unwrap();

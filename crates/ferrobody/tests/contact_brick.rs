@@ -117,7 +117,7 @@ fn thrown_brick_follows_simbody_3_7() {
     let mut row = 0;
     sim.run_stepping_to_reports(scene.duration, scene.report_interval, |m, s, _| {
         ferrobody::pipeline::realize(m, s, &mut data, Stage::Position)?;
-        let p = data.pos.x_gb[1].p;
+        let p = data.poses().unwrap()[1].p;
         let r = &reference[row];
         let d = (p.x - r["x"])
             .abs()

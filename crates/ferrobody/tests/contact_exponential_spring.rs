@@ -64,8 +64,8 @@ fn e1_slide_matches_upstream_simbody_and_anchors_stay_fixed() {
     let mut fixed_anchor: Vec<Option<Vector3<f64>>> = vec![None; 4];
     sim.run(sc.duration, sc.report_interval, |m, s, d| {
         let r = &refs[k];
-        let p = d.pos.x_gb[1].p;
-        let v = d.vel.v_gb[1];
+        let p = d.poses().unwrap()[1].p;
+        let v = d.velocities().unwrap()[1];
         for c in 0..3 {
             worst_p = worst_p.max((p[c] - r[col(["block.px", "block.py", "block.pz"][c])]).abs());
             worst_v =
@@ -186,7 +186,9 @@ fn initialization_rules() {
     spring.reset_anchor_point(&model, &mut s);
     let mut d = Data::new(&model);
     realize(&model, &s, &mut d, Stage::Dynamics).unwrap();
-    let p_p = plane.inverse().apply(&d.pos.x_gb[1].apply(&station));
+    let p_p = plane
+        .inverse()
+        .apply(&d.poses().unwrap()[1].apply(&station));
     assert_eq!(
         spring.anchor_in_state(&model, &s),
         Vector3::new(p_p.x, p_p.y, 0.0)

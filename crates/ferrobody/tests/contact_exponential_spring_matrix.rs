@@ -321,7 +321,7 @@ fn check_invariants(case: &Case, model: &Model<f64>, s: &State<f64>, d: &Data<f6
             "{}",
             at()
         );
-        let p_g = d.pos.x_gb[spring.body.index()].apply(&spring.station);
+        let p_g = d.poses().unwrap()[spring.body.index()].apply(&spring.station);
         assert!(
             (spring.point_in_ground(&o.station_position) - p_g).norm() < 1e-12,
             "{}",

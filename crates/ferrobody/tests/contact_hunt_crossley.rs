@@ -148,8 +148,8 @@ fn set_material_replaces_the_material_and_everything_combined_from_it() {
     let (_, d_direct) = realized(&direct, sphere, R - 0.05, v);
     let (_, d_changed) = realized(&changed, sphere, R - 0.05, v);
     assert_eq!(
-        d_direct.dynamics.body_forces[sphere.0],
-        d_changed.dynamics.body_forces[sphere.0]
+        d_direct.body_forces().unwrap()[sphere.0],
+        d_changed.body_forces().unwrap()[sphere.0]
     );
     // Bad changes are refused and leave the element as it was.
     let (_, _) = model_with_element(|surfaces| {
@@ -180,7 +180,7 @@ fn static_heights_force_energy_and_contact_point() {
     for h in hs {
         let depth = R - h;
         let (s, d) = realized(&model, sphere, h, Vector3::zeros());
-        let f = d.dynamics.body_forces[sphere.0]
+        let f = d.body_forces().unwrap()[sphere.0]
             .fixed_rows::<3>(3)
             .into_owned();
         let expected_f = Vector3::new(0.0, -G + hertz(depth), 0.0);
@@ -217,7 +217,7 @@ fn vertical_velocities() {
         while v <= 1.0 {
             // The sphere moves down at speed v (approaching when v > 0).
             let (_, d) = realized(&model, sphere, h, Vector3::new(0.0, -v, 0.0));
-            let fy = d.dynamics.body_forces[sphere.0][4];
+            let fy = d.body_forces().unwrap()[sphere.0][4];
             let expected = (hertz(depth) * (1.0 + 1.5 * c * v)).max(0.0) - G;
             assert!(
                 (fy - expected).abs() < 1e-10,
@@ -241,7 +241,7 @@ fn horizontal_velocities() {
         let mut v = -1.0;
         while v <= 1.0 {
             let (_, d) = realized(&model, sphere, h, Vector3::new(v, 0.0, 0.0));
-            let f = d.dynamics.body_forces[sphere.0];
+            let f = d.body_forces().unwrap()[sphere.0];
             let vr = v.abs() / vt;
             let ff = if fh > 0.0 && v != 0.0 {
                 -v.signum()
@@ -361,7 +361,7 @@ proptest! {
             // Total force and total moment about the Ground origin must vanish.
             let mut total = nalgebra::Vector6::zeros();
             for (i, f) in c.body_forces.iter().enumerate() {
-                total += ferrobody::math::spatial::shift_force(f, &d.pos.x_gb[i].p);
+                total += ferrobody::math::spatial::shift_force(f, &d.poses().unwrap()[i].p);
             }
             (c.body_forces[1], c.body_forces[2], total)
         };

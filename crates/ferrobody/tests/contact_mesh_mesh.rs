@@ -282,7 +282,7 @@ fn dual_numbers_differentiate_through_mesh_against_mesh() {
     let udot = |s: &State<f64>| {
         let mut d = Data::new(model);
         ferrobody::pipeline::forward_dynamics(model, s, &mut d, &tau).unwrap();
-        d.acc.udot.clone()
+        d.udot().unwrap().clone()
     };
     let h = 1e-8;
     for (which, n) in [(0, model.nq()), (1, model.nu())] {

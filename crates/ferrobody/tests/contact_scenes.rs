@@ -65,7 +65,7 @@ fn max_differences(
 }
 
 fn ball_columns(_m: &Model<f64>, _s: &State<f64>, d: &Data<f64>) -> HashMap<String, f64> {
-    let (p, v) = (d.pos.x_gb[1].p, d.vel.v_gb[1]);
+    let (p, v) = (d.poses().unwrap()[1].p, d.velocities().unwrap()[1]);
     HashMap::from([
         ("x".into(), p.x),
         ("y".into(), p.y),
@@ -158,7 +158,7 @@ fn s6_chain_matches_simbody() {
         for i in 1..=5 {
             row.insert(format!("q{i}"), s.q[i - 1]);
             row.insert(format!("u{i}"), s.u[i - 1]);
-            let c = d.pos.x_gb[i].apply(&Vector3::new(0.5, 0.0, 0.0));
+            let c = d.poses().unwrap()[i].apply(&Vector3::new(0.5, 0.0, 0.0));
             row.insert(format!("s{i}x"), c.x);
             row.insert(format!("s{i}y"), c.y);
         }

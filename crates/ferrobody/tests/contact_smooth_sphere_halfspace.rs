@@ -88,7 +88,7 @@ fn simbody_grid_static_vertical_horizontal() {
         let fh = fh_smooth(&p, depth);
         // 1. Static: gravity plus the smooth Hertz force; PE = (2/5) fh δ.
         let (s, d) = realize_at(&model, sphere, h, Vector3::zeros());
-        let f = d.dynamics.body_forces[sphere.0]
+        let f = d.body_forces().unwrap()[sphere.0]
             .fixed_rows::<3>(3)
             .into_owned();
         assert!(
@@ -102,7 +102,7 @@ fn simbody_grid_static_vertical_horizontal() {
         let mut v = -1.0;
         while v <= 1.0 {
             let (_, d) = realize_at(&model, sphere, h, Vector3::new(0.0, -v, 0.0));
-            let fy = d.dynamics.body_forces[sphere.0][4];
+            let fy = d.body_forces().unwrap()[sphere.0][4];
             let expected = fh
                 * (1.0 + 1.5 * p.dissipation * v)
                 * (0.5
@@ -123,7 +123,7 @@ fn simbody_grid_static_vertical_horizontal() {
             let point = Vector3::new(0.0, -depth / 2.0, 0.0);
             let centre = Vector3::new(0.0, h, 0.0);
             let moment = (point - centre).cross(&Vector3::new(-ff * v / v_slip, fh, 0.0));
-            let got = d.dynamics.body_forces[sphere.0];
+            let got = d.body_forces().unwrap()[sphere.0];
             assert!(
                 (got.fixed_rows::<3>(3) - force).amax() < 1e-10,
                 "h = {h}, v = {v}: {got:?}"
@@ -133,7 +133,7 @@ fn simbody_grid_static_vertical_horizontal() {
                 "h = {h}, v = {v}: moment {got:?}"
             );
             // The half-space body gets the opposite force (its gravity aside).
-            let on_plane = d.dynamics.body_forces[plane.0]
+            let on_plane = d.body_forces().unwrap()[plane.0]
                 .fixed_rows::<3>(3)
                 .into_owned()
                 - Vector3::new(0.0, -G, 0.0);
@@ -216,8 +216,8 @@ fn s3_matches_simbody_trajectory() {
     sim.run(sc.duration, sc.report_interval, |_, s, d| {
         let r = &refs[k];
         assert!((s.t - r[0]).abs() < 1e-9);
-        let p = d.pos.x_gb[1].p;
-        let v = d.vel.v_gb[1];
+        let p = d.poses().unwrap()[1].p;
+        let v = d.velocities().unwrap()[1];
         worst_p = worst_p.max((p - Vector3::new(r[1], r[2], r[3])).amax());
         // Reference columns: wx,wy,wz (8..11) then vx,vy,vz (11..14).
         for c in 0..3 {

@@ -44,7 +44,7 @@ fn tree_with_contact(seed: u64, n: usize) -> (Model<f64>, State<f64>) {
 fn udot(model: &Model<f64>, state: &State<f64>, tau: &[f64]) -> DVector<f64> {
     let mut data = Data::new(model);
     forward_dynamics(model, state, &mut data, tau).unwrap();
-    data.acc.udot.clone()
+    data.udot().unwrap().clone()
 }
 
 /// Central differences of u̇ in every q, u and τ direction: steps of 1e-6 max(1, |x|) in q and

@@ -74,5 +74,5 @@ fn model_cast_to_dual_gives_same_dynamics() {
     let mut dd = Data::new(&dual);
     realize(&model, &s, &mut d, Stage::Acceleration).unwrap();
     realize(&dual, &sd, &mut dd, Stage::Acceleration).unwrap();
-    assert_eq!(d.acc.udot[0], dd.acc.udot[0].re());
+    assert_eq!(d.udot().unwrap()[0], dd.udot().unwrap()[0].re());
 }

@@ -221,3 +221,39 @@ fn an_error_met_while_simulating_is_wrapped_once() {
         "simulation failed at t = 0.5: model: a force failed"
     );
 }
+
+/// Reading a stage's results before realizing it, or after invalidating it, is an error in
+/// every build (this suite runs in release builds, where `debug_assert!` is off).
+#[test]
+fn a_stale_stage_read_fails_in_every_build() {
+    use ferrobody::prelude::{realize, Data, Stage};
+    let scene = load_scene(&repo_root().join("examples/scenes/s1_hc_ball.toml")).unwrap();
+    let (model, state) = (&scene.model, &scene.initial_state);
+    let mut data = Data::new(model);
+    match data.poses() {
+        Err(Error::StageNotRealized { needed, realized }) => {
+            assert_eq!((needed, realized), ("Position", "Time"));
+        }
+        other => panic!("expected a stage error, got {other:?}"),
+    }
+    realize(model, state, &mut data, Stage::Position).unwrap();
+    assert!(data.poses().is_ok());
+    let err = data.velocities().unwrap_err();
+    assert_eq!(
+        err.message(),
+        "data read at stage Velocity but realized only to Position: realize it first"
+    );
+    realize(model, state, &mut data, Stage::Acceleration).unwrap();
+    assert!(data.udot().is_ok() && data.accelerations().is_ok() && data.body_forces().is_ok());
+    // Changing u makes velocities and everything after them stale; poses stay readable.
+    data.invalidate(Stage::Velocity);
+    assert!(data.poses().is_ok());
+    assert!(matches!(
+        data.udot(),
+        Err(Error::StageNotRealized {
+            needed: "Acceleration",
+            ..
+        })
+    ));
+    assert!(data.velocities().is_err());
+}

@@ -221,7 +221,7 @@ fn after_an_implicit_step_the_data_is_the_advanced_states() {
     for k in 1..=20 {
         sim.step(0.05 * f64::from(k)).unwrap();
         let q = sim.state().q[0];
-        let udot = sim.data().unwrap().acc.udot[0];
+        let udot = sim.data().unwrap().udot().unwrap()[0];
         // u̇ = −k q / m with k = 4 N/m, m = 1 kg: exact up to round-off.
         assert!(
             (udot + 4.0 * q).abs() < 1e-14,

@@ -41,7 +41,7 @@ fn simulate_with(
         }
         pipeline::realize(model, s, &mut data, Stage::Position)?;
         for (i, b) in model.bodies().iter().enumerate().skip(1) {
-            let p = data.pos.x_gb[i].p;
+            let p = data.poses().unwrap()[i].p;
             for (k, axis) in ["px", "py", "pz"].iter().enumerate() {
                 row.insert(format!("{}.{axis}", b.name), p[k]);
             }

@@ -28,7 +28,7 @@ pub(crate) fn simulate(name: &str, duration: f64) -> Vec<HashMap<String, f64>> {
         }
         pipeline::realize(model, s, &mut data, Stage::Velocity)?;
         for (i, b) in model.bodies().iter().enumerate().skip(1) {
-            let p = data.pos.x_gb[i].p;
+            let p = data.poses().unwrap()[i].p;
             for (k, axis) in ["px", "py", "pz"].iter().enumerate() {
                 row.insert(format!("{}.{axis}", b.name), p[k]);
             }

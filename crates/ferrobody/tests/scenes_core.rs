@@ -42,10 +42,10 @@ fn p2_free_tumble_conserves_and_flips() {
     let mut samples = Vec::new();
     sim.run(sc.duration, sc.report_interval, |m, _s, d| {
         let h = momentum_about_ground_origin(m, d);
-        let x = d.pos.x_gb[1];
-        let w = d.vel.v_gb[1].fixed_rows::<3>(0).into_owned();
+        let x = d.poses().unwrap()[1];
+        let w = d.velocities().unwrap()[1].fixed_rows::<3>(0).into_owned();
         let w_body = x.r.transpose() * w;
-        samples.push((d.pos.x_gb[1].p, kinetic_energy(m, d), h, w_body.y));
+        samples.push((d.poses().unwrap()[1].p, kinetic_energy(m, d), h, w_body.y));
         Ok(())
     })
     .unwrap();

@@ -96,9 +96,9 @@ fn realized(model: &Model, s: &State) -> Data {
 /// second-order terms of the state cancel.
 fn shifted(state: &State, data: &Data, dt: f64, with_u: bool) -> State {
     let mut s = state.clone();
-    s.q += &data.vel.qdot * dt;
+    s.q += data.qdot().unwrap() * dt;
     if with_u {
-        s.u += &data.acc.udot * dt;
+        s.u += data.udot().unwrap() * dt;
     }
     s
 }

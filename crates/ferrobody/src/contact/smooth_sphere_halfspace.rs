@@ -55,7 +55,7 @@
 //! state.u[4] = c(-0.2);
 //! let mut data = Data::new(&model);
 //! realize(&model, &state, &mut data, Stage::Dynamics).unwrap();
-//! let fy = data.dynamics.body_forces[ball.index()][4];
+//! let fy = data.body_forces().unwrap()[ball.index()][4];
 //! // fy.re is the upward contact force (N); fy.eps is d(fy)/d(height) (N/m), a stiffness.
 //! assert!(fy.re > 0.0 && fy.eps < 0.0);
 //! ```

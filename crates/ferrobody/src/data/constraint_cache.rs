@@ -7,7 +7,7 @@ use nalgebra::{DMatrix, DVector};
 
 /// Constraint results of one state, and the workspace that computes them.
 #[derive(Clone, Debug)]
-pub struct ConstraintCache<T: Real> {
+pub(crate) struct ConstraintCache<T: Real> {
     /// Position errors of the holonomic rows (Position stage).
     pub position_errors: Vec<T>,
     /// Velocity errors of every row (Velocity stage).

@@ -2,10 +2,11 @@
 //! algorithms. Sized once from the model; the contact buffers grow on the first evaluations to
 //! the number of pairs and are reused after that, so stepping does not allocate.
 
+mod accessors;
 mod constraint_cache;
 mod stage;
 
-pub use constraint_cache::ConstraintCache;
+pub(crate) use constraint_cache::ConstraintCache;
 pub use stage::Stage;
 
 use crate::math::inertia::RigidInertia;
@@ -16,7 +17,7 @@ use nalgebra::{DVector, Matrix3, Matrix6, Vector3};
 
 /// Position-stage results (depend on q).
 #[derive(Clone, Debug)]
-pub struct PositionCache<T: Real> {
+pub(crate) struct PositionCache<T: Real> {
     /// Pose of each body in Ground, `x_gb` (nbodies).
     pub x_gb: Vec<Transform<T>>,
     /// Pose of each mobilizer's inboard frame F in Ground, `x_gf` (nbodies).
@@ -32,7 +33,7 @@ pub struct PositionCache<T: Real> {
 
 /// Velocity-stage results (depend on q and u).
 #[derive(Clone, Debug)]
-pub struct VelocityCache<T: Real> {
+pub(crate) struct VelocityCache<T: Real> {
     /// Spatial velocity of each body origin in Ground, `[w_gb; v_gb]` (nbodies).
     pub v_gb: Vec<SpatialVec<T>>,
     /// Coriolis (velocity-dependent) acceleration of each body relative to its parent (nbodies).
@@ -45,7 +46,7 @@ pub struct VelocityCache<T: Real> {
 
 /// Dynamics-stage results (applied forces).
 #[derive(Clone, Debug)]
-pub struct DynamicsCache<T: Real> {
+pub(crate) struct DynamicsCache<T: Real> {
     /// Applied force on each body, moment about the body origin then force, in Ground (nbodies).
     pub body_forces: Vec<SpatialVec<T>>,
     /// Applied generalized forces (nu).
@@ -56,7 +57,7 @@ pub struct DynamicsCache<T: Real> {
 
 /// Acceleration-stage results.
 #[derive(Clone, Debug)]
-pub struct AccelerationCache<T: Real> {
+pub(crate) struct AccelerationCache<T: Real> {
     /// u̇ (nu).
     pub udot: DVector<T>,
     /// Acceleration of each body origin in Ground, `[α; a]` (nbodies).
@@ -65,7 +66,7 @@ pub struct AccelerationCache<T: Real> {
 
 /// Workspace of the articulated-body algorithm.
 #[derive(Clone, Debug)]
-pub struct AbaWorkspace<T: Real> {
+pub(crate) struct AbaWorkspace<T: Real> {
     /// Articulated inertia of each body about its origin (nbodies).
     pub p: Vec<Matrix6<T>>,
     /// Articulated bias force of each body (nbodies).
@@ -107,25 +108,25 @@ pub struct AbaWorkspace<T: Real> {
 pub struct Data<T: Real = f64> {
     pub(crate) realized: Stage,
     /// Position stage.
-    pub pos: PositionCache<T>,
+    pub(crate) pos: PositionCache<T>,
     /// Velocity stage.
-    pub vel: VelocityCache<T>,
+    pub(crate) vel: VelocityCache<T>,
     /// Dynamics stage.
-    pub dynamics: DynamicsCache<T>,
+    pub(crate) dynamics: DynamicsCache<T>,
     /// Acceleration stage.
-    pub acc: AccelerationCache<T>,
+    pub(crate) acc: AccelerationCache<T>,
     /// Articulated-body workspace.
-    pub aba: AbaWorkspace<T>,
+    pub(crate) aba: AbaWorkspace<T>,
     /// Auto-update values computed during the last realization (flat; see the model layout).
-    pub auto_update_cache: Vec<T>,
+    pub(crate) auto_update_cache: Vec<T>,
     /// Which auto-update cache entries are valid (one per variable).
-    pub auto_update_valid: Vec<bool>,
+    pub(crate) auto_update_valid: Vec<bool>,
     /// Number of times the Dynamics stage was realized (force evaluations).
-    pub realizations: u64,
+    pub(crate) realizations: u64,
     /// Constraint errors, multipliers and their workspace.
-    pub constraints: ConstraintCache<T>,
+    pub(crate) constraints: ConstraintCache<T>,
     /// Reusable buffers of contact evaluation (surface poses, broad-phase pairs).
-    pub contact_scratch: crate::geometry::ContactScratch<T>,
+    pub(crate) contact_scratch: crate::geometry::ContactScratch<T>,
 }
 
 impl<T: Real> Data<T> {
@@ -208,7 +209,8 @@ impl<T: Real> Data<T> {
         }
     }
 
-    /// Debug check that a stage has been realized before its results are read.
+    /// Debug check, inside the library, that a stage has been realized before its results
+    /// are read (users read through the checked accessors, which fail in every build).
     #[inline(always)]
     pub(crate) fn require(&self, stage: Stage) {
         debug_assert!(

@@ -18,3 +18,16 @@ pub enum Stage {
     /// Accelerations u̇, ż and body accelerations.
     Acceleration,
 }
+
+impl Stage {
+    /// Simbody's name of the stage.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Time => "Time",
+            Stage::Position => "Position",
+            Stage::Velocity => "Velocity",
+            Stage::Dynamics => "Dynamics",
+            Stage::Acceleration => "Acceleration",
+        }
+    }
+}

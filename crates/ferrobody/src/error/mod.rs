@@ -48,6 +48,16 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A result of a computation stage was read before the data was realized to that stage
+    /// (or after the state changed): the stage needed and the stage realized (Simbody's
+    /// stage names).
+    #[error("data read at stage {needed} but realized only to {realized}: realize it first")]
+    StageNotRealized {
+        /// The stage the result belongs to.
+        needed: &'static str,
+        /// The stage the data has reached.
+        realized: &'static str,
+    },
     /// The worker threads of a parallel run could not be started.
     #[error("cannot start {threads} threads")]
     Threads {

@@ -21,9 +21,9 @@ pub struct ForceContext<'a, T: Real> {
     /// The state being evaluated.
     pub state: &'a State<T>,
     /// Its Position-stage results (poses, inertias in Ground, hinge columns).
-    pub pos: &'a PositionCache<T>,
+    pub(crate) pos: &'a PositionCache<T>,
     /// Its Velocity-stage results (body velocities, Coriolis and gyroscopic terms).
-    pub vel: &'a VelocityCache<T>,
+    pub(crate) vel: &'a VelocityCache<T>,
 }
 
 impl<'a, T: Real> ForceContext<'a, T> {
@@ -33,7 +33,7 @@ impl<'a, T: Real> ForceContext<'a, T> {
     }
 
     /// A context over the Position and Velocity caches of a realized state.
-    pub fn from_caches(
+    pub(crate) fn from_caches(
         model: &'a Tree<T>,
         state: &'a State<T>,
         pos: &'a PositionCache<T>,

@@ -30,8 +30,6 @@ use nalgebra::{DMatrix, DVector};
 /// `eps^(3/4)`: Simbody's relative rank tolerance per equation for `G M⁻¹ Gᵀ`.
 const EPS_34: f64 = 1.8189894035458565e-12;
 
-pub use crate::data::ConstraintCache;
-
 /// Fills the position errors (needs the Position stage).
 pub fn calc_position_errors<T: Real>(model: &Model<T>, state: &State<T>, data: &mut Data<T>) {
     let mut out = std::mem::take(&mut data.constraints.position_errors);

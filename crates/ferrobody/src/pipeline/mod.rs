@@ -59,7 +59,7 @@ pub fn realize<T: Real>(
 
 /// Forward dynamics with applied generalized forces: realizes to Acceleration with `tau` (nu,
 /// N or N·m per generalized speed) added to the force elements' mobility forces, so that
-/// `data.acc.udot` is u̇(t, q, u, τ) (Pinocchio's `aba(model, data, q, v, tau)`, with the
+/// `data.udot()` is u̇(t, q, u, τ) (Pinocchio's `aba(model, data, q, v, tau)`, with the
 /// model's forces and constraints).
 pub fn forward_dynamics<T: Real>(
     model: &Model<T>,

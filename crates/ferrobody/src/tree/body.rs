@@ -102,9 +102,9 @@ pub struct Body<T: Real = f64> {
     /// The zz moment about the body origin as Simbody forms it, `m ((I_zz + m (c_x² + c_y²))
     /// (1/m))` (`MassProperties` keeps `I/m`; OpenSim's `Body::getMassProperties` shifts the
     /// central inertia by `pointMassAt`): the planar-xy path repeats Simbody's arithmetic.
-    pub simbody_inertia_zz: T,
+    pub(crate) simbody_inertia_zz: T,
     /// Whether `x_pf` has no rotation (cached; lets kinematics skip a 3×3 product).
-    pub x_pf_is_translation: bool,
+    pub(crate) x_pf_is_translation: bool,
     /// Whether `x_bm` is the identity (cached; lets kinematics skip a composition).
     pub x_bm_is_identity: bool,
     /// Whether the hinge matrix in Ground is the 6×6 identity: a Free mobilizer (quaternion or
@@ -114,7 +114,7 @@ pub struct Body<T: Real = f64> {
     /// A Free leaf body on Ground with identity frames, positive mass and invertible central
     /// inertia: ABA solves its Newton–Euler equations in closed form (set when the model is
     /// built).
-    pub rigid_free_on_ground: bool,
+    pub(crate) rigid_free_on_ground: bool,
     /// The plane basis of the planar subtree this body belongs to, if it does (set when the
     /// model is built; see [`crate::tree::planar`]): ABA then runs on 3×3 inertias.
     pub plane: Option<PlaneBasis<T>>,
