@@ -152,11 +152,28 @@ impl PySimulation {
         self.cell.with_dependent(|_, sim| sim.state().t)
     }
 
-    /// A copy of the current state.
+    /// The current state, as a read-only snapshot (writes through it raise; assign a state
+    /// to change it).
     #[getter]
     fn state(&self, py: Python<'_>) -> PyResult<PyState> {
         self.cell
-            .with_dependent(|_, sim| PyState::from_state(py, sim.state()))
+            .with_dependent(|_, sim| PyState::snapshot(py, sim.state()))
+    }
+
+    /// Restarts from `state` (sizes and values checked, quaternions normalized, constraints
+    /// projected); the integrator's settings, statistics and step size are kept.
+    #[setter]
+    fn set_state(&mut self, py: Python<'_>, state: PyRef<'_, PyState>) -> PyResult<()> {
+        let model = self.cell.borrow_owner().clone();
+        let s = state.to_state(py, &model)?;
+        self.cell
+            .with_dependent_mut(|_, sim| sim.set_state(s))
+            .map_err(to_py_err)?;
+        let controls = self.cell.with_dependent(|_, sim| sim.controls().to_vec());
+        let array = self.controls.bind(py);
+        let mut w = array.readwrite();
+        w.as_slice_mut()?.copy_from_slice(&controls);
+        Ok(())
     }
 
     /// Integrator statistics: steps taken, attempted, failed, force evaluations, and the implicit

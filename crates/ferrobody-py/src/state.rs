@@ -18,6 +18,8 @@ pub struct PyState {
     z: Py<PyArray1<f64>>,
     /// The rest of the state (its q, u, z are not used: the arrays above are).
     rest: State<f64>,
+    /// A snapshot (`Simulation.state`): read-only arrays, setters raise.
+    frozen: bool,
 }
 
 impl PyState {
@@ -28,7 +30,31 @@ impl PyState {
             u: PyArray1::from_slice(py, s.u.as_slice()).unbind(),
             z: PyArray1::from_slice(py, s.z.as_slice()).unbind(),
             rest: s.clone(),
+            frozen: false,
         })
+    }
+
+    /// A read-only snapshot of `s` (what `Simulation.state` returns): writing to its arrays
+    /// raises numpy's read-only error, its setters raise `AttributeError` saying how to
+    /// change a simulation's state (`sim.state = s`), so no write is silently lost.
+    pub(crate) fn snapshot(py: Python<'_>, s: &State<f64>) -> PyResult<Self> {
+        let mut state = Self::from_state(py, s)?;
+        for array in [&state.q, &state.u, &state.z] {
+            let kwargs = pyo3::types::PyDict::new(py);
+            kwargs.set_item("write", false)?;
+            array.bind(py).call_method("setflags", (), Some(&kwargs))?;
+        }
+        state.frozen = true;
+        Ok(state)
+    }
+
+    fn refuse_if_frozen(&self) -> PyResult<()> {
+        if self.frozen {
+            return Err(pyo3::exceptions::PyAttributeError::new_err(
+                "this state is a read-only snapshot of Simulation.state: change a copy (s = sim.state.copy()) and assign it (sim.state = s)",
+            ));
+        }
+        Ok(())
     }
 
     /// The ferrobody state for `model`: sizes checked, values finite.
@@ -105,6 +131,7 @@ impl PyState {
     }
     #[setter]
     fn set_t(&mut self, t: f64) -> PyResult<()> {
+        self.refuse_if_frozen()?;
         if !t.is_finite() {
             return Err(PyValueError::new_err(format!(
                 "state.t is {t}: a state must be finite"
@@ -120,6 +147,7 @@ impl PyState {
     }
     #[setter]
     fn set_q(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.refuse_if_frozen()?;
         self.set_vector(py, &self.q, value, "state.q")
     }
     /// Generalized speeds (the state's own array).
@@ -129,6 +157,7 @@ impl PyState {
     }
     #[setter]
     fn set_u(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.refuse_if_frozen()?;
         self.set_vector(py, &self.u, value, "state.u")
     }
     /// Auxiliary continuous states (the state's own array).
@@ -138,6 +167,7 @@ impl PyState {
     }
     #[setter]
     fn set_z(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.refuse_if_frozen()?;
         self.set_vector(py, &self.z, value, "state.z")
     }
     /// A deep copy.

@@ -137,7 +137,12 @@ class Simulation:
     def controls(self, value: npt.NDArray[np.float64]) -> None: ...
     @property
     def state(self) -> State:
-        """A copy of the current state."""
+        """The current state, a read-only snapshot: writes through it raise (numpy's
+        read-only error for its arrays, AttributeError for its setters)."""
+    @state.setter
+    def state(self, value: State) -> None:
+        """Restarts from `value` (checked; quaternions normalized, constraints projected),
+        keeping the integrator's settings, statistics and step size."""
     @property
     def stats(self) -> dict[str, int]:
         """steps_taken, steps_attempted, steps_failed, realizations, jacobians and newton_matrices

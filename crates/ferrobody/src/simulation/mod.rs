@@ -157,6 +157,43 @@ impl<'m, T: Real> Simulation<'m, T> {
         &mut self.state
     }
 
+    /// Replaces the advanced state (a restart from `state` that keeps the integrator's
+    /// settings, statistics and step size): sizes and finiteness checked, quaternions
+    /// normalized, the constraints projected as at the start. Errors leave the simulation
+    /// unchanged.
+    pub fn set_state(&mut self, mut state: State<T>) -> Result<()> {
+        check_dimensions(self.model, &state)?;
+        if !state.is_finite() {
+            return Err(Error::simulation(
+                state.t,
+                SimulationFailure::InitialState("is not finite".into()),
+            ));
+        }
+        normalize_quaternions(state.q.as_mut_slice(), &self.model.quaternion_starts, None);
+        if !state.is_finite() {
+            return Err(Error::simulation(
+                state.t,
+                SimulationFailure::InitialState("has a zero or non-finite quaternion".into()),
+            ));
+        }
+        if self.model.has_constraints() {
+            let tol = self.settings.consistent_constraint_tolerance();
+            let mut opts = ProjectionOptions::assembly(tol);
+            opts.max_q_iterations = 20;
+            let mut data = Data::new(self.model);
+            project_state(
+                self.model,
+                &mut state,
+                &mut data,
+                &mut self.projection,
+                &opts,
+            )?;
+        }
+        self.t_prev = state.t;
+        *self.state_mut() = state;
+        Ok(())
+    }
+
     /// The controls held for the next steps (one per actuator, [`Model::controls`]).
     pub fn controls(&self) -> &[T] {
         self.model.controls(&self.state)
