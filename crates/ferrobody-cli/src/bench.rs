@@ -13,12 +13,9 @@ struct BenchResult {
     wall_median_s: f64,
     wall_min_s: f64,
     wall_max_s: f64,
-    steps_taken: u64,
-    steps_failed: u64,
-    realizations: u64,
-    /// Jacobians and Newton matrices of the implicit method (0 for the others).
-    jacobians: u64,
-    newton_matrices: u64,
+    /// The last run's integrator counters, as the library serializes them.
+    #[serde(flatten)]
+    stats: ferrobody::integrators::Stats,
 }
 
 pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Result<()> {
@@ -57,11 +54,7 @@ pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Res
         wall_median_s: median,
         wall_min_s: walls[0],
         wall_max_s: walls[runs - 1],
-        steps_taken: stats.steps_taken,
-        steps_failed: stats.error_test_failures,
-        realizations: stats.realizations,
-        jacobians: stats.jacobians,
-        newton_matrices: stats.newton_matrices,
+        stats,
     };
     out!("{}", serde_json::to_string(&result)?);
     Ok(())

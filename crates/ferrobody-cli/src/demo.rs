@@ -32,8 +32,8 @@ pub fn demo(out: &Path, quiet: bool) -> Result<()> {
         "  simulated {} s with Simbody's Runge-Kutta-Merson integrator (accuracy {:e}): {} steps, {} rejected and retried smaller at impacts, {:.1} ms",
         s.end_time,
         s.accuracy,
-        s.steps_taken,
-        s.steps_failed,
+        s.stats.steps_taken,
+        s.stats.error_test_failures,
         s.wall_time_s * 1e3
     );
     out!(

@@ -33,7 +33,7 @@ pub struct RecordOptions {
 }
 
 /// The contacts of a run, one entry per contact per report (flat arrays).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct ContactRows {
     /// Index of the report each contact belongs to.
     pub report: Vec<usize>,
@@ -57,8 +57,9 @@ pub struct ContactRows {
     pub slip_speed: Vec<f64>,
 }
 
-/// A recorded run: row-major arrays with one row per report.
-#[derive(Clone, Debug)]
+/// A recorded run: row-major arrays with one row per report (serialized with the error as
+/// its one-line message).
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Trajectory {
     /// Report times (s).
     pub time: Vec<f64>,
@@ -87,7 +88,19 @@ pub struct Trajectory {
     pub stats: Stats,
     /// Why the run stopped early, if it did (the rows up to then are kept); shared, so that a
     /// trajectory clones cheaply.
+    #[serde(serialize_with = "error_message")]
     pub error: Option<std::sync::Arc<Error>>,
+}
+
+/// An error as its one-line message ([`Error::message`]).
+fn error_message<S: serde::Serializer>(
+    error: &Option<std::sync::Arc<Error>>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match error {
+        Some(e) => serializer.serialize_some(&e.message()),
+        None => serializer.serialize_none(),
+    }
 }
 
 impl Trajectory {

@@ -10,8 +10,9 @@ use crate::scalar::Real;
 use crate::tree::Tree;
 use nalgebra::DVector;
 
-/// The complete state of a simulation.
-#[derive(Clone, Debug, PartialEq)]
+/// The complete state of a simulation (serialized with its hidden variables: discrete,
+/// auto-update values and their times).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct State<T: Real = f64> {
     /// Time (s).
     pub t: f64,

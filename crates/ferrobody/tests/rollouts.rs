@@ -113,3 +113,39 @@ fn a_failing_run_keeps_its_rows_and_says_why() {
     .unwrap_err();
     assert!(e.to_string().contains("report_interval"), "{e}");
 }
+
+/// The result types serialize (issue 42) with the names of the command line's summary.json
+/// and Python (`steps_failed`), the error as its one-line message.
+#[test]
+fn results_serialize_with_the_command_lines_names() {
+    let mut scene = s1();
+    scene.integrator.max_steps = 50;
+    let run = simulate(
+        &scene.model,
+        scene.initial_state.clone(),
+        scene.integrator,
+        &options(1.0),
+    )
+    .unwrap();
+    let json: serde_json::Value = serde_json::to_value(&run).unwrap();
+    for key in [
+        "time",
+        "q",
+        "u",
+        "position",
+        "kinetic_energy",
+        "final_state",
+        "stats",
+    ] {
+        assert!(json.get(key).is_some(), "trajectory lacks {key}");
+    }
+    let stats = &json["stats"];
+    assert_eq!(stats["steps_taken"], run.stats.steps_taken);
+    assert_eq!(stats["steps_failed"], run.stats.error_test_failures);
+    assert!(stats.get("error_test_failures").is_none());
+    let error = json["error"].as_str().expect("the step limit stopped it");
+    assert!(error.starts_with("simulation failed at t = ") && error.contains("step limit"));
+    assert_eq!(json["final_state"]["t"], run.final_state.t);
+    let settings = serde_json::to_value(scene.integrator).unwrap();
+    assert_eq!(settings["max_steps"], 50);
+}

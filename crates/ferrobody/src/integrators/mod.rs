@@ -143,7 +143,7 @@ impl IntegratorKind {
 pub const MIN_STEP_SIZE: f64 = 1e-12;
 
 /// Integrator settings (Simbody's `Integrator` setters).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct IntegratorSettings {
     /// The method.
     pub kind: IntegratorKind,
@@ -283,14 +283,16 @@ impl IntegratorSettings {
     }
 }
 
-/// Counters of one simulation (Simbody's integrator statistics).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counters of one simulation (Simbody's integrator statistics). Serialized with the names
+/// the command line's summary.json and Python use (`steps_failed` for the rejected attempts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
     /// Accepted steps.
     pub steps_taken: u64,
     /// All attempts, accepted and rejected.
     pub steps_attempted: u64,
     /// Rejected attempts (error test or projection failures).
+    #[serde(rename = "steps_failed")]
     pub error_test_failures: u64,
     /// Evaluations of the state derivative (force realizations).
     pub realizations: u64,

@@ -43,7 +43,7 @@ pub enum PositionProjection {
 
 /// Settings of the rigid-contact time stepper; the step size is the integrator's fixed step
 /// and the constraint tolerance its constraint tolerance (default 1e-3 for this stepper).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RigidContactSettings {
     /// Restitution model (default Poisson).
     pub restitution: RestitutionModel,
