@@ -257,3 +257,17 @@ fn a_stale_stage_read_fails_in_every_build() {
     ));
     assert!(data.velocities().is_err());
 }
+
+#[test]
+fn forward_dynamics_with_the_wrong_number_of_forces_is_an_error_not_a_panic() {
+    use ferrobody::pipeline::forward_dynamics;
+    use ferrobody::prelude::Data;
+    let scene = load_scene(&repo_root().join("examples/scenes/s1_hc_ball.toml")).unwrap();
+    let mut data = Data::new(&scene.model);
+    let err =
+        forward_dynamics(&scene.model, &scene.initial_state, &mut data, &[0.0; 2]).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "model: forward dynamics: tau has 2 entries, the model 6 generalized speeds"
+    );
+}

@@ -19,7 +19,7 @@ pub use contact_report::{contact_reports, deepest_half_space_overlap, ContactRep
 use crate::algorithms::kinematics::kinematics;
 use crate::algorithms::{aba, position_kinematics};
 use crate::data::{Data, Stage};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::calc_all_forces;
 use crate::model::Model;
 use crate::scalar::Real;
@@ -67,11 +67,13 @@ pub fn forward_dynamics<T: Real>(
     data: &mut Data<T>,
     tau: &[T],
 ) -> Result<()> {
-    assert_eq!(
-        tau.len(),
-        model.nu(),
-        "tau has one entry per generalized speed"
-    );
+    if tau.len() != model.nu() {
+        return Err(Error::model(format!(
+            "forward dynamics: tau has {} entries, the model {} generalized speeds",
+            tau.len(),
+            model.nu()
+        )));
+    }
     realize(model, state, data, Stage::Dynamics)?;
     for (f, t) in data.dynamics.mobility_forces.iter_mut().zip(tau) {
         *f += *t;
