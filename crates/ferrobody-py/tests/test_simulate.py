@@ -43,7 +43,8 @@ def test_columns_make_a_dataframe(scenes):
 
 def test_contacts_are_the_rows_of_contacts_csv(scenes):
     m = ferrobody.load(scenes / "s1_hc_ball.toml")
-    run, contacts = ferrobody.simulate(m, duration=1.0, contacts=True)
+    run = ferrobody.simulate(m, duration=1.0, contacts=True)
+    contacts = run.contacts
     assert set(contacts) >= {"time", "element", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz",
                              "depth", "fx", "fy", "fz", "normal_force", "friction_force", "slip_speed"}
     assert len(contacts["time"]) > 0 and set(contacts["time"]) <= set(run["time"])
@@ -55,3 +56,15 @@ def test_a_failed_run_raises_runtime_error_with_the_cli_message(scenes):
     m = ferrobody.load(scenes / "s1_hc_ball.toml")
     with pytest.raises(RuntimeError, match="step size fell below|step limit"):
         ferrobody.simulate(m, duration=1.0, accuracy=1e-300)
+
+
+def test_simulate_has_one_shape_whatever_the_flags(scenes):
+    m = ferrobody.load(scenes / "s1_hc_ball.toml")
+    plain = ferrobody.simulate(m, duration=1.0)
+    with_contacts = ferrobody.simulate(m, duration=1.0, contacts=True)
+    for run in (plain, with_contacts):
+        assert isinstance(run, ferrobody.Run) and isinstance(run, dict)
+        assert "time" in run and "ball.py" in run
+    assert plain.contacts == {}
+    assert len(with_contacts.contacts["time"]) > 0
+    assert np.array_equal(plain["ball.py"], with_contacts["ball.py"])

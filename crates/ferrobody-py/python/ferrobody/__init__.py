@@ -17,10 +17,10 @@ from ferrobody._ferrobody import (
     __version__,
     load,
     rollouts,
-    simulate,
     step_jacobian,
 )
 from ferrobody.optimal_control import Solution, optimize
+from ferrobody.results import Run, simulate
 from ferrobody.vector_env import VectorEnv
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "Model",
     "Simulation",
     "Solution",
+    "Run",
     "State",
     "VectorEnv",
     "VectorSimulation",

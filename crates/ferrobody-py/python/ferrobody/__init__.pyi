@@ -324,6 +324,13 @@ def optimize(
     or a dict with its keys) with IPOPT and exact derivatives. Raises ValueError,
     FileNotFoundError, or RuntimeError when IPOPT does not converge."""
 
+class Run(dict[str, np.ndarray]):
+    """One recorded run: a dict of equal-length columns (pandas.DataFrame(run) is its
+    table) with the run's contacts."""
+    @property
+    def contacts(self) -> dict[str, np.ndarray]:
+        """The columns of contacts.csv, empty unless simulate(..., contacts=True)."""
+
 def simulate(
     model: Model,
     state: Optional[State] = None,
@@ -335,11 +342,12 @@ def simulate(
     controls: Union[
         None, npt.NDArray[np.float64], Callable[[State], npt.NDArray[np.float64]]
     ] = None,
-) -> Union[dict[str, np.ndarray], tuple[dict[str, np.ndarray], dict[str, np.ndarray]]]:
-    """One recorded run as equal-length columns (trajectory.csv's, plus coordinates and
-    speeds by name); with contacts=True also the columns of contacts.csv. controls: one row
-    of nctrl controls per report interval, or a callable state -> controls called at each
-    report time (held until the next). Raises RuntimeError if the run fails."""
+) -> Run:
+    """One recorded run, a `Run` whatever the flags: equal-length columns (trajectory.csv's,
+    plus coordinates and speeds by name) and `run.contacts` (contacts.csv's columns with
+    contacts=True, else empty). controls: one row of nctrl controls per report interval, or
+    a callable state -> controls called at each report time (held until the next). Raises
+    RuntimeError if the run fails."""
 
 def rollouts(
     model: Model,
