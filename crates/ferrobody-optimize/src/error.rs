@@ -64,14 +64,7 @@ pub enum OptimizeError {
 impl OptimizeError {
     /// The whole message on one line: the error and each of its sources, `: `-separated.
     pub fn message(&self) -> String {
-        let mut text = self.to_string();
-        let mut source = std::error::Error::source(self);
-        while let Some(s) = source {
-            text.push_str(": ");
-            text.push_str(&s.to_string());
-            source = s.source();
-        }
-        text
+        ferrobody::error::message_chain(self)
     }
 }
 

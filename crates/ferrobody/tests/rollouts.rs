@@ -10,6 +10,20 @@ fn s1() -> ferrobody::io::Scene {
         .unwrap()
 }
 
+/// s1 stopped by a step limit of 50 after a few rows.
+fn step_limited_run() -> (ferrobody::io::Scene, ferrobody::rollout::Trajectory) {
+    let mut scene = s1();
+    scene.integrator.max_steps = 50;
+    let run = simulate(
+        &scene.model,
+        scene.initial_state.clone(),
+        scene.integrator,
+        &options(1.0),
+    )
+    .unwrap();
+    (scene, run)
+}
+
 fn options(duration: f64) -> RecordOptions {
     RecordOptions {
         duration,
@@ -88,15 +102,7 @@ fn reports_follow_simulation_run() {
 
 #[test]
 fn a_failing_run_keeps_its_rows_and_says_why() {
-    let mut scene = s1();
-    scene.integrator.max_steps = 50;
-    let run = simulate(
-        &scene.model,
-        scene.initial_state.clone(),
-        scene.integrator,
-        &options(1.0),
-    )
-    .unwrap();
+    let (scene, run) = step_limited_run();
     let error = run.error.expect("the step limit stops it").message();
     assert!(error.contains("step limit"), "{error}");
     assert!(!run.time.is_empty() && run.time.len() < 101);
@@ -118,15 +124,7 @@ fn a_failing_run_keeps_its_rows_and_says_why() {
 /// and Python (`steps_failed`), the error as its one-line message.
 #[test]
 fn results_serialize_with_the_command_lines_names() {
-    let mut scene = s1();
-    scene.integrator.max_steps = 50;
-    let run = simulate(
-        &scene.model,
-        scene.initial_state.clone(),
-        scene.integrator,
-        &options(1.0),
-    )
-    .unwrap();
+    let (scene, run) = step_limited_run();
     let json: serde_json::Value = serde_json::to_value(&run).unwrap();
     for key in [
         "time",

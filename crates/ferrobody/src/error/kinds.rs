@@ -56,21 +56,6 @@ impl From<&str> for ModelError {
     }
 }
 
-impl ModelError {
-    /// The same error with `prefix: ` before its description (the element it belongs to).
-    /// An inertia problem keeps its kind (it already names its body).
-    pub fn within(self, prefix: &str) -> Self {
-        match self {
-            e @ ModelError::Inertia { .. } => e,
-            ModelError::NonFinite { what, value } => ModelError::NonFinite {
-                what: format!("{prefix}{what}"),
-                value,
-            },
-            e => ModelError::Invalid(format!("{prefix}{e}")),
-        }
-    }
-}
-
 /// How an inertia fails to be a rigid body's (principal moments in kg·m², ascending).
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 #[non_exhaustive]

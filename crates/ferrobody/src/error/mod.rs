@@ -96,14 +96,7 @@ impl Error {
     /// The whole message on one line: the error and each of its sources, `: `-separated
     /// (what the command line prints after `error: ` and Python's exceptions carry).
     pub fn message(&self) -> String {
-        let mut text = self.to_string();
-        let mut source = std::error::Error::source(self);
-        while let Some(s) = source {
-            text.push_str(": ");
-            text.push_str(&s.to_string());
-            source = s.source();
-        }
-        text.replace('\n', " ")
+        message_chain(self)
     }
 
     /// An invalid model, described in words ([`ModelError::Invalid`]).
@@ -149,6 +142,19 @@ impl Error {
     pub fn is_not_found(&self) -> bool {
         matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
     }
+}
+
+/// Any error and each of its sources on one line, `: `-separated (newlines become spaces):
+/// what [`Error::message`] and the other crates' error types print.
+pub fn message_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text.replace('\n', " ")
 }
 
 /// `ModelError::Invalid(format!(…))`: an invalid model described in words.

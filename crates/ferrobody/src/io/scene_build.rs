@@ -12,7 +12,7 @@ use super::scene_types::{
 use crate::algorithms::position_kinematics;
 use crate::contact::{ContactMaterial, FrictionModel, HuntCrossleyForce};
 use crate::data::Data;
-use crate::error::{invalid, ModelError};
+use crate::error::{invalid, Error, ModelError};
 use crate::geometry::ContactSurface;
 use crate::ids::{BodyId, ForceId};
 use crate::integrators::IntegratorSettings;
@@ -36,12 +36,6 @@ pub fn check_report_rows(duration: f64, report_interval: f64) -> Res<()> {
         ));
     }
     Ok(())
-}
-
-/// The reason of an error of the model builder: a model error's own description (without
-/// the `model: ` of [`crate::Error::Model`]), or the whole message of any other error.
-pub(super) fn model_reason(e: crate::error::Error) -> ModelError {
-    e.into_model_error()
 }
 
 /// Why a scene could not be built: the message, and the line of the table at fault where it
@@ -92,7 +86,7 @@ pub(super) fn build_scene(
         } else {
             let force = build_force(&b, f).map_err(|m| invalid!("force[{i}].{m}"))?;
             b.add_force(force)
-                .map_err(|e| invalid!("force[{i}]: {}", model_reason(e)))?
+                .map_err(|e| invalid!("force[{i}]: {}", e.into_model_error()))?
         };
         disable_unless(&mut b, id, f.enabled())?;
     }
@@ -123,13 +117,13 @@ pub(super) fn build_scene(
         .map_err(|m| invalid!("contact[{i}].{m}"))?;
         let id = b
             .add_force(force)
-            .map_err(|e| invalid!("contact[{i}]: {}", model_reason(e)))?;
+            .map_err(|e| invalid!("contact[{i}]: {}", e.into_model_error()))?;
         disable_unless(&mut b, id, c.enabled.unwrap_or(true))?;
     }
     super::scene_constraints::add_constraints(&mut b, &raw.constraints)?;
     super::scene_unilateral::add_unilateral_contacts(&mut b, &raw.unilateral_contacts)?;
     add_actuators(&mut b, &actuators, &actuator_lines, &robots).map_err(at_line)?;
-    let model = b.build().map_err(model_reason)?;
+    let model = b.build().map_err(Error::into_model_error)?;
     let mut state = model.default_state();
     for (i, body) in raw.bodies.iter().enumerate() {
         set_initial(&model, &mut state, i + 1, body)
@@ -200,7 +194,7 @@ fn build_visuals(bodies: &[BodySection]) -> Res<Vec<super::scene_visual::Visual>
 /// Applies a force's `enabled = false` (Simbody `Force::setDisabledByDefault`).
 fn disable_unless(b: &mut ModelBuilder<f64>, id: ForceId, enabled: bool) -> Res<()> {
     b.set_force_disabled_by_default(id, !enabled)
-        .map_err(model_reason)
+        .map_err(Error::into_model_error)
 }
 
 fn positive(key: &str, v: f64) -> Res<f64> {
@@ -235,11 +229,11 @@ fn integrator_settings(s: Option<&IntegratorSection>) -> Res<IntegratorSettings>
         }
     }
     out.validate().map_err(|e| match e {
-        crate::error::Error::Settings(s) if s.section == "rigid contact" => {
+        Error::Settings(s) if s.section == "rigid contact" => {
             invalid!("integrator.rigid_contact.{} {}", s.key, s.problem)
         }
-        crate::error::Error::Settings(s) => invalid!("integrator.{} {}", s.key, s.problem),
-        other => model_reason(other),
+        Error::Settings(s) => invalid!("integrator.{} {}", s.key, s.problem),
+        other => other.into_model_error(),
     })?;
     Ok(out)
 }
@@ -291,7 +285,7 @@ fn add_body(b: &mut ModelBuilder<f64>, s: &BodySection) -> Res<()> {
         .with_x_bm(frame(s.outboard.as_ref(), "outboard")?);
     b.add_body(def)
         .map(|_| ())
-        .map_err(|e| match model_reason(e) {
+        .map_err(|e| match e.into_model_error() {
             ModelError::Inertia { problem, .. } => invalid!(".inertia: {problem}"),
             ModelError::Body { problem, .. } => invalid!(": {problem}"),
             other => invalid!(": {other}"),

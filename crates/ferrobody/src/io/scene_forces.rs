@@ -1,7 +1,7 @@
 //! Scene forces: the `[[force]]` tables, the smooth sphere/half-space elements and the
 //! exponential springs, built from their parsed sections (docs/scene-format.md).
 
-use super::scene_build::{body_ref, finite3, frame, model_reason, station};
+use super::scene_build::{body_ref, finite3, frame, station};
 use super::scene_types::{ExponentialSpringSection, ForceSection, SmoothSection};
 use crate::contact::{
     ExponentialSpringForce, ExponentialSpringParameters, SmoothContactParameters,
@@ -162,5 +162,5 @@ pub(super) fn add_exponential_spring(
     // Checked here so that the message names the scene's key, not the builder's element.
     p.validate()?;
     ExponentialSpringForce::add_to(b, s.name.as_deref(), plane, body, station, p)
-        .map_err(model_reason)
+        .map_err(crate::error::Error::into_model_error)
 }

@@ -81,30 +81,11 @@ impl<'m, T: Real> Simulation<'m, T> {
         settings: IntegratorSettings,
     ) -> Result<Self> {
         settings.validate()?;
-        check_dimensions(model, &state)?;
-        if !state.is_finite() {
-            return Err(Error::simulation(
-                state.t,
-                SimulationFailure::InitialState("is not finite".into()),
-            ));
-        }
-        normalize_quaternions(state.q.as_mut_slice(), &model.quaternion_starts, None);
-        if !state.is_finite() {
-            return Err(Error::simulation(
-                state.t,
-                SimulationFailure::InitialState("has a zero or non-finite quaternion".into()),
-            ));
-        }
-        let rigid = rigid_stepper(model, &settings)?;
-        let implicit = implicit_workspace(model, &settings)?;
         let mut data = Data::new(model);
         let mut projection = ProjectionWorkspace::new(model);
-        if model.has_constraints() {
-            let tol = settings.consistent_constraint_tolerance();
-            let mut opts = ProjectionOptions::assembly(tol);
-            opts.max_q_iterations = 20;
-            project_state(model, &mut state, &mut data, &mut projection, &opts)?;
-        }
+        prepare_start(model, &mut state, &settings, &mut data, &mut projection)?;
+        let rigid = rigid_stepper(model, &settings)?;
+        let implicit = implicit_workspace(model, &settings)?;
         realize(model, &state, &mut data, Stage::Acceleration)?;
         state.swap_auto_updates(model, &mut data);
         let ny = state.ny();
@@ -162,33 +143,14 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// normalized, the constraints projected as at the start. Errors leave the simulation
     /// unchanged.
     pub fn set_state(&mut self, mut state: State<T>) -> Result<()> {
-        check_dimensions(self.model, &state)?;
-        if !state.is_finite() {
-            return Err(Error::simulation(
-                state.t,
-                SimulationFailure::InitialState("is not finite".into()),
-            ));
-        }
-        normalize_quaternions(state.q.as_mut_slice(), &self.model.quaternion_starts, None);
-        if !state.is_finite() {
-            return Err(Error::simulation(
-                state.t,
-                SimulationFailure::InitialState("has a zero or non-finite quaternion".into()),
-            ));
-        }
-        if self.model.has_constraints() {
-            let tol = self.settings.consistent_constraint_tolerance();
-            let mut opts = ProjectionOptions::assembly(tol);
-            opts.max_q_iterations = 20;
-            let mut data = Data::new(self.model);
-            project_state(
-                self.model,
-                &mut state,
-                &mut data,
-                &mut self.projection,
-                &opts,
-            )?;
-        }
+        let mut scratch = Data::new(self.model);
+        prepare_start(
+            self.model,
+            &mut state,
+            &self.settings,
+            &mut scratch,
+            &mut self.projection,
+        )?;
         self.t_prev = state.t;
         *self.state_mut() = state;
         Ok(())
@@ -378,4 +340,4 @@ pub mod step_jacobian;
 
 pub use step_jacobian::StepJacobian;
 
-use setup::{check_dimensions, implicit_workspace, project_state, rigid_stepper};
+use setup::{implicit_workspace, prepare_start, project_state, rigid_stepper};

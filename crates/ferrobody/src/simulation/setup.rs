@@ -1,6 +1,38 @@
 //! What `Simulation::new` checks and builds, and the projection onto constraints.
 
 use super::*;
+/// Makes `state` a valid start for `model`: sizes and finiteness checked, quaternions
+/// normalized, the constraints projected to the settings' tolerance (`Simulation::new` and
+/// `Simulation::set_state`). `data` and `ws` are scratch.
+pub(super) fn prepare_start<T: Real>(
+    model: &Model<T>,
+    state: &mut State<T>,
+    settings: &IntegratorSettings,
+    data: &mut Data<T>,
+    ws: &mut ProjectionWorkspace<T>,
+) -> Result<()> {
+    check_dimensions(model, state)?;
+    if !state.is_finite() {
+        return Err(Error::simulation(
+            state.t,
+            SimulationFailure::InitialState("is not finite".into()),
+        ));
+    }
+    normalize_quaternions(state.q.as_mut_slice(), &model.quaternion_starts, None);
+    if !state.is_finite() {
+        return Err(Error::simulation(
+            state.t,
+            SimulationFailure::InitialState("has a zero or non-finite quaternion".into()),
+        ));
+    }
+    if model.has_constraints() {
+        let mut opts = ProjectionOptions::assembly(settings.consistent_constraint_tolerance());
+        opts.max_q_iterations = 20;
+        project_state(model, state, data, ws, &opts)?;
+    }
+    Ok(())
+}
+
 /// Projects q then u of `state` onto the constraints; a failure is an error.
 pub(super) fn project_state<T: Real>(
     model: &Model<T>,
@@ -27,7 +59,7 @@ pub(super) fn project_state<T: Real>(
     Ok(())
 }
 
-pub(super) fn check_dimensions<T: Real>(model: &Model<T>, state: &State<T>) -> Result<()> {
+fn check_dimensions<T: Real>(model: &Model<T>, state: &State<T>) -> Result<()> {
     if state.q.len() != model.nq() || state.u.len() != model.nu() || state.z.len() != model.nz() {
         return Err(Error::model(format!(
             "state has (nq, nu, nz) = ({}, {}, {}) but the model needs ({}, {}, {})",

@@ -80,7 +80,7 @@ pub(super) fn socket_frame<'a, 'i>(
         .ok_or_else(|| doc.err(owner, format!("missing <{tag}>")))?;
     let target = doc.resolve(owner, el, &path)?;
     resolve_frame(doc, target).map_err(|mut e| {
-        e.problem = e.problem.within(&format!("<{tag}> '{path}': "));
+        e.problem = crate::error::invalid!("<{tag}> '{path}': {}", e.problem);
         e
     })
 }
