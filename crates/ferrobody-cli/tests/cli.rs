@@ -1,13 +1,12 @@
 //! The command-line contract (shared/spec/cli-contract.md): outputs, exit codes, one-line
 //! errors for bad input, a failing simulation that keeps its rows, and determinism.
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use crate::common;
-use common::{assert_clean_error, assert_success, exe, scenes, temp_dir};
+use common::{assert_clean_error, assert_success, exe, scenes, temp_dir, TestDir};
 
-fn run_scene_text(name: &str, text: &str, extra: &[&str]) -> (Output, PathBuf) {
+fn run_scene_text(name: &str, text: &str, extra: &[&str]) -> (Output, TestDir) {
     let dir = temp_dir(name);
     let scene = dir.join("scene.toml");
     std::fs::write(&scene, text).unwrap();

@@ -92,4 +92,5 @@ fn csv_quotes_names_that_hold_commas() {
     let table = ferrobody_optimize::Table::read(&sto).unwrap();
     assert_eq!(table.labels, ["a,b", "c\"d"]);
     assert_eq!(table.rows[1], [2.0, 4.0]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -37,6 +37,7 @@ fn load_text(name: &str, text: &[u8]) -> String {
         "the error names the file: {e}"
     );
     assert_eq!(e.lines().count(), 1, "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
     e
 }
 

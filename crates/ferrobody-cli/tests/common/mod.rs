@@ -15,14 +15,43 @@ pub fn scenes() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes")
 }
 
-/// An empty directory for one test (`name` unique within the test binary; the process id
-/// keeps concurrent test binaries apart).
-pub fn temp_dir(name: &str) -> PathBuf {
+/// An empty directory for one test, removed when the value is dropped (the tests write whole
+/// output directories, tens of MB each, which must not pile up in `/tmp` run after run).
+pub struct TestDir(PathBuf);
+
+impl std::ops::Deref for TestDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TestDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TestDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh [`TestDir`] (`name` unique within the test binary; the process id keeps concurrent
+/// test binaries apart).
+pub fn temp_dir(name: &str) -> TestDir {
     let dir =
         std::env::temp_dir().join(format!("ferrobody-cli-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TestDir(dir)
 }
 
 /// Asserts that a command failed with exactly one `error: ` line on stderr containing
