@@ -112,6 +112,7 @@ fn describe_muscle(model: &ferrobody::Model<f64>, m: &ferrobody::muscles::Muscle
                 PathPoint::Fixed { .. } => "point",
                 PathPoint::Conditional { .. } => "conditional point",
                 PathPoint::Moving { .. } => "moving point",
+                _ => "path point",
             };
             format!("{kind} on '{}'", model.body(p.body()).name)
         })

@@ -162,14 +162,14 @@ impl Primitive {
         m
     }
 
-    /// A scene body's own visual shape.
-    pub(crate) fn visual(v: &Visual, fallback: [f32; 4]) -> Self {
+    /// A scene body's own visual shape (`None` for a shape the replay cannot draw yet).
+    pub(crate) fn visual(v: &Visual, fallback: [f32; 4]) -> Option<Self> {
         let color = v
             .color
             .map_or(fallback, |c| [c[0] as f32, c[1] as f32, c[2] as f32, 1.0]);
         match v.shape {
             VisualShape::Box { half_extents } => {
-                Self::cuboid(&v.x_bv, -half_extents, half_extents, color)
+                Some(Self::cuboid(&v.x_bv, -half_extents, half_extents, color))
             }
             VisualShape::Sphere { radius } => {
                 let mut m = Self::sphere(&Transform::identity(), radius, color);
@@ -181,12 +181,13 @@ impl Primitive {
                     *p = [q.x as f32, q.y as f32, q.z as f32];
                     *n = [r.x as f32, r.y as f32, r.z as f32];
                 }
-                m
+                Some(m)
             }
             VisualShape::Cylinder {
                 radius,
                 half_length,
-            } => Self::cylinder(&v.x_bv, radius, half_length, color),
+            } => Some(Self::cylinder(&v.x_bv, radius, half_length, color)),
+            _ => None,
         }
     }
 }

@@ -74,7 +74,10 @@ pub(crate) fn body_shapes(model: &Model<f64>, visuals: &[Visual]) -> Vec<Vec<Pri
     for (i, body_shapes) in shapes.iter_mut().enumerate().skip(1) {
         let own: Vec<&Visual> = visuals.iter().filter(|v| v.body.0 == i).collect();
         if !own.is_empty() {
-            *body_shapes = own.iter().map(|v| Primitive::visual(v, color(i))).collect();
+            *body_shapes = own
+                .iter()
+                .filter_map(|v| Primitive::visual(v, color(i)))
+                .collect();
         }
     }
     shapes
@@ -135,6 +138,7 @@ impl ShapeSet {
                                     color(s.body.0),
                                 ))
                             }
+                            _ => {}
                         }
                     }
                 }
@@ -153,6 +157,7 @@ impl ShapeSet {
                             FoundationShape::Solid(Shape::Brick { .. }) => {}
                             FoundationShape::Solid(Shape::Ellipsoid { radii }) => self.shapes[body]
                                 .push(Primitive::ellipsoid(&s.x_bs, *radii, color(body))),
+                            _ => {}
                         }
                     }
                 }
@@ -177,7 +182,7 @@ impl ShapeSet {
             .iter()
             .filter_map(|u| match &u.underlying {
                 Underlying::Constraint(c) => Some(c),
-                Underlying::Coordinate { .. } => None,
+                _ => None,
             });
         for c in model.constraints().iter().chain(unilateral) {
             match c {

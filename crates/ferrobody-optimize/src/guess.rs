@@ -15,6 +15,7 @@ use crate::trajectory::Table;
 
 /// Where the initial guess comes from.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub enum Guess {
     /// Moco's default guess from the bounds.
     #[default]

@@ -128,6 +128,7 @@ impl std::fmt::Debug for Problem {
 
 /// A state or a control, by index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Variable {
     /// Index in y = [q, u].
     State(usize),

@@ -25,6 +25,16 @@
 //! sim.advance_to(1.0).unwrap();
 //! assert!(sim.state().t == 1.0);
 //! ```
+//!
+//! ## Features
+//!
+//! All on by default; the numerical core needs none of them (`default-features = false`):
+//! * `io`: [`io`], the scene, URDF and .osim importers and the CSV and .sto writers (toml,
+//!   roxmltree);
+//! * `meshes`: mesh files for the elastic foundation, OBJ, STL and VTP (tobj, stl_io; implies
+//!   `io`);
+//! * `parallel`: [`rollout::rollouts`], [`rollout::advance_all`] and the other batch runs on
+//!   all cores (rayon).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -41,6 +51,7 @@ pub mod forces;
 pub mod geometry;
 pub mod ids;
 pub mod integrators;
+#[cfg(feature = "io")]
 pub mod io;
 pub mod math;
 pub mod mobilizer;

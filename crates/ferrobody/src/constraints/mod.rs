@@ -51,6 +51,7 @@ pub struct ConstraintId(pub usize);
 
 /// One constraint element. An enum so that the hot loops dispatch statically.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Constraint<T: Real = f64> {
     /// Coincident points (3 holonomic rows).
     Ball(Ball<T>),

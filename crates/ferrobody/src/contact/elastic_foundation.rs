@@ -76,6 +76,7 @@ impl<T: Real> FoundationParameters<T> {
 
 /// The shape of a surface of an elastic-foundation set.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum FoundationShape<T: Real = f64> {
     /// A mesh with its springs' parameters.
     Mesh(Arc<TriangleMesh>, FoundationParameters<T>),

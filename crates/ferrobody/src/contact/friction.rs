@@ -16,6 +16,7 @@ pub(super) const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097
 
 /// Which friction curve a contact element uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FrictionModel {
     /// Simbody's `HuntCrossleyForce` (Hollars) curve.
     Hollars,

@@ -59,6 +59,7 @@ pub enum Error {
         realized: &'static str,
     },
     /// The worker threads of a parallel run could not be started.
+    #[cfg(feature = "parallel")]
     #[error("cannot start {threads} threads")]
     Threads {
         /// Threads asked for.

@@ -57,6 +57,7 @@ use nalgebra::Vector3;
 
 /// A contact shape, described in its own frame S.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Shape {
     /// A sphere of the given radius (m) centred at S's origin.
     Sphere {

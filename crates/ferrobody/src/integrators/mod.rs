@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which integration method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum IntegratorKind {
     /// Runge–Kutta–Merson, variable step with error control (Simbody's default choice).
     #[serde(rename = "rk-merson")]

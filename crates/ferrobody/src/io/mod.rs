@@ -28,11 +28,11 @@ pub mod sto;
 pub mod trajectory;
 pub mod urdf;
 
+pub use crate::simulation::check_report_rows;
 pub use contacts::ContactsWriter;
 pub use mobility_names::MobilityNames;
 pub use muscles_csv::{muscle_reports, MuscleReport, MusclesWriter};
 pub use scene::{load_scene, parse_scene, Scene};
-pub use scene_build::check_report_rows;
 pub use scene_visual::{Visual, VisualShape};
 pub use sto::StatesWriter;
 pub use trajectory::{csv_field, format_number, TrajectoryWriter};

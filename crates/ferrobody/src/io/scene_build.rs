@@ -19,24 +19,12 @@ use crate::integrators::IntegratorSettings;
 use crate::math::{MassProperties, Transform};
 use crate::model::Force;
 use crate::model::{BodyDef, ModelBuilder};
+use crate::simulation::check_report_rows;
 use nalgebra::{Matrix3, Vector3};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 type Res<T> = std::result::Result<T, ModelError>;
-
-/// More report rows than this is a mistake in the scene, not a request (it would fill the disk).
-const MAX_REPORT_ROWS: f64 = 1e8;
-
-/// Refuses runs that would write more than 1e8 report rows.
-pub fn check_report_rows(duration: f64, report_interval: f64) -> Res<()> {
-    if duration / report_interval > MAX_REPORT_ROWS {
-        return Err(invalid!(
-            "simulation.report_interval: {report_interval} s over {duration} s would write more than {MAX_REPORT_ROWS:e} rows"
-        ));
-    }
-    Ok(())
-}
 
 /// Why a scene could not be built: the message, and the line of the table at fault where it
 /// is known (`[[actuator]]` tables keep their place in the file).

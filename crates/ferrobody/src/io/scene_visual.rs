@@ -35,6 +35,7 @@ pub struct Visual {
 
 /// A visual shape, centred at the origin of its frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum VisualShape {
     /// A box with these half extents along x, y, z (m).
     Box {

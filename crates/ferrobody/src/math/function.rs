@@ -27,6 +27,7 @@ const ROUNDOFF_ERROR: f64 = 2e-13;
 
 /// A function of one variable with two derivatives.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Function {
     /// A constant.
     Constant(f64),

@@ -52,6 +52,7 @@ pub use function_based::{AxisFunction, SpatialTransform};
 /// The kind of a mobilizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Mobilizer {
     /// No relative motion.
     Weld,

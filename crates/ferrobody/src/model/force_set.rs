@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 /// A force element of the model.
 #[derive(Clone)]
+#[non_exhaustive]
 pub enum Force<T: Real = f64> {
     /// Uniform gravity on every body.
     Gravity(Gravity<T>),

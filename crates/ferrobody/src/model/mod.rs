@@ -75,7 +75,7 @@ impl<T: Real> Model<T> {
     /// Whether every body moves in Ground's xy plane (every joint a Weld, Pin, Slider or
     /// Planar whose frames turn about z only; no constraints, no unilateral contacts, no
     /// user-written force element): then the integrators' state derivative runs in two
-    /// dimensions (ARCHITECTURE.md, "the pipeline").
+    /// dimensions (docs/design.md, "The stage pipeline").
     pub fn is_planar_xy(&self) -> bool {
         self.planar_xy
     }

@@ -50,6 +50,7 @@ fn require_positive(properties: &[(&str, f64)]) -> Result<(), ModelError> {
 
 /// Where a muscle's excitation comes from.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Excitation {
     /// No controller: zero excitation (OpenSim's default).
     None,
@@ -102,6 +103,7 @@ impl MuscleModel {
 
 /// The force law of a muscle.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum MuscleModel {
     /// OpenSim's `DeGrooteFregly2016Muscle`.
     DeGrooteFregly2016(DeGrooteFregly2016),

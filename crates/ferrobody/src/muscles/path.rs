@@ -36,6 +36,7 @@ pub struct CoordinateRef {
 
 /// One point of a path.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum PathPoint {
     /// A station fixed on a body (m, body frame).
     Fixed {

@@ -29,6 +29,7 @@ use nalgebra::Vector3;
 
 /// A wrap object's shape.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum WrapShape {
     /// OpenSim's `WrapCylinder`.
     Cylinder(WrapCylinder),

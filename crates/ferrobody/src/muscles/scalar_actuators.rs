@@ -24,6 +24,7 @@ use nalgebra::Vector3;
 
 /// How an actuator applies its force.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ScalarActuatorKind {
     /// `CoordinateActuator`.
     Coordinate {

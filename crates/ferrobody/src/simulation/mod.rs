@@ -338,6 +338,7 @@ mod reports;
 mod setup;
 pub mod step_jacobian;
 
+pub use reports::check_report_rows;
 pub use step_jacobian::StepJacobian;
 
 use setup::{implicit_workspace, prepare_start, project_state, rigid_stepper};

@@ -4,6 +4,24 @@
 //! and realized to Acceleration, so that reports never change the step sequence.
 
 use super::*;
+use crate::error::{invalid, ModelError};
+
+/// More report rows than this is a mistake in a scene or a call, not a request (it would fill
+/// the disk).
+const MAX_REPORT_ROWS: f64 = 1e8;
+
+/// Refuses runs that would write more than 1e8 report rows.
+pub fn check_report_rows(
+    duration: f64,
+    report_interval: f64,
+) -> std::result::Result<(), ModelError> {
+    if duration / report_interval > MAX_REPORT_ROWS {
+        return Err(invalid!(
+            "simulation.report_interval: {report_interval} s over {duration} s would write more than {MAX_REPORT_ROWS:e} rows"
+        ));
+    }
+    Ok(())
+}
 
 /// What a run asks before each report interval: given the interval's index (0 from the
 /// start) and the state at its start, write the controls to hold over it into the buffer

@@ -49,6 +49,7 @@ pub struct UnilateralContactId(pub usize);
 
 /// Which of Simbody's unilateral contact classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UnilateralKind {
     /// Upper limit on one coordinate (`sign = −1`).
     HardStopUpper,
@@ -116,6 +117,7 @@ impl FrictionCoefficients {
 
 /// What a contact's normal row constrains.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Underlying<T: Real = f64> {
     /// One generalized coordinate against a limit (`perr = q − limit`, `verr = u`).
     Coordinate {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// How impacts restore energy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum RestitutionModel {
     /// Expansion impulse = COR × compression impulse (Simbody's default).
     Poisson,
@@ -20,6 +21,7 @@ pub enum RestitutionModel {
 /// How impacts induced by an impact are handled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum InducedImpactModel {
     /// All proximal contacts take part in every impact round (Simbody's default).
     Simultaneous,
@@ -32,6 +34,7 @@ pub enum InducedImpactModel {
 /// How position errors of the contacts are removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum PositionProjection {
     /// Least squares on the participating normal rows, pushing or pulling (Simbody's default).
     Bilateral,

@@ -20,6 +20,7 @@ use nalgebra::DMatrix;
 /// Which impulse solver the time stepper uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ImpulseSolverKind {
     /// Simbody's PLUS solver: Newton on the active set, sliding intervals ([`super::plus`]).
     Plus,

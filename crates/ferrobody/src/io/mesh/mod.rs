@@ -5,8 +5,11 @@
 //! them, so a broken mesh (open, inconsistently wound, degenerate faces, no faces) is a
 //! one-line error that names the file.
 
+#[cfg(feature = "meshes")]
 mod obj;
+#[cfg(feature = "meshes")]
 mod stl;
+#[cfg(feature = "meshes")]
 mod vtp;
 
 use crate::error::{invalid, Error, ModelError, ParseError, Result};
@@ -30,10 +33,17 @@ pub fn load_mesh(path: &Path) -> Result<TriangleMesh> {
     if bytes.is_empty() {
         return Err(fail("the mesh file is empty".into()));
     }
-    let (vertices, polygons) = match extension.as_str() {
+    let (vertices, polygons): Polygons = match extension.as_str() {
+        #[cfg(feature = "meshes")]
         "obj" => obj::read(&bytes),
+        #[cfg(feature = "meshes")]
         "stl" => stl::read(&bytes),
+        #[cfg(feature = "meshes")]
         "vtp" => vtp::read(&bytes),
+        #[cfg(not(feature = "meshes"))]
+        "obj" | "stl" | "vtp" => Err(invalid!(
+            "reading .{extension} meshes needs ferrobody's `meshes` feature (built without it)"
+        )),
         other => Err(invalid!(
             "unknown mesh format '.{other}': expected .obj, .stl or .vtp"
         )),

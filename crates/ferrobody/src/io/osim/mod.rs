@@ -69,6 +69,7 @@ pub struct Coordinate {
 
 /// OpenSim's `Coordinate::MotionType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MotionType {
     /// An angle (rad).
     Rotational,

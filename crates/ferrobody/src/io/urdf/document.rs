@@ -60,6 +60,7 @@ pub struct Collision {
 /// The shape of a `<collision>`'s `<geometry>`. Spheres are checked (radius positive and
 /// finite); the others are kept by kind, since only spheres become contact surfaces.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum CollisionGeometry {
     /// `<sphere radius>` (m), centred at the shape frame's origin.
     Sphere {
@@ -72,6 +73,7 @@ pub enum CollisionGeometry {
 
 /// URDF joint types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum JointKind {
     /// `fixed`.
     Fixed,
