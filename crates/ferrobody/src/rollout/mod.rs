@@ -1,5 +1,5 @@
 //! Recorded runs, and with the `parallel` feature many independent runs at once
-//! ([`rollouts`](parallel::rollouts), on all cores with rayon; `parallel.rs`).
+//! ([`rollouts`], on all cores with rayon; `parallel.rs`).
 //!
 //! A [`Trajectory`] holds, per report time, the state (q, u, z), every body's pose in Ground
 //! (origin `p_gb` in m, orientation as a unit quaternion `[w, x, y, z]`) and spatial velocity
