@@ -12,6 +12,6 @@ fi
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 "$venv/bin/python" -m pip install --quiet "maturin>=1.7,<2" "numpy>=1.21" "pytest>=7" pandas matplotlib "ray>=2.9"
 # Release build, as users get it (`pip install ./crates/ferrobody-py` builds the same wheel).
-VIRTUAL_ENV="$(cd "$venv" && pwd)" "$venv/bin/maturin" develop --release --quiet \
+VIRTUAL_ENV="$(cd "$venv" && pwd)" "$venv/bin/maturin" develop --quiet \
   -m crates/ferrobody-py/Cargo.toml
 "$venv/bin/python" -m pytest -q crates/ferrobody-py/tests

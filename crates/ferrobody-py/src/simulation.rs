@@ -7,28 +7,17 @@ use crate::arrays::checked_array;
 use crate::model::PyModel;
 use crate::state::PyState;
 use crate::to_py_err;
-use ferrobody::{IntegratorKind, IntegratorSettings, Model, Simulation};
+use ferrobody::{IntegratorKind, IntegratorSettings, Simulation};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::Arc;
-
-type SimulationOf<'a> = Simulation<'a, f64>;
-
-self_cell::self_cell!(
-    /// A simulation together with the model it borrows.
-    struct SimulationCell {
-        owner: Arc<Model<f64>>,
-        #[not_covariant]
-        dependent: SimulationOf,
-    }
-);
 
 /// Steps a model forward from a state.
 #[pyclass(module = "ferrobody", name = "Simulation")]
 pub struct PySimulation {
-    cell: SimulationCell,
+    /// The simulation, sharing the Python model's `Arc` (so it owns what it runs).
+    sim: Simulation<'static, f64>,
     /// The controls the next `advance_to` or `step` holds (MuJoCo's `data.ctrl`): a float64
     /// array owned here, written by the user in place or through the `controls` setter.
     controls: Py<PyArray1<f64>>,
@@ -46,9 +35,7 @@ impl PySimulation {
                 values[k]
             )));
         }
-        self.cell
-            .with_dependent_mut(|_, sim| sim.set_controls(values))
-            .map_err(to_py_err)
+        self.sim.set_controls(values).map_err(to_py_err)
     }
 }
 
@@ -100,10 +87,8 @@ impl PySimulation {
             None => model.initial_state.clone(),
         };
         let controls = PyArray1::from_slice(py, model.model.controls(&start)).unbind();
-        let cell =
-            SimulationCell::try_new(model.model.clone(), |m| Simulation::new(m, start, settings))
-                .map_err(to_py_err)?;
-        Ok(Self { cell, controls })
+        let sim = Simulation::new(model.model.clone(), start, settings).map_err(to_py_err)?;
+        Ok(Self { sim, controls })
     }
 
     /// The controls held over the next `advance_to` or `step` (one per actuator, float64,
@@ -133,46 +118,39 @@ impl PySimulation {
     /// Steps until the time is exactly `t` (s).
     fn advance_to(&mut self, py: Python<'_>, t: f64) -> PyResult<()> {
         self.sync_controls(py)?;
-        let cell = &mut self.cell;
-        py.detach(|| cell.with_dependent_mut(|_, sim| sim.advance_to(t)))
-            .map_err(to_py_err)
+        let sim = &mut self.sim;
+        py.detach(|| sim.advance_to(t)).map_err(to_py_err)
     }
 
     /// Takes one accepted step, never past `t_max` (s).
     fn step(&mut self, py: Python<'_>, t_max: f64) -> PyResult<()> {
         self.sync_controls(py)?;
-        let cell = &mut self.cell;
-        py.detach(|| cell.with_dependent_mut(|_, sim| sim.step(t_max)))
-            .map_err(to_py_err)
+        let sim = &mut self.sim;
+        py.detach(|| sim.step(t_max)).map_err(to_py_err)
     }
 
     /// The current time (s).
     #[getter]
     fn t(&self) -> f64 {
-        self.cell.with_dependent(|_, sim| sim.state().t)
+        self.sim.state().t
     }
 
     /// The current state, as a read-only snapshot (writes through it raise; assign a state
     /// to change it).
     #[getter]
     fn state(&self, py: Python<'_>) -> PyResult<PyState> {
-        self.cell
-            .with_dependent(|_, sim| PyState::snapshot(py, sim.state()))
+        PyState::snapshot(py, self.sim.state())
     }
 
     /// Restarts from `state` (sizes and values checked, quaternions normalized, constraints
     /// projected); the integrator's settings, statistics and step size are kept.
     #[setter]
     fn set_state(&mut self, py: Python<'_>, state: PyRef<'_, PyState>) -> PyResult<()> {
-        let model = self.cell.borrow_owner().clone();
-        let s = state.to_state(py, &model)?;
-        self.cell
-            .with_dependent_mut(|_, sim| sim.set_state(s))
-            .map_err(to_py_err)?;
-        let controls = self.cell.with_dependent(|_, sim| sim.controls().to_vec());
+        let s = state.to_state(py, self.sim.model())?;
+        self.sim.set_state(s).map_err(to_py_err)?;
         let array = self.controls.bind(py);
         let mut w = array.readwrite();
-        w.as_slice_mut()?.copy_from_slice(&controls);
+        w.as_slice_mut()?.copy_from_slice(self.sim.controls());
         Ok(())
     }
 
@@ -180,7 +158,7 @@ impl PySimulation {
     /// method's Jacobians and Newton matrices.
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.cell.with_dependent(|_, sim| sim.stats());
+        let s = self.sim.stats();
         let d = PyDict::new(py);
         d.set_item("steps_taken", s.steps_taken)?;
         d.set_item("steps_attempted", s.steps_attempted)?;
@@ -192,12 +170,10 @@ impl PySimulation {
     }
 
     fn __repr__(&self) -> String {
-        self.cell.with_dependent(|m, sim| {
-            format!(
-                "<ferrobody.Simulation t={} of a model with {} bodies>",
-                sim.state().t,
-                m.nbodies() - 1
-            )
-        })
+        format!(
+            "<ferrobody.Simulation t={} of a model with {} bodies>",
+            self.sim.state().t,
+            self.sim.model().nbodies() - 1
+        )
     }
 }

@@ -15,21 +15,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::sync::Arc;
 
-type Members<'a> = Vec<Simulation<'a, f64>>;
-
-self_cell::self_cell!(
-    /// The simulations together with the model they borrow.
-    struct MembersCell {
-        owner: Arc<Model<f64>>,
-        #[not_covariant]
-        dependent: Members,
-    }
-);
-
 /// Simulations of one model stepped together (`step(controls, dt)`), on all cores.
 #[pyclass(module = "ferrobody", name = "VectorSimulation")]
 pub struct PyVectorSimulation {
-    cell: MembersCell,
+    model: Arc<Model<f64>>,
+    /// The members, each sharing `model`.
+    sims: Vec<Simulation<'static, f64>>,
     settings: IntegratorSettings,
     start: State<f64>,
     pool: Option<rayon::ThreadPool>,
@@ -37,7 +28,7 @@ pub struct PyVectorSimulation {
 
 impl PyVectorSimulation {
     fn check_index(&self, i: usize) -> PyResult<()> {
-        let n = self.cell.with_dependent(|_, sims| sims.len());
+        let n = self.sims.len();
         if i >= n {
             return Err(PyIndexError::new_err(format!(
                 "simulation {i} of {n}: index out of range"
@@ -48,13 +39,11 @@ impl PyVectorSimulation {
 
     /// One row per member of `width` values read by `row`.
     fn rows(&self, width: usize, row: impl Fn(&Simulation<'_, f64>) -> Vec<f64>) -> Vec<f64> {
-        self.cell.with_dependent(|_, sims| {
-            let mut out = Vec::with_capacity(sims.len() * width);
-            for s in sims {
-                out.extend(row(s));
-            }
-            out
-        })
+        let mut out = Vec::with_capacity(self.sims.len() * width);
+        for s in &self.sims {
+            out.extend(row(s));
+        }
+        out
     }
 }
 
@@ -88,14 +77,13 @@ impl PyVectorSimulation {
             Some(n) => Some(ferrobody::rollout::thread_pool(n).map_err(to_py_err)?),
             None => None,
         };
-        let cell = MembersCell::try_new(model.model.clone(), |m| {
-            (0..num_envs)
-                .map(|_| Simulation::new(m, start.clone(), settings))
-                .collect::<ferrobody::Result<Vec<_>>>()
-        })
-        .map_err(to_py_err)?;
+        let sims = (0..num_envs)
+            .map(|_| Simulation::new(model.model.clone(), start.clone(), settings))
+            .collect::<ferrobody::Result<Vec<_>>>()
+            .map_err(to_py_err)?;
         Ok(Self {
-            cell,
+            model: model.model.clone(),
+            sims,
             settings,
             start,
             pool,
@@ -105,7 +93,7 @@ impl PyVectorSimulation {
     /// Number of simulations.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.cell.with_dependent(|_, sims| sims.len())
+        self.sims.len()
     }
 
     /// Holds row i of `controls` (num_envs × nctrl, float64) in simulation i and advances
@@ -123,7 +111,7 @@ impl PyVectorSimulation {
                 "dt: must be positive and finite, got {dt}"
             )));
         }
-        let (n, nctrl) = (self.num_envs(), self.cell.borrow_owner().nctrl());
+        let (n, nctrl) = (self.num_envs(), self.model.nctrl());
         let array: PyReadonlyArray2<'py, f64> = controls.extract().map_err(|_| {
             PyValueError::new_err(format!(
                 "controls: expected a float64 numpy array of shape ({n}, {nctrl})"
@@ -144,12 +132,8 @@ impl PyVectorSimulation {
                 values[k]
             )));
         }
-        let (cell, pool) = (&mut self.cell, self.pool.as_ref());
-        let results = py.detach(|| {
-            cell.with_dependent_mut(|_, sims| {
-                ferrobody::rollout::advance_all(sims, &values, dt, pool)
-            })
-        });
+        let (sims, pool) = (&mut self.sims, self.pool.as_ref());
+        let results = py.detach(|| ferrobody::rollout::advance_all(sims, &values, dt, pool));
         let messages: Vec<Option<String>> = results
             .into_iter()
             .map(|r| r.err().map(|e| e.message()))
@@ -167,21 +151,19 @@ impl PyVectorSimulation {
     ) -> PyResult<()> {
         self.check_index(index)?;
         let start = match state {
-            Some(s) => s.to_state(py, self.cell.borrow_owner())?,
+            Some(s) => s.to_state(py, &self.model)?,
             None => self.start.clone(),
         };
         let settings = self.settings;
-        self.cell.with_dependent_mut(|model, sims| {
-            sims[index] = Simulation::new(model, start, settings).map_err(to_py_err)?;
-            Ok(())
-        })
+        self.sims[index] =
+            Simulation::new(self.model.clone(), start, settings).map_err(to_py_err)?;
+        Ok(())
     }
 
     /// A copy of simulation `index`'s state.
     fn state(&self, py: Python<'_>, index: usize) -> PyResult<PyState> {
         self.check_index(index)?;
-        self.cell
-            .with_dependent(|_, sims| PyState::from_state(py, sims[index].state()))
+        PyState::from_state(py, self.sims[index].state())
     }
 
     /// Times (num_envs).
@@ -194,7 +176,7 @@ impl PyVectorSimulation {
     /// Generalized coordinates (num_envs × nq), a new array.
     #[getter]
     fn q<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let nq = self.cell.borrow_owner().nq();
+        let nq = self.model.nq();
         let q = self.rows(nq, |s| s.state().q.as_slice().to_vec());
         shaped(py, q, &[self.num_envs(), nq])
     }
@@ -202,7 +184,7 @@ impl PyVectorSimulation {
     /// Generalized speeds (num_envs × nu), a new array.
     #[getter]
     fn u<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let nu = self.cell.borrow_owner().nu();
+        let nu = self.model.nu();
         let u = self.rows(nu, |s| s.state().u.as_slice().to_vec());
         shaped(py, u, &[self.num_envs(), nu])
     }
@@ -210,7 +192,7 @@ impl PyVectorSimulation {
     /// The controls held (num_envs × nctrl), a new array.
     #[getter]
     fn controls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let n = self.cell.borrow_owner().nctrl();
+        let n = self.model.nctrl();
         let c = self.rows(n, |s| s.controls().to_vec());
         shaped(py, c, &[self.num_envs(), n])
     }
@@ -218,12 +200,10 @@ impl PyVectorSimulation {
     /// Every body's origin in Ground (num_envs × bodies × 3, Ground left out, as
     /// `rollouts`' `position`), computed in parallel with the GIL released.
     fn body_positions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let nb = self.cell.borrow_owner().nbodies() - 1;
+        let nb = self.model.nbodies() - 1;
         let n = self.num_envs();
-        let (cell, pool) = (&mut self.cell, self.pool.as_ref());
-        let rows = py.detach(|| {
-            cell.with_dependent_mut(|_, sims| ferrobody::rollout::body_origins_all(sims, pool))
-        });
+        let (sims, pool) = (&mut self.sims, self.pool.as_ref());
+        let rows = py.detach(|| ferrobody::rollout::body_origins_all(sims, pool));
         let mut flat = Vec::with_capacity(n * nb * 3);
         for r in rows {
             flat.extend(r.map_err(to_py_err)?);

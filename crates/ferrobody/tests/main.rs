@@ -52,6 +52,7 @@ mod planar_subtrees;
 mod rollouts;
 mod scenes_all;
 mod scenes_core;
+mod shared_model;
 mod unilateral_bounce;
 mod unilateral_interface;
 mod unilateral_scenes;

@@ -32,9 +32,8 @@ fn run_scene(name: &str, mut each: impl FnMut(&Model, &State, &Data)) -> (Scene,
                 r.kinetic_energy_after
             );
         }
-        let (model, state) = (sim.model(), sim.state().clone());
-        let data = sim.data().unwrap();
-        each(model, &state, data);
+        let (model, state, data) = sim.realized().unwrap();
+        each(model, state, data);
     }
     (scene, impacts)
 }

@@ -78,7 +78,7 @@ impl<T: Real> Simulation<'_, T> {
             implicit.prepare(&self.state);
         }
         let (model, state, data, buf) =
-            (self.model, &mut self.state, &mut self.data, &mut self.buf);
+            (&*self.model, &mut self.state, &mut self.data, &mut self.buf);
         let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
             state.t = t;
             state.set_y(y);
@@ -112,7 +112,7 @@ impl<T: Real> Simulation<'_, T> {
     /// the error is within `2^p acc` (infinite when the projection failed).
     fn finish_attempt(&mut self, t1: f64, acc: f64, tol: f64, error_order: i32) -> f64 {
         let (model, state, data, buf) =
-            (self.model, &mut self.state, &mut self.data, &mut self.buf);
+            (&*self.model, &mut self.state, &mut self.data, &mut self.buf);
         let (nq, quats) = (model.nq(), &model.quaternion_starts);
         let ws = &mut buf.merson;
         let weights = StepNorm::new(model, self.error_q_count, &buf.u_scale, &buf.z_scale);
@@ -152,7 +152,7 @@ impl<T: Real> Simulation<'_, T> {
     /// and the unprojected end's gap to the trapezoidal rule as the estimate; returns the norm.
     fn euler_attempt(&mut self, t0: f64, t1: f64, tol: f64) -> f64 {
         let (model, state, data, buf) =
-            (self.model, &mut self.state, &mut self.data, &mut self.buf);
+            (&*self.model, &mut self.state, &mut self.data, &mut self.buf);
         let ws = &mut buf.merson;
         explicit_euler::step(t0, &buf.y0, &buf.f0, t1, ws);
         ws.y_err.copy_from_slice(&ws.y1);
@@ -187,7 +187,7 @@ impl<T: Real> Simulation<'_, T> {
     /// (infinite when an evaluation, the projection or Verlet's iteration failed).
     fn low_order_attempt(&mut self, t0: f64, t1: f64, acc: f64, tol: f64) -> f64 {
         let (model, state, data, buf) =
-            (self.model, &mut self.state, &mut self.data, &mut self.buf);
+            (&*self.model, &mut self.state, &mut self.data, &mut self.buf);
         let mut eval = |t: f64, y: &[T], ydot: &mut [T]| {
             state.t = t;
             state.set_y(y);
@@ -216,7 +216,7 @@ impl<T: Real> Simulation<'_, T> {
             .as_mut()
             .expect("rigid stepper exists for this kind");
         rigid
-            .step(self.model, &mut self.state, &mut self.data, t1 - t0, tol)
+            .step(&*self.model, &mut self.state, &mut self.data, t1 - t0, tol)
             .map_err(|e| e.at_time(t0))?;
         self.state.copy_y_to(&mut self.buf.merson.y1);
         Ok(t1)
@@ -232,7 +232,7 @@ impl<T: Real> Simulation<'_, T> {
         let (t1, _) = choose_step_end(t0, self.settings.fixed_step, t_max);
         self.stats.steps_attempted += 1;
         let (model, state, data, buf) =
-            (self.model, &mut self.state, &mut self.data, &mut self.buf);
+            (&*self.model, &mut self.state, &mut self.data, &mut self.buf);
         if kind == IntegratorKind::ExplicitEulerFixed {
             explicit_euler::step(t0, &buf.y0, &buf.f0, t1, &mut buf.merson);
         } else {

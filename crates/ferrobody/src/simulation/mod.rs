@@ -48,7 +48,7 @@ struct Buffers<T: Real> {
 
 /// A running simulation: model, advanced state, its data, and the integrator's memory.
 pub struct Simulation<'m, T: Real = f64> {
-    model: &'m Model<T>,
+    model: ModelHandle<'m, T>,
     settings: IntegratorSettings,
     state: State<T>,
     data: Data<T>,
@@ -75,11 +75,15 @@ pub struct Simulation<'m, T: Real = f64> {
 impl<'m, T: Real> Simulation<'m, T> {
     /// Starts a simulation from `state`: normalizes quaternions, evaluates the initial
     /// derivative, swaps auto-update variables once (Simbody `Integrator::initialize`).
+    /// `model` is borrowed (`&model`) or shared (`Arc<Model>`: the simulation then owns what
+    /// it runs and can live as long as it likes, `Simulation<'static, T>`).
     pub fn new(
-        model: &'m Model<T>,
+        model: impl Into<ModelHandle<'m, T>>,
         mut state: State<T>,
         settings: IntegratorSettings,
     ) -> Result<Self> {
+        let handle = model.into();
+        let model = &*handle;
         settings.validate()?;
         let mut data = Data::new(model);
         let mut projection = ProjectionWorkspace::new(model);
@@ -94,7 +98,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         let h0 = settings.min_step.map_or(h0, |lo| h0.max(lo));
         let h0 = settings.max_step.map_or(h0, |hi| h0.min(hi));
         Ok(Self {
-            model,
+            model: handle.clone(),
             settings,
             report_state: state.clone(),
             report_data: Data::new(model),
@@ -143,9 +147,9 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// normalized, the constraints projected as at the start. Errors leave the simulation
     /// unchanged.
     pub fn set_state(&mut self, mut state: State<T>) -> Result<()> {
-        let mut scratch = Data::new(self.model);
+        let mut scratch = Data::new(&*self.model);
         prepare_start(
-            self.model,
+            &*self.model,
             &mut state,
             &self.settings,
             &mut scratch,
@@ -177,19 +181,32 @@ impl<'m, T: Real> Simulation<'m, T> {
     }
 
     /// The model.
-    pub fn model(&self) -> &'m Model<T> {
-        self.model
+    pub fn model(&self) -> &Model<T> {
+        &self.model
     }
 
     /// Data of the advanced state, realized to Acceleration.
     pub fn data(&mut self) -> Result<&Data<T>> {
         self.ensure_end_derivative()?;
         if !self.data_valid {
-            realize(self.model, &self.state, &mut self.data, Stage::Acceleration)
-                .map_err(|e| e.at_time(self.state.t))?;
+            realize(
+                &*self.model,
+                &self.state,
+                &mut self.data,
+                Stage::Acceleration,
+            )
+            .map_err(|e| e.at_time(self.state.t))?;
             self.data_valid = true;
         }
         Ok(&self.data)
+    }
+
+    /// The model, the advanced state and its data realized to Acceleration, borrowed
+    /// together (what [`data`](Self::data) alone cannot give: it borrows the simulation
+    /// mutably).
+    pub fn realized(&mut self) -> Result<(&Model<T>, &State<T>, &Data<T>)> {
+        self.data()?;
+        Ok((&self.model, &self.state, &self.data))
     }
 
     /// Integrator statistics so far.
@@ -292,7 +309,7 @@ impl<'m, T: Real> Simulation<'m, T> {
         let (nq, nu) = (self.model.nq(), self.model.nu());
         relative_scaling(&self.buf.y0[nq..nq + nu], &mut self.buf.u_scale);
         relative_scaling(&self.buf.y0[nq + nu..], &mut self.buf.z_scale);
-        self.state.swap_auto_updates(self.model, &mut self.data);
+        self.state.swap_auto_updates(&*self.model, &mut self.data);
         let t1 = match self.settings.kind {
             kind if kind.is_error_controlled() => self.merson_step(t0, t_max)?,
             IntegratorKind::SemiExplicitEuler => self.rigid_step(t0, t_max)?,
@@ -323,9 +340,13 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// Realizes the advanced state to Acceleration (once) and keeps its derivative.
     fn ensure_end_derivative(&mut self) -> Result<()> {
         if !self.f_end_valid {
-            let realized =
-                step_derivative(self.model, &self.state, &mut self.data, &mut self.buf.f_end)
-                    .map_err(|e| e.at_time(self.state.t))?;
+            let realized = step_derivative(
+                &*self.model,
+                &self.state,
+                &mut self.data,
+                &mut self.buf.f_end,
+            )
+            .map_err(|e| e.at_time(self.state.t))?;
             self.f_end_valid = true;
             self.data_valid = realized;
         }
@@ -334,10 +355,12 @@ impl<'m, T: Real> Simulation<'m, T> {
 }
 
 mod attempts;
+mod model_handle;
 mod reports;
 mod setup;
 pub mod step_jacobian;
 
+pub use model_handle::ModelHandle;
 pub use reports::check_report_rows;
 pub use step_jacobian::StepJacobian;
 

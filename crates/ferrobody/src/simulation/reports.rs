@@ -58,7 +58,7 @@ impl<T: Real> Simulation<'_, T> {
         let t_start = self.state.t;
         self.budget.set_end_time(final_time);
         self.report_at(t_start)?;
-        on_report(self.model, &self.report_state, &self.report_data)?;
+        on_report(&*self.model, &self.report_state, &self.report_data)?;
         let mut k = 1u64;
         let mut held = self.controls().to_vec();
         loop {
@@ -85,7 +85,7 @@ impl<T: Real> Simulation<'_, T> {
                 self.step(t_max)?;
             }
             self.report_at(t_report)?;
-            on_report(self.model, &self.report_state, &self.report_data)?;
+            on_report(&*self.model, &self.report_state, &self.report_data)?;
             if t_report >= final_time {
                 return Ok(());
             }
@@ -138,14 +138,14 @@ impl<T: Real> Simulation<'_, T> {
                     limit: f64::INFINITY,
                     ..ProjectionOptions::during_step(tol)
                 };
-                let (model, rs, rd) = (self.model, &mut self.report_state, &mut self.report_data);
+                let (model, rs, rd) = (&*self.model, &mut self.report_state, &mut self.report_data);
                 project_state(model, rs, rd, &mut self.projection, &opts)?;
             } else if quaternion_norm_error(self.report_state.q.as_slice(), quats) > tol {
                 normalize_quaternions(self.report_state.q.as_mut_slice(), quats, None);
             }
         }
         realize(
-            self.model,
+            &*self.model,
             &self.report_state,
             &mut self.report_data,
             Stage::Acceleration,
