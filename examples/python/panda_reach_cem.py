@@ -30,7 +30,7 @@ def make_env(num_envs: int, episode_steps: int, threads=None) -> ferrobody.Vecto
     model = ferrobody.load(
         ROOT / "testdata" / "urdf" / "panda.urdf", actuators="position", kp=200.0, kv=5.0
     )
-    wrist = model.body_names.index("panda_link7") - 1  # body_positions leaves Ground out
+    wrist = model.body_index("panda_link7")  # per-body arrays put Ground first
 
     def observation(sim):
         return sim.body_positions()[:, wrist, :]

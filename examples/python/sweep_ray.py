@@ -23,7 +23,7 @@ import ferrobody
 SCENE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "scenes" / "s1_hc_ball.toml"
 STIFFNESSES = [3e5, 1e6, 3e6, 1e7]
 FRICTIONS = [0.2, 0.4, 0.6, 0.8]
-SPINS = [0.0, 5.0, 10.0]  # rad/s about z, the ball's u[2]
+SPINS = [0.0, 5.0, 10.0]  # rad/s about z (the ball.s speed ball.wz)
 
 
 def run_pair(model, stiffness, friction, duration, threads=1):
@@ -35,12 +35,12 @@ def run_pair(model, stiffness, friction, duration, threads=1):
     starts = []
     for spin in SPINS:
         s = m.default_state()
-        s.u[2] = spin
+        s.u[m.u_index("ball.wz")] = spin
         starts.append(s)
     out = ferrobody.rollouts(m, starts, duration=duration, report_interval=duration, threads=threads)
     if not out["ok"].all():
         raise RuntimeError("; ".join(e for e in out["error"] if e))
-    return out["position"][:, -1, 0, 0]
+    return out["position"][:, -1, m.body_index("ball"), 0]
 
 
 @ray.remote

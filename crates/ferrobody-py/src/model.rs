@@ -320,6 +320,14 @@ impl PyModel {
     fn nctrl(&self) -> usize {
         self.model.nctrl()
     }
+    /// Index of a body by name (`body_names`: Ground is 0, as in every per-body array);
+    /// `KeyError` if none.
+    fn body_index(&self, name: &str) -> PyResult<usize> {
+        self.model
+            .body_id(name)
+            .map(|id| id.0)
+            .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(format!("no body named '{name}'")))
+    }
     /// Index of a generalized coordinate by name (`coordinate_names`); `KeyError` if none.
     fn q_index(&self, name: &str) -> PyResult<usize> {
         index_of(&self.coordinate_names, name, "coordinate")

@@ -184,7 +184,7 @@ fn trajectory_columns<'py>(
     let column = |data: &[f64], width: usize, k: usize| -> Vec<f64> {
         (0..n).map(|r| data[r * width + k]).collect()
     };
-    d.set_item("time", shaped(py, run.time.clone(), &[n])?)?;
+    d.set_item("t", shaped(py, run.time.clone(), &[n])?)?;
     let nb = model.model.nbodies() - 1;
     for (i, b) in model.model.bodies()[1..].iter().enumerate() {
         for (k, c) in ["px", "py", "pz"].iter().enumerate() {
@@ -248,7 +248,7 @@ fn contact_columns<'py>(
     let d = PyDict::new(py);
     let m = &model.model;
     let t: Vec<f64> = c.report.iter().map(|&r| run.time[r]).collect();
-    d.set_item("time", shaped(py, t, &[k])?)?;
+    d.set_item("t", shaped(py, t, &[k])?)?;
     let element_names: Vec<String> = c
         .element
         .iter()
@@ -285,10 +285,11 @@ fn contact_columns<'py>(
 }
 
 /// Simulates `model` from every state of `states` independently, on `threads` threads
-/// (default: all cores), with the GIL released. Returns stacked arrays: `time` (runs × rows),
-/// `q`, `u`, `z` (runs × rows × n), `position` (runs × rows × bodies × 3, Ground left out),
-/// `quaternion` (… × 4, `[w, x, y, z]`), `velocity` (… × 6: angular, then linear),
-/// `kinetic_energy`, `potential_energy` (runs × rows),
+/// (default: all cores), with the GIL released. Returns stacked arrays named and ordered as
+/// trajectory.csv's columns: `t` (runs × rows), `q`, `u`, `z` (runs × rows × n), `position`
+/// (runs × rows × bodies × 3, bodies in `Model.body_names` order, Ground first),
+/// `quaternion` (… × 4, `[w, x, y, z]`), `velocity` (… × 6: `vx vy vz wx wy wz`, linear
+/// then angular), `ke`, `pe`, `energy` (runs × rows),
 /// and per run `ok` (bool), `error` (the message or None) and `steps`. Rows after a failed
 /// run's last report are NaN. Results equal those of separate `simulate` calls bit for bit.
 /// `controls` (runs × report intervals × nctrl, float64) gives each run an open-loop
@@ -360,6 +361,22 @@ pub fn rollouts<'py>(
     stack(py, model, &runs, expected_rows(&options))
 }
 
+/// Rows of `nb` bodies × `width` values (Ground left out, one row per entry of `t`) with
+/// Ground's `ground` values put first in each, so that body k of the result is
+/// `Model.body_names[k]`. Rows after a failed run's end (`t` NaN) are NaN for Ground too.
+fn with_ground(rows: &[f64], t: &[f64], nb: usize, width: usize, ground: &[f64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(t.len() * (nb + 1) * width);
+    for (k, time) in t.iter().enumerate() {
+        if time.is_nan() {
+            out.extend(std::iter::repeat_n(f64::NAN, width));
+        } else {
+            out.extend_from_slice(ground);
+        }
+        out.extend_from_slice(&rows[k * nb * width..(k + 1) * nb * width]);
+    }
+    out
+}
+
 fn expected_rows(o: &RecordOptions) -> usize {
     rollout::expected_reports(o.duration, o.report_interval.unwrap_or(0.0))
 }
@@ -390,20 +407,32 @@ fn stack<'py>(
     };
     let n = runs.len();
     let (nq, nu, nz) = (model.model.nq(), model.model.nu(), model.model.nz());
-    d.set_item("time", shaped(py, fill(&|r| &r.time, 1), &[n, rows])?)?;
+    let t = fill(&|r| &r.time, 1);
+    d.set_item("t", shaped(py, t.clone(), &[n, rows])?)?;
     d.set_item("q", shaped(py, fill(&|r| &r.q, nq), &[n, rows, nq])?)?;
     d.set_item("u", shaped(py, fill(&|r| &r.u, nu), &[n, rows, nu])?)?;
     d.set_item("z", shaped(py, fill(&|r| &r.z, nz), &[n, rows, nz])?)?;
-    let position = fill(&|r| &r.position, nb * 3);
-    d.set_item("position", shaped(py, position, &[n, rows, nb, 3])?)?;
+    let nbodies = nb + 1;
+    let position = with_ground(&fill(&|r| &r.position, nb * 3), &t, nb, 3, &[0.0; 3]);
+    d.set_item("position", shaped(py, position, &[n, rows, nbodies, 3])?)?;
     let quaternion = fill(&|r| &r.quaternion, nb * 4);
-    d.set_item("quaternion", shaped(py, quaternion, &[n, rows, nb, 4])?)?;
-    let velocity = fill(&|r| &r.velocity, nb * 6);
-    d.set_item("velocity", shaped(py, velocity, &[n, rows, nb, 6])?)?;
+    let quaternion = with_ground(&quaternion, &t, nb, 4, &[1.0, 0.0, 0.0, 0.0]);
+    d.set_item(
+        "quaternion",
+        shaped(py, quaternion, &[n, rows, nbodies, 4])?,
+    )?;
+    let mut velocity = fill(&|r| &r.velocity, nb * 6);
+    for v in velocity.chunks_exact_mut(6) {
+        v.rotate_left(3); // [ω; v] → trajectory.csv's [v; ω]
+    }
+    let velocity = with_ground(&velocity, &t, nb, 6, &[0.0; 6]);
+    d.set_item("velocity", shaped(py, velocity, &[n, rows, nbodies, 6])?)?;
     let ke = fill(&|r| &r.kinetic_energy, 1);
-    d.set_item("kinetic_energy", shaped(py, ke, &[n, rows])?)?;
     let pe = fill(&|r| &r.potential_energy, 1);
-    d.set_item("potential_energy", shaped(py, pe, &[n, rows])?)?;
+    let energy: Vec<f64> = ke.iter().zip(&pe).map(|(k, p)| k + p).collect();
+    d.set_item("ke", shaped(py, ke, &[n, rows])?)?;
+    d.set_item("pe", shaped(py, pe, &[n, rows])?)?;
+    d.set_item("energy", shaped(py, energy, &[n, rows])?)?;
     let ok: Vec<bool> = runs.iter().map(|r| r.error.is_none()).collect();
     d.set_item("ok", numpy::PyArray1::from_vec(py, ok))?;
     let errors: Vec<Option<String>> = runs

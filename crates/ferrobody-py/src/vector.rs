@@ -197,18 +197,20 @@ impl PyVectorSimulation {
         shaped(py, c, &[self.num_envs(), n])
     }
 
-    /// Every body's origin in Ground (num_envs × bodies × 3, Ground left out, as
-    /// `rollouts`' `position`), computed in parallel with the GIL released.
+    /// Every body's origin in Ground (num_envs × bodies × 3, bodies in `Model.body_names`
+    /// order, Ground first, as `rollouts`' `position`), computed in parallel with the GIL
+    /// released.
     fn body_positions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let nb = self.model.nbodies() - 1;
+        let nbodies = self.model.nbodies();
         let n = self.num_envs();
         let (sims, pool) = (&mut self.sims, self.pool.as_ref());
         let rows = py.detach(|| ferrobody::rollout::body_origins_all(sims, pool));
-        let mut flat = Vec::with_capacity(n * nb * 3);
+        let mut flat = Vec::with_capacity(n * nbodies * 3);
         for r in rows {
+            flat.extend([0.0; 3]); // Ground's origin
             flat.extend(r.map_err(to_py_err)?);
         }
-        shaped(py, flat, &[n, nb, 3])
+        shaped(py, flat, &[n, nbodies, 3])
     }
 
     fn __repr__(&self) -> String {

@@ -23,7 +23,7 @@ def test_osim_model_uses_opensim_coordinate_names(root):
     assert "hip_flexion" in " ".join(m.coordinate_names) or len(m.coordinate_names) == m.nq
     assert all("/speed" in n for n in m.speed_names if n in {c + "/speed" for c in m.coordinate_names})
     run = ferrobody.simulate(m, duration=0.05)
-    assert run["time"][-1] == pytest.approx(0.05)
+    assert run["t"][-1] == pytest.approx(0.05)
 
 
 def test_state_arrays_are_the_states_own(scenes):

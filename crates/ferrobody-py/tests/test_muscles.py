@@ -40,7 +40,7 @@ def test_simulate_returns_muscles_csv_columns_matching_opensim(root):
             # Same integrator and accuracy as the reference: round-off over 0.3 s (the run
             # stays below t = 0.65 s, where it becomes sensitive; tests/opensim_muscles.rs).
             assert np.abs(run[key] - reference).max() < 1e-6 * (1 + np.abs(reference).max()), key
-        assert run[f"{muscle}.lengthening_speed"].shape == run["time"].shape
+        assert run[f"{muscle}.lengthening_speed"].shape == run["t"].shape
 
 
 def test_moment_arms_match_opensim(root):

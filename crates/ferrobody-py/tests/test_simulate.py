@@ -22,7 +22,7 @@ def test_s1_matches_simbody_like_the_rust_tests(root, scenes):
     m = ferrobody.load(scenes / "s1_hc_ball.toml")
     run = ferrobody.simulate(m)
     ref = reference(root, "s1_hc_ball.csv")
-    assert np.array_equal(run["time"], ref["t"])
+    assert np.array_equal(run["t"], ref["t"])
     for ours, theirs in [("ball.px", "x"), ("ball.py", "y"), ("ball.pz", "z")]:
         assert np.max(np.abs(run[ours] - ref[theirs])) < 1e-5, ours
     for ours, theirs in [("ball.vx", "vx"), ("ball.vy", "vy"), ("ball.vz", "vz"),
@@ -36,7 +36,7 @@ def test_columns_make_a_dataframe(scenes):
     run = ferrobody.simulate(m, duration=0.5, report_interval=0.05)
     frame = pd.DataFrame(run)
     assert frame.shape[0] == 11
-    for column in ["time", "link1.px", "link5.qw", "link3.wz", "ke", "pe", "energy", "q:link1.rz", "u:link5.wz"]:
+    for column in ["t", "link1.px", "link5.qw", "link3.wz", "ke", "pe", "energy", "q:link1.rz", "u:link5.wz"]:
         assert column in frame.columns
     assert np.allclose(frame["energy"], frame["ke"] + frame["pe"])
 
@@ -45,9 +45,9 @@ def test_contacts_are_the_rows_of_contacts_csv(scenes):
     m = ferrobody.load(scenes / "s1_hc_ball.toml")
     run = ferrobody.simulate(m, duration=1.0, contacts=True)
     contacts = run.contacts
-    assert set(contacts) >= {"time", "element", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz",
+    assert set(contacts) >= {"t", "element", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz",
                              "depth", "fx", "fy", "fz", "normal_force", "friction_force", "slip_speed"}
-    assert len(contacts["time"]) > 0 and set(contacts["time"]) <= set(run["time"])
+    assert len(contacts["t"]) > 0 and set(contacts["t"]) <= set(run["t"])
     assert set(contacts["element"]) == {"contact"} and set(contacts["body2"]) == {"ball"}
     assert np.all(contacts["depth"] > 0) and np.all(contacts["normal_force"] >= 0)
 
@@ -64,7 +64,35 @@ def test_simulate_has_one_shape_whatever_the_flags(scenes):
     with_contacts = ferrobody.simulate(m, duration=1.0, contacts=True)
     for run in (plain, with_contacts):
         assert isinstance(run, ferrobody.Run) and isinstance(run, dict)
-        assert "time" in run and "ball.py" in run
+        assert "t" in run and "ball.py" in run
     assert plain.contacts == {}
-    assert len(with_contacts.contacts["time"]) > 0
+    assert len(with_contacts.contacts["t"]) > 0
     assert np.array_equal(plain["ball.py"], with_contacts["ball.py"])
+
+
+def test_python_results_use_trajectory_csv_names_and_orders(scenes, tmp_path):
+    # simulate's columns are trajectory.csv's header, in its order; rollouts' arrays use the
+    # same names (t, ke, pe, energy), the same velocity order (vx vy vz wx wy wz) and the
+    # bodies of Model.body_names, Ground first.
+    import csv
+    import subprocess
+    m = ferrobody.load(scenes / "s1_hc_ball.toml")
+    run = ferrobody.simulate(m, duration=0.2, report_interval=0.05)
+    header = []
+    for name in run:
+        header.append(name)
+    assert header[0] == "t" and header.index("ke") < header.index("pe") < header.index("energy")
+    out = ferrobody.rollouts(m, [m.default_state()], duration=0.2, report_interval=0.05)
+    for key in ["t", "ke", "pe", "energy"]:
+        assert np.array_equal(out[key][0], run[key]), key
+    ball = m.body_index("ball")
+    assert m.body_index(m.body_names[0]) == 0 and m.body_names[ball] == "ball"
+    assert out["position"].shape[2] == len(m.body_names)
+    assert np.all(out["position"][0, :, 0, :] == 0.0), "Ground's origin"
+    assert np.all(out["quaternion"][0, :, 0, :] == [1.0, 0.0, 0.0, 0.0])
+    for k, c in enumerate(["px", "py", "pz"]):
+        assert np.array_equal(out["position"][0, :, ball, k], run[f"ball.{c}"])
+    for k, c in enumerate(["vx", "vy", "vz", "wx", "wy", "wz"]):
+        assert np.array_equal(out["velocity"][0, :, ball, k], run[f"ball.{c}"]), c
+    with pytest.raises(KeyError, match="no body named 'nope'"):
+        m.body_index("nope")

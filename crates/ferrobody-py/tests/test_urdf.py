@@ -12,7 +12,7 @@ def test_a_fixed_base_arm(root):
     assert m.nq == 9 and m.coordinate_names[0] == "panda_joint1"
     assert m.speed_names[0] == "panda_joint1/speed"
     run = ferrobody.simulate(m, duration=0.1, report_interval=0.05)
-    assert len(run["time"]) == 3 and "panda_link7.pz" in run
+    assert len(run["t"]) == 3 and "panda_link7.pz" in run
     assert np.allclose(run["energy"], run["energy"][0], rtol=1e-6), "no dissipation"
 
 

@@ -50,7 +50,7 @@ def test_bad_actions_are_value_errors(panda):
 
 
 def test_reset_step_and_next_step_autoreset(panda):
-    wrist = panda.body_names.index("panda_link7") - 1
+    wrist = panda.body_index("panda_link7")
 
     def observation(sim):
         return np.concatenate([sim.q, sim.body_positions()[:, wrist, :]], axis=1)

@@ -16,11 +16,10 @@ from ferrobody._ferrobody import (
     VectorSimulation,
     __version__,
     load,
-    rollouts,
     step_jacobian,
 )
 from ferrobody.optimal_control import Solution, optimize
-from ferrobody.results import Run, simulate
+from ferrobody.results import Rollouts, Run, rollouts, simulate
 from ferrobody.vector_env import VectorEnv
 
 __all__ = [
@@ -28,6 +27,7 @@ __all__ = [
     "Model",
     "Simulation",
     "Solution",
+    "Rollouts",
     "Run",
     "State",
     "VectorEnv",

@@ -1,7 +1,7 @@
 """Type stubs of ferrobody's Python API (the extension module ferrobody._ferrobody)."""
 
 from os import PathLike
-from typing import Any, Callable, Iterable, Mapping, Optional, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, TypedDict, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -60,6 +60,8 @@ class Model:
     @property
     def nctrl(self) -> int:
         """Number of controls (one per actuator)."""
+    def body_index(self, name: str) -> int:
+        """Index of a body in body_names (Ground is 0, as in every per-body array); KeyError if none."""
     def q_index(self, name: str) -> int:
         """Index of a generalized coordinate by name; KeyError if none."""
     def u_index(self, name: str) -> int:
@@ -236,7 +238,8 @@ class VectorSimulation:
     def controls(self) -> npt.NDArray[np.float64]:
         """num_envs × nctrl, the controls held."""
     def body_positions(self) -> npt.NDArray[np.float64]:
-        """num_envs × bodies × 3: body origins in Ground, Ground left out."""
+        """num_envs × bodies × 3: body origins in Ground, bodies as Model.body_names (Ground
+        first)."""
 
 class VectorEnv:
     """Gymnasium-style vector environment (next-step autoreset) over a VectorSimulation, with
@@ -324,6 +327,23 @@ def optimize(
     or a dict with its keys) with IPOPT and exact derivatives. Raises ValueError,
     FileNotFoundError, or RuntimeError when IPOPT does not converge."""
 
+class Rollouts(TypedDict):
+    """Independent runs stacked (runs first; rows after a failed run's end are NaN)."""
+
+    t: npt.NDArray[np.float64]
+    q: npt.NDArray[np.float64]
+    u: npt.NDArray[np.float64]
+    z: npt.NDArray[np.float64]
+    position: npt.NDArray[np.float64]
+    quaternion: npt.NDArray[np.float64]
+    velocity: npt.NDArray[np.float64]
+    ke: npt.NDArray[np.float64]
+    pe: npt.NDArray[np.float64]
+    energy: npt.NDArray[np.float64]
+    ok: npt.NDArray[np.bool_]
+    error: list[Optional[str]]
+    steps: npt.NDArray[np.uint64]
+
 class Run(dict[str, np.ndarray]):
     """One recorded run: a dict of equal-length columns (pandas.DataFrame(run) is its
     table) with the run's contacts."""
@@ -358,12 +378,13 @@ def rollouts(
     integrator: Optional[str] = None,
     accuracy: Optional[float] = None,
     controls: Optional[npt.NDArray[np.float64]] = None,
-) -> dict[str, object]:
-    """Independent runs from every state on all cores (GIL released), as stacked arrays:
-    time (runs x rows), q, u, z (runs x rows x n), position (runs x rows x bodies x 3),
-    quaternion (... x 4), velocity (... x 6), kinetic_energy, potential_energy, and per run
-    ok, error, steps. Bit-identical to separate simulate calls. controls (runs x report
-    intervals x nctrl) gives each run an open-loop control sequence."""
+) -> Rollouts:
+    """Independent runs from every state on all cores (GIL released), as stacked arrays
+    with trajectory.csv's names and orders: t, ke, pe, energy (runs x rows), q, u, z (runs x
+    rows x n), position, quaternion, velocity (runs x rows x bodies x 3, 4, 6; bodies as
+    Model.body_names, Ground first; velocity vx vy vz wx wy wz), and per run ok, error,
+    steps. Bit-identical to separate simulate calls. controls (runs x report intervals x
+    nctrl) gives each run an open-loop control sequence."""
 
 def step_jacobian(
     model: Model,
