@@ -83,10 +83,7 @@ enum Command {
         /// Interval between report rows in seconds (overrides the scene).
         #[arg(long)]
         report_interval: Option<f64>,
-        /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler,
-        /// semi-explicit-euler2, verlet, implicit (error-controlled), rk4, explicit-euler-fixed
-        /// or semi-explicit-euler.
-        #[arg(long)]
+        #[arg(long, help = integrator_help())]
         integrator: Option<String>,
         /// For .osim and .urdf models: fail if any element of the model is not simulated.
         #[arg(long)]
@@ -129,10 +126,7 @@ enum Command {
         /// Integrator accuracy (overrides the scene).
         #[arg(long)]
         accuracy: Option<f64>,
-        /// Integration method: rk-merson, rk2, rk3, rk-feldberg, explicit-euler,
-        /// semi-explicit-euler2, verlet, implicit (error-controlled), rk4, explicit-euler-fixed
-        /// or semi-explicit-euler.
-        #[arg(long)]
+        #[arg(long, help = integrator_help())]
         integrator: Option<String>,
         /// For .urdf robots: a floating base (a Free joint between Ground and the root link).
         #[arg(long)]
@@ -274,4 +268,23 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--integrator`'s help: the names as the library spells them (`IntegratorKind::NAMES`).
+fn integrator_help() -> String {
+    let (controlled, fixed): (Vec<_>, Vec<_>) = ferrobody::IntegratorKind::ALL
+        .into_iter()
+        .partition(|k| k.is_error_controlled());
+    let names = |kinds: Vec<ferrobody::IntegratorKind>| -> String {
+        kinds
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "Integration method: {} (error-controlled), {} (fixed step)",
+        names(controlled),
+        names(fixed)
+    )
 }

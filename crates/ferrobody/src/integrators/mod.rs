@@ -39,47 +39,37 @@ pub mod verlet;
 use crate::error::{Error, Result, SettingsError};
 use serde::{Deserialize, Serialize};
 
-/// Which integration method.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Which integration method. Serialized as its name ([`IntegratorKind::NAMES`], the one
+/// place the names are spelled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum IntegratorKind {
     /// Runge–Kutta–Merson, variable step with error control (Simbody's default choice).
-    #[serde(rename = "rk-merson")]
     RungeKuttaMerson,
     /// Simbody's `RungeKutta2Integrator`: Heun's method, error-controlled (error order 2).
-    #[serde(rename = "rk2")]
     RungeKutta2,
     /// Simbody's `RungeKutta3Integrator`: Kutta's third-order method, error-controlled.
-    #[serde(rename = "rk3")]
     RungeKutta3,
     /// Simbody's `RungeKuttaFeldbergIntegrator`: Fehlberg 4(5), error-controlled.
-    #[serde(rename = "rk-feldberg")]
     RungeKuttaFeldberg,
     /// Classical fixed-step 4th-order Runge–Kutta.
-    #[serde(rename = "rk4")]
     RungeKutta4,
     /// Simbody's `ExplicitEulerIntegrator`: forward Euler, error-controlled against the
     /// trapezoidal rule (error order 2).
-    #[serde(rename = "explicit-euler")]
     ExplicitEuler,
     /// Simbody's `SemiExplicitEuler2Integrator`: semi-explicit Euler with a half-step error
     /// estimate (error order 2).
-    #[serde(rename = "semi-explicit-euler2")]
     SemiExplicitEuler2,
     /// Simbody's `VerletIntegrator`: Taylor step in q, trapezoidal rule in u (error order 3).
-    #[serde(rename = "verlet")]
     Verlet,
     /// Implicit, L-stable TR-BDF2 with an exact Jacobian, error-controlled: for stiff contact
     /// ([`tr_bdf2`]).
-    #[serde(rename = "implicit")]
     Implicit,
     /// Fixed-step explicit (forward) Euler, no error control.
-    #[serde(rename = "explicit-euler-fixed")]
     ExplicitEulerFixed,
     /// Fixed-step semi-explicit Euler with rigid unilateral contact: impacts, Coulomb friction
     /// and position projection (Simbody's `SemiExplicitEulerTimeStepper`,
     /// [`crate::integrators::rigid_contact`]).
-    #[serde(rename = "semi-explicit-euler")]
     SemiExplicitEuler,
 }
 
@@ -104,21 +94,44 @@ impl IntegratorKind {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 
+    /// The names used in scene files, on the command line, in Python and in summaries, in
+    /// the order of [`IntegratorKind::ALL`].
+    pub const NAMES: [&'static str; 11] = [
+        "rk-merson",
+        "rk2",
+        "rk3",
+        "rk-feldberg",
+        "rk4",
+        "explicit-euler",
+        "semi-explicit-euler2",
+        "verlet",
+        "implicit",
+        "explicit-euler-fixed",
+        "semi-explicit-euler",
+    ];
+
     /// The name used in scene files and summaries.
     pub fn name(self) -> &'static str {
-        match self {
-            IntegratorKind::RungeKuttaMerson => "rk-merson",
-            IntegratorKind::RungeKutta2 => "rk2",
-            IntegratorKind::RungeKutta3 => "rk3",
-            IntegratorKind::RungeKuttaFeldberg => "rk-feldberg",
-            IntegratorKind::RungeKutta4 => "rk4",
-            IntegratorKind::ExplicitEuler => "explicit-euler",
-            IntegratorKind::SemiExplicitEuler2 => "semi-explicit-euler2",
-            IntegratorKind::Verlet => "verlet",
-            IntegratorKind::Implicit => "implicit",
-            IntegratorKind::ExplicitEulerFixed => "explicit-euler-fixed",
-            IntegratorKind::SemiExplicitEuler => "semi-explicit-euler",
-        }
+        // ALL lists the kinds in declaration order, so the discriminant indexes NAMES.
+        Self::NAMES[self as usize]
+    }
+}
+
+impl Serialize for IntegratorKind {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for IntegratorKind {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Self::from_name(&name).ok_or_else(|| serde::de::Error::unknown_variant(&name, &Self::NAMES))
     }
 }
 
@@ -302,4 +315,34 @@ pub struct Stats {
     pub jacobians: u64,
     /// Newton matrices `(I − d h J)⁻¹` the implicit method formed; 0 for the other methods.
     pub newton_matrices: u64,
+}
+
+#[cfg(test)]
+mod kind_name_tests {
+    use super::IntegratorKind;
+
+    #[test]
+    fn every_kind_has_its_own_name_and_reads_back() {
+        for (i, kind) in IntegratorKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind as usize, i, "ALL is in declaration order");
+            assert_eq!(IntegratorKind::from_name(kind.name()), Some(kind));
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.name()));
+            assert_eq!(serde_json::from_str::<IntegratorKind>(&json).unwrap(), kind);
+        }
+        let mut names = IntegratorKind::NAMES.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), IntegratorKind::ALL.len(), "no name twice");
+    }
+
+    #[test]
+    fn an_unknown_name_is_serdes_unknown_variant_error() {
+        let e = serde_json::from_str::<IntegratorKind>("\"rk9\"").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("unknown variant `rk9`, expected one of `rk-merson`"),
+            "{e}"
+        );
+    }
 }
