@@ -1,7 +1,9 @@
 """Makes OpenSim 4.6 references for muscle-driven models (issue 37) in the layout of
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
-Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR  (needs `pip install opensim`)
+Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces]  (needs
+`pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and two
+PathSprings)
 
 `mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
@@ -195,7 +197,53 @@ def write_actuators(out_dir, name):
     return out
 
 
+def write_path_forces(out_dir, name):
+    """A pendulum lifted by a PathActuator (three points, two on the arm; Sine control) and a
+    free box hanging from Ground on a PathSpring and tethered to the arm by a second one
+    (stretch, lengthening speed and a slack phase all exercised); gravity on."""
+    model = osim.Model()
+    model.setName(name)
+    arm = osim.Body("arm", 1.0, osim.Vec3(0, -0.25, 0), osim.Inertia(0.01, 0.002, 0.01))
+    model.addBody(arm)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(1, 0, 0), osim.Vec3(0),
+                        arm, osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("swing")
+    model.addJoint(pin)
+    box = osim.Body("box", 2.0, osim.Vec3(0), osim.Inertia(0.02, 0.03, 0.04))
+    model.addBody(box)
+    model.addJoint(osim.FreeJoint("free", model.getGround(), box))
+    lift = osim.PathActuator()
+    lift.setName("lift")
+    lift.set_optimal_force(20.0)
+    lift.addNewPathPoint("origin", model.getGround(), osim.Vec3(1.3, 0.2, 0))
+    lift.addNewPathPoint("via", arm, osim.Vec3(0.05, -0.2, 0.02))
+    lift.addNewPathPoint("insertion", arm, osim.Vec3(0, -0.4, 0))
+    model.addForce(lift)
+    bungee = osim.PathSpring("bungee", 0.3, 200.0, 0.5)
+    bungee.updGeometryPath().appendNewPathPoint("top", model.getGround(), osim.Vec3(0, 0.5, 0))
+    bungee.updGeometryPath().appendNewPathPoint("hook", box, osim.Vec3(0, 0.1, 0.02))
+    model.addForce(bungee)
+    tether = osim.PathSpring("tether", 0.9, 50.0, 0.2)
+    tether.updGeometryPath().appendNewPathPoint("arm_end", arm, osim.Vec3(0, -0.5, 0))
+    tether.updGeometryPath().appendNewPathPoint("box_side", box, osim.Vec3(0.05, 0, 0))
+    model.addForce(tether)
+    controller = osim.PrescribedController()
+    controller.setName("controls")
+    controller.addActuator(lift)
+    controller.prescribeControlForActuator("lift", osim.Sine(0.5, 3.0, 0.0, 0.5))
+    model.addController(controller)
+    model.finalizeConnections()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    return out
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 3 and sys.argv[3] == "path_forces":
+        path_forces = write_path_forces(sys.argv[2], "mus_path_forces")
+        run(path_forces, f"{sys.argv[2]}/mus_path_forces.csv")
+        print("wrote", path_forces)
+        sys.exit(0)
     shared, out_dir = sys.argv[1], sys.argv[2]
     thelen = write_thelen_only(f"{shared}/mus_tug_of_war.osim", out_dir, "mus_block_thelen")
     run(thelen, f"{out_dir}/mus_block_thelen.csv")

@@ -52,8 +52,10 @@ pub fn check(
     }
     for f in model.forces() {
         out!("  force: {}", f.name());
-        if let ferrobody::model::Force::Muscle(m) = f {
-            describe_muscle(model, m);
+        match f {
+            ferrobody::model::Force::Muscle(m) => describe_path(model, &m.path),
+            ferrobody::model::Force::PathForce(p) => describe_path(model, &p.path),
+            _ => {}
         }
     }
     for c in model.constraints() {
@@ -100,11 +102,11 @@ pub fn check(
     Ok(())
 }
 
-/// A muscle's path: its points (kind and body) and the wrap objects it may wrap over.
-fn describe_muscle(model: &ferrobody::Model<f64>, m: &ferrobody::muscles::Muscle) {
+/// A muscle's or path force's path: its points (kind and body) and the wrap objects it may
+/// wrap over.
+fn describe_path(model: &ferrobody::Model<f64>, path: &ferrobody::muscles::GeometryPath) {
     use ferrobody::muscles::PathPoint;
-    let points: Vec<String> = m
-        .path
+    let points: Vec<String> = path
         .points
         .iter()
         .map(|p| {
@@ -118,7 +120,7 @@ fn describe_muscle(model: &ferrobody::Model<f64>, m: &ferrobody::muscles::Muscle
         })
         .collect();
     out!("    path: {}", points.join(", "));
-    for w in &m.path.wraps {
+    for w in &path.wraps {
         out!(
             "    wraps over '{}' on '{}'",
             w.object.name,

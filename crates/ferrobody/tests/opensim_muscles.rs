@@ -579,3 +579,29 @@ fn thelen_flags_opensim_does_not_implement_are_refused() {
         assert!(e.contains("OpenSim 4.6 refuses it too"), "{e}");
     }
 }
+
+/// A PathActuator (Sine control) lifting a pendulum over three points, and two PathSprings
+/// (one from Ground, one between two moving bodies, each going slack and taut) on a free box,
+/// against OpenSim 4.6 (`scripts/opensim/make_muscle_references.py … path_forces`).
+#[test]
+fn path_actuator_and_path_springs_match_opensim() {
+    check("mus_path_forces.osim", "mus_path_forces.csv");
+}
+
+#[test]
+fn a_path_spring_without_stiffness_is_a_one_line_error_with_its_place() {
+    let file = common::repo_root().join("testdata/opensim/muscles/mus_path_forces.osim");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let broken = text.replacen("<stiffness>200</stiffness>", "", 1);
+    let Err(e) = osim::parse(&broken, "mus_path_forces.osim") else {
+        panic!("a PathSpring without stiffness loaded");
+    };
+    let e = e.message();
+    assert!(e.starts_with("mus_path_forces.osim:"), "{e}");
+    assert!(e.contains("/forceset/bungee"), "{e}");
+    assert!(
+        e.contains("stiffness must be finite and not negative, got NaN"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1);
+}

@@ -56,6 +56,8 @@ pub enum Force<T: Real = f64> {
     Muscle(Box<crate::muscles::Muscle>),
     /// An OpenSim coordinate, torque, point or activation-coordinate actuator.
     ScalarActuator(Box<crate::muscles::scalar_actuators::ScalarActuator>),
+    /// An OpenSim `PathActuator` or `PathSpring` on its path.
+    PathForce(Box<crate::muscles::PathForce>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -79,6 +81,7 @@ macro_rules! dispatch {
             Force::ExponentialSpring($f) => $body,
             Force::Muscle($f) => $body,
             Force::ScalarActuator($f) => $body,
+            Force::PathForce($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -120,6 +123,7 @@ impl<T: Real> Force<T> {
             Force::ExponentialSpring(f) => f.validate(bodies.len()),
             Force::Muscle(f) => f.validate(bodies),
             Force::ScalarActuator(f) => f.validate(bodies),
+            Force::PathForce(f) => f.validate(bodies),
         }
     }
 
@@ -142,6 +146,7 @@ impl<T: Real> Force<T> {
             Force::ExponentialSpring(f) => Force::ExponentialSpring(f.cast()),
             Force::Muscle(f) => Force::Muscle(f.clone()),
             Force::ScalarActuator(f) => Force::ScalarActuator(f.clone()),
+            Force::PathForce(f) => Force::PathForce(f.clone()),
             Force::Custom(f) => {
                 return Err(Error::model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

@@ -7,13 +7,15 @@
 //! continuous auxiliary variables z. It applies its tendon force as a tension along the path and
 //! writes the rates of its states. The muscle laws live one per file
 //! ([`degroote_fregly`], [`thelen2003`], [`millard2012`] with its curves in [`millard_curves`]).
-//! Issue 37 adds the other wrap shapes.
+//! [`path_force`] puts OpenSim's `PathActuator` and `PathSpring` on the same paths. Issue 37
+//! adds the other wrap shapes.
 
 pub mod degroote_fregly;
 pub mod millard2012;
 pub mod millard_curves;
 mod millard_equilibrium;
 pub mod path;
+pub mod path_force;
 pub mod path_wrap;
 pub mod pennation;
 pub mod scalar_actuators;
@@ -26,6 +28,7 @@ mod wrap_math;
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
 pub use millard2012::{Millard2012, MillardProperties};
 pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
+pub use path_force::{PathForce, PathForceLaw};
 pub use path_wrap::{PathWrap, WrapObject, WrapShape};
 pub use thelen2003::Thelen2003;
 pub use wrap_cylinder::{Quadrant, WrapCylinder};

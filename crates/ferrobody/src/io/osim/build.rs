@@ -2,7 +2,9 @@
 //! joints' mobilizers, gravity, forces and contact, and the left-out count.
 
 use super::document::{child, objects, tag_of, Doc, OsimError, Res};
-use super::{actuators, constraints, contact, controllers, equilibrate, forces, joints, muscles};
+use super::{
+    actuators, constraints, contact, controllers, equilibrate, forces, joints, muscles, path_forces,
+};
 use super::{Coordinate, MotionType, OsimModel};
 use crate::error::Error;
 use crate::ids::BodyId;
@@ -226,6 +228,9 @@ fn add_forces(
         } else if actuators::SUPPORTED.contains(&tag.as_str()) {
             state_variables.extend(ctx.scalar_actuator(n)?);
             forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
+        } else if path_forces::SUPPORTED.contains(&tag.as_str()) {
+            ctx.path_force(n)?;
+            forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
         } else if forces::SUPPORTED.contains(&tag.as_str()) {
             ctx.add(n, &geometry)?;
             used.extend(geometry_users(doc, n));
@@ -288,6 +293,7 @@ fn collect_components<'a, 'i>(
         } else if tag.ends_with("Force")
             || muscles::SUPPORTED.contains(&tag)
             || actuators::SUPPORTED.contains(&tag)
+            || path_forces::SUPPORTED.contains(&tag)
             || forces::is_unsupported_force(tag)
         {
             forces.push(n);

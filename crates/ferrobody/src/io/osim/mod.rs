@@ -31,6 +31,7 @@ mod frames;
 mod joints;
 mod muscle_properties;
 mod muscles;
+mod path_forces;
 
 use document::OsimError;
 
@@ -298,7 +299,8 @@ pub fn parse_with_controls(
         let drives = |(name, tag): &(String, String)| {
             name == &c.actuator
                 && (muscles::SUPPORTED.contains(&tag.as_str())
-                    || actuators::SUPPORTED.contains(&tag.as_str()))
+                    || actuators::SUPPORTED.contains(&tag.as_str())
+                    || tag == "PathActuator")
         };
         if !model.forces.iter().any(drives) {
             return Err(err(

@@ -130,11 +130,11 @@ impl ForceCtx<'_, '_, '_> {
         Ok(states)
     }
 
-    /// The muscle's `GeometryPath` (its path points; wrap objects refused for now).
-    fn geometry_path(&self, muscle: Node) -> Res<GeometryPath> {
+    /// The `GeometryPath` of a muscle or other path force (its points and wrap objects).
+    pub(super) fn geometry_path(&self, owner: Node) -> Res<GeometryPath> {
         let doc = self.doc;
-        let path = child(muscle, "GeometryPath")
-            .ok_or_else(|| doc.err(muscle, "a muscle needs a <GeometryPath>"))?;
+        let path = child(owner, "GeometryPath")
+            .ok_or_else(|| doc.err(owner, format!("a {} needs a <GeometryPath>", tag_of(owner))))?;
         let set = child(path, "PathPointSet")
             .ok_or_else(|| doc.err(path, "a GeometryPath needs a <PathPointSet>"))?;
         let points = objects(set)

@@ -1,0 +1,146 @@
+//! Forces along a geometry path that are not muscles (OpenSim's `PathActuator` and
+//! `PathSpring`), on the same [`GeometryPath`]s, points and wrapping as the muscles, applied
+//! as a tension T along the path (positive T shortens it; a negative actuator tension pushes).
+//!
+//! * `PathActuator`: `T = c F`, the control c (its `PrescribedController` function of time,
+//!   else zero, as for the other actuators; not clamped, as OpenSim does not clamp it in a
+//!   forward run) times `optimal_force` F (N).
+//! * `PathSpring`: `T = k s (1 + d ℓ̇)` with the stretch `s = max(ℓ − ℓ₀, 0)` (m) beyond the
+//!   `resting_length` ℓ₀, `stiffness` k (N/m), `dissipation` d (s/m) and the path's
+//!   lengthening speed ℓ̇ (m/s). Its potential energy is the elastic `½ k s²` (J); OpenSim
+//!   reports none for it.
+//!
+//! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{PathActuator, PathSpring}.cpp`
+//! (`computeActuation`, `getStretch`, `getTension`).
+
+use super::path::GeometryPath;
+use super::Excitation;
+use crate::error::{invalid, ModelError};
+use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
+use crate::scalar::Real;
+use crate::tree::Body;
+
+/// What sets the tension of a [`PathForce`].
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum PathForceLaw {
+    /// OpenSim's `PathActuator`.
+    Actuator {
+        /// `optimal_force` (N per unit control).
+        optimal_force: f64,
+        /// Its control.
+        control: Excitation,
+    },
+    /// OpenSim's `PathSpring`.
+    Spring {
+        /// `resting_length` ℓ₀ (m).
+        resting_length: f64,
+        /// `stiffness` k (N/m).
+        stiffness: f64,
+        /// `dissipation` d (s/m).
+        dissipation: f64,
+    },
+}
+
+/// A tension along a path: an OpenSim `PathActuator` or `PathSpring`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathForce {
+    /// Its name (OpenSim's component name).
+    pub name: String,
+    /// The path it pulls along.
+    pub path: GeometryPath,
+    /// How its tension is set.
+    pub law: PathForceLaw,
+}
+
+impl PathForce {
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Checks the path and the law's properties (OpenSim's ranges: a spring's resting
+    /// length, stiffness and dissipation are not negative).
+    pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
+        self.path.validate(bodies)?;
+        match &self.law {
+            PathForceLaw::Actuator { optimal_force, .. } => {
+                if !optimal_force.is_finite() {
+                    return Err(invalid!("optimal_force {optimal_force} is not finite"));
+                }
+            }
+            PathForceLaw::Spring {
+                resting_length,
+                stiffness,
+                dissipation,
+            } => {
+                for (name, value) in [
+                    ("resting_length", resting_length),
+                    ("stiffness", stiffness),
+                    ("dissipation", dissipation),
+                ] {
+                    if !(value.is_finite() && *value >= 0.0) {
+                        return Err(invalid!(
+                            "{name} must be finite and not negative, got {value}"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The tension (N) with the path at `length` (m), lengthening at `speed` (m/s), at time
+    /// `t` (s).
+    pub fn tension<T: Real>(&self, t: T, length: T, speed: T) -> T {
+        match &self.law {
+            PathForceLaw::Actuator {
+                optimal_force,
+                control,
+            } => control.at(t, speed) * T::c(*optimal_force),
+            PathForceLaw::Spring {
+                resting_length,
+                stiffness,
+                dissipation,
+            } => {
+                let stretch = stretch(length, *resting_length);
+                stretch * T::c(*stiffness) * (T::one() + T::c(*dissipation) * speed)
+            }
+        }
+    }
+}
+
+/// `max(ℓ − ℓ₀, 0)`, as `PathSpring::getStretch`.
+fn stretch<T: Real>(length: T, resting_length: f64) -> T {
+    if length.re() > resting_length {
+        length - T::c(resting_length)
+    } else {
+        T::zero()
+    }
+}
+
+impl<T: Real> ForceElement<T> for PathForce {
+    fn name(&self) -> &str {
+        PathForce::name(self)
+    }
+
+    fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
+        let t = T::c(ctx.state.t);
+        self.path
+            .apply_tension_with(ctx, out, |p| self.tension(t, p.length, p.speed));
+    }
+
+    fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {
+        match &self.law {
+            PathForceLaw::Spring {
+                resting_length,
+                stiffness,
+                ..
+            } => {
+                let s = stretch(self.path.kinematics(ctx).length, *resting_length);
+                T::c(0.5 * stiffness) * s * s
+            }
+            PathForceLaw::Actuator { .. } => T::zero(),
+        }
+    }
+}
