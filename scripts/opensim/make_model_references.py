@@ -53,6 +53,7 @@ MODELS = {
     "rajagopal_lai_uhlrich2023": ("Models/Rajagopal/RajagopalLaiUhlrich2023.osim", None),
     "rajagopal2015_opensense": ("Models/Rajagopal_OpenSense/Rajagopal2015_opensense.osim", None),
     "arm26": ("Models/Arm26/arm26.osim", None),
+    "arm26_excited": ("Models/Arm26/arm26.osim", "sine"),
     "gait2354": ("Models/Gait2354_Simbody/gait2354_simbody.osim", None),
 }
 

@@ -7,8 +7,9 @@
 //! continuous auxiliary variables z. It applies its tendon force as a tension along the path and
 //! writes the rates of its states. The muscle laws live one per file
 //! ([`degroote_fregly`], [`thelen2003`], [`millard2012`] with its curves in [`millard_curves`]).
-//! [`path_force`] puts OpenSim's `PathActuator` and `PathSpring` on the same paths. Issue 37
-//! adds the other wrap shapes.
+//! [`path_force`] puts OpenSim's `PathActuator` and `PathSpring` on the same paths. Paths
+//! wrap over cylinders ([`wrap_cylinder`]) and ellipsoids ([`wrap_ellipsoid`]); issue 37 adds
+//! spheres and tori.
 
 pub mod degroote_fregly;
 pub mod millard2012;
@@ -23,6 +24,7 @@ pub mod smooth_curve;
 pub mod thelen2003;
 mod thelen_equilibrium;
 pub mod wrap_cylinder;
+pub mod wrap_ellipsoid;
 mod wrap_math;
 
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
@@ -32,6 +34,7 @@ pub use path_force::{PathForce, PathForceLaw};
 pub use path_wrap::{PathWrap, WrapObject, WrapShape};
 pub use thelen2003::Thelen2003;
 pub use wrap_cylinder::{Quadrant, WrapCylinder};
+pub use wrap_ellipsoid::{WrapEllipsoid, WrapMethod};
 
 use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};

@@ -21,6 +21,7 @@
 
 use super::path::{segment_length, station_at, GeometryPath, PointAt};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapCylinder, WrapHit};
+use super::wrap_ellipsoid::{WrapEllipsoid, WrapMethod};
 use crate::forces::ForceContext;
 use crate::ids::BodyId;
 use crate::math::Transform;
@@ -33,6 +34,8 @@ use nalgebra::Vector3;
 pub enum WrapShape {
     /// OpenSim's `WrapCylinder`.
     Cylinder(WrapCylinder),
+    /// OpenSim's `WrapEllipsoid`.
+    Ellipsoid(WrapEllipsoid),
 }
 
 /// A wrap object fixed on a body.
@@ -59,6 +62,8 @@ pub struct PathWrap {
     pub object: WrapObject,
     /// 1-based first and last path points to consider (below 1: the path's ends).
     pub range: [i32; 2],
+    /// How the wrapping plane over an ellipsoid is chosen (`method`; other shapes ignore it).
+    pub method: WrapMethod,
 }
 
 impl WrapObject {
@@ -70,6 +75,7 @@ impl WrapObject {
         a: &PointAt<T>,
         b: &PointAt<T>,
         single: bool,
+        method: WrapMethod,
     ) -> (WrapAction, Option<WrapHit<T>>) {
         let x_gb = ctx.x_gb(self.body);
         let r_bw = self.x_bw.r.map(T::c);
@@ -85,6 +91,7 @@ impl WrapObject {
         let (p1, p2) = (to_w(a), to_w(b));
         let (code, hit) = match &self.shape {
             WrapShape::Cylinder(c) => c.wrap_line(&p1, &p2, self.quadrant, single),
+            WrapShape::Ellipsoid(e) => e.wrap_line(&p1, &p2, self.quadrant, method),
         };
         let hit = hit.map(|h| WrapHit {
             r1: p_bw + r_bw * h.r1,
@@ -187,9 +194,9 @@ impl GeometryPath {
             if same_object {
                 continue;
             }
-            let (c, hit) = wrap
-                .object
-                .wrap_segment(ctx, &path[pt1], &path[pt2], single);
+            let (c, hit) =
+                wrap.object
+                    .wrap_segment(ctx, &path[pt1], &path[pt2], single, wrap.method);
             code = c;
             let Some(hit) = hit else { continue };
             match c {

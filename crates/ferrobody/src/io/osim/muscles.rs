@@ -19,7 +19,7 @@ use crate::math::function::Function;
 use crate::model::Force;
 use crate::muscles::{
     CoordinateRef, Excitation, GeometryPath, Muscle, MuscleModel, PathPoint, PathWrap, Quadrant,
-    WrapCylinder, WrapObject, WrapShape,
+    WrapCylinder, WrapEllipsoid, WrapMethod, WrapObject, WrapShape,
 };
 use nalgebra::Vector3;
 use roxmltree::Node;
@@ -249,9 +249,24 @@ impl ForceCtx<'_, '_, '_> {
                 _ => return Err(doc.err(node, "<range> needs two point numbers")),
             },
         };
+        let method = match doc.text(node, "method") {
+            None => WrapMethod::Hybrid,
+            Some((el, m)) => match m.trim() {
+                "hybrid" => WrapMethod::Hybrid,
+                "midpoint" => WrapMethod::Midpoint,
+                "axial" => WrapMethod::Axial,
+                other => {
+                    return Err(doc.err(
+                        el,
+                        format!("<method> '{other}' is not one of hybrid, midpoint, axial"),
+                    ))
+                }
+            },
+        };
         Ok(PathWrap {
             object: self.wrap_object(object)?,
             range,
+            method,
         })
     }
 
@@ -301,11 +316,21 @@ impl ForceCtx<'_, '_, '_> {
                 }
                 WrapShape::Cylinder(WrapCylinder { radius, length })
             }
+            "WrapEllipsoid" => {
+                let dimensions = doc.fixed(node, "dimensions", [-1.0; 3])?;
+                if !dimensions.iter().all(|d| d.is_finite() && *d > 0.0) {
+                    return Err(doc.err(
+                        node,
+                        format!("<dimensions> {dimensions:?} must be three positive lengths"),
+                    ));
+                }
+                WrapShape::Ellipsoid(WrapEllipsoid { dimensions })
+            }
             other => {
                 return Err(doc.err(
                     node,
                     format!(
-                        "wrap object <{other}> is not simulated yet (issue 37): WrapCylinder is"
+                        "wrap object <{other}> is not simulated yet (issue 37): WrapCylinder and WrapEllipsoid are"
                     ),
                 ))
             }

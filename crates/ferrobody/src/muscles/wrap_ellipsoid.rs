@@ -1,0 +1,597 @@
+//! OpenSim's `WrapEllipsoid::wrapLine`: a path from P₁ to P₂ over the ellipsoid
+//! (x/a)² + (y/b)² + (z/c)² = 1 of its frame W (`dimensions` a, b, c in m).
+//!
+//! Everything is scaled by `3/(a + b + c)` first, as OpenSim does. A segment wraps only when
+//! its line crosses the ellipsoid between its ends. The wrapping plane goes through P₁, P₂
+//! and a surface point c₁ chosen by the path's method: `midpoint` (the surface point closest
+//! to the crossing chord's midpoint), `axial` (Frans' technique: where the chord crosses the
+//! plane normal to the coordinate axis most parallel to it) or `hybrid` (Frans' point blended
+//! with the average of 298 "fan" directions from the chord to the surface, by how parallel the
+//! chord is to that axis). A quadrant other than `all` flips c₁ to its side. The tangent
+//! points r₁, r₂ solve, by a damped Gauss–Newton iteration from c₁, "on the ellipsoid, in the
+//! plane, tangent towards Pᵢ"; the surface path is the plane's section, sampled every 1 mm
+//! (at most 499 pieces), the far way round when the near way would double back on a
+//! one-sided ellipsoid. Closest points on the ellipsoid and on ellipses are Eberly's
+//! (Graphics Gems IV). Points in W (m); the length over the surface in m.
+//!
+//! Source: OpenSim 4.6 `OpenSim/Simulation/Wrap/WrapEllipsoid.cpp` (`wrapLine`,
+//! `calcTangentPoint`, `CalcDistanceOnEllipsoid`, `findClosestPoint`,
+//! `closestPointToEllipse`). One departure: where Eberly's Newton iteration does not converge
+//! in 64 steps OpenSim leaves its output untouched (whatever the caller's variable held); here
+//! the last iterate is used.
+
+use super::wrap_cylinder::{Quadrant, WrapAction, WrapHit};
+use super::wrap_math::{dsign, normalize_or_zero};
+use crate::scalar::Real;
+use nalgebra::{Matrix4, Vector3, Vector4};
+
+/// How a path chooses its wrapping plane over an ellipsoid (OpenSim's `PathWrap::method`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum WrapMethod {
+    /// `hybrid` (OpenSim's default): Frans' technique blended with the fan.
+    #[default]
+    Hybrid,
+    /// `midpoint`.
+    Midpoint,
+    /// `axial`: Frans' technique alone.
+    Axial,
+}
+
+/// An ellipsoid wrap object's shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WrapEllipsoid {
+    /// The semi-axes along x, y and z of W (m).
+    pub dimensions: [f64; 3],
+}
+
+const ELLIPSOID_TINY: f64 = 0.000_000_01;
+const MU_BLEND_MIN: f64 = 0.7073;
+const MU_BLEND_MAX: f64 = 0.9;
+const NUM_FAN_SAMPLES: usize = 300;
+const SV_BOUNDARY_BLEND: f64 = 0.3;
+/// OpenSim's `ROUNDOFF_ERROR` (`EQUAL_WITHIN_ERROR`).
+const ROUNDOFF_ERROR: f64 = 0.000_000_000_000_2;
+const DESIRED_SEGMENT_LENGTH: f64 = 0.001;
+
+fn equal_within_error(a: f64, b: f64) -> bool {
+    (a - b).abs() <= ROUNDOFF_ERROR
+}
+
+fn dot<T: Real>(a: &Vector3<T>, b: &Vector3<T>) -> T {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+impl WrapEllipsoid {
+    /// Wraps segment `p1`→`p2` (in W) on the side `quadrant` allows, choosing the plane by
+    /// `method`.
+    pub fn wrap_line<T: Real>(
+        &self,
+        point1: &Vector3<T>,
+        point2: &Vector3<T>,
+        quadrant: Quadrant,
+        method: WrapMethod,
+    ) -> (WrapAction, Option<WrapHit<T>>) {
+        let factor = 3.0 / self.dimensions.iter().sum::<f64>();
+        let f = T::c(factor);
+        let p1 = point1 * f;
+        let p2 = point2 * f;
+        let m = Vector3::<T>::zeros();
+        let a = Vector3::from(self.dimensions.map(|d| T::c(d * factor)));
+        let excess = |p: &Vector3<T>| {
+            let mut e = T::c(-1.0);
+            for i in 0..3 {
+                let s = (p[i] - m[i]) / a[i];
+                e += s * s;
+            }
+            e
+        };
+        let (p1e, p2e) = (excess(&p1), excess(&p2));
+        if p1e.re() < -0.0001 || p2e.re() < -0.0001 {
+            return (WrapAction::InsideRadius, None);
+        }
+        let p1p2 = p1 - p2;
+        let (p1m, _) = normalize_or_zero(&(p1 - m));
+        let (p2m, _) = normalize_or_zero(&(p2 - m));
+        let ppm = dot(&p1m, &p2m) - T::one();
+        if ppm.re().abs() < 0.0001 {
+            return (WrapAction::NoWrap, None);
+        }
+        let f1 = p1p2.component_div(&a);
+        let f2 = (p2 - m).component_div(&a);
+        let aa = dot(&f1, &f1);
+        let bb = T::c(2.0) * dot(&f1, &f2);
+        let cc = dot(&f2, &f2) - T::one();
+        let disc = bb * bb - T::c(4.0) * aa * cc;
+        if disc.re() < 0.0 {
+            return (WrapAction::NoWrap, None);
+        }
+        let l1 = (-bb + disc.sqrt()) / (T::c(2.0) * aa);
+        let l2 = (-bb - disc.sqrt()) / (T::c(2.0) * aa);
+        let inside = |l: T| 0.0 < l.re() && l.re() < 1.0;
+        if !inside(l1) || !inside(l2) {
+            return (WrapAction::NoWrap, None);
+        }
+        let chord = [p2 + p1p2 * l1, p2 + p1p2 * l2];
+        let (c1, fan_weight, best_t) = self.plane_point(&chord, &p1p2, &a, &m, method);
+        let use_c1 = match method {
+            WrapMethod::Axial => best_t > 0.0 && best_t < 1.0,
+            _ => true,
+        };
+        let (mut r1, mut r2) = if use_c1 {
+            (c1, c1)
+        } else {
+            (chord[0], chord[1])
+        };
+        let c1 = match quadrant {
+            Quadrant::Half { axis, sign } if dsign(c1[axis] - m[axis]) != sign => {
+                let flipped = self.flip_to_side(&c1, axis, fan_weight, &a);
+                r1 = flipped.0;
+                r2 = flipped.0;
+                flipped.1
+            }
+            _ => c1,
+        };
+        let (vs, _) = normalize_or_zero(&p1p2.cross(&(p1 - c1)));
+        let vs4 = -dot(&vs, &c1);
+        calc_tangent_point(p1e, &mut r1, &p1, &m, &a, &vs, vs4);
+        calc_tangent_point(p2e, &mut r2, &p2, &m, &a, &vs, vs4);
+        let one_sided = !matches!(quadrant, Quadrant::All);
+        let mut far_side = false;
+        let length = loop {
+            let (points, length) =
+                distance_on_ellipsoid(&r1, &r2, &m, &a, &vs, vs4, far_side, factor);
+            if one_sided && points.len() > 2 && !far_side {
+                let (w1, w2) = (points[1], points[points.len() - 2]);
+                let (r1p1, _) = normalize_or_zero(&(p1 - r1));
+                let (r1w1, _) = normalize_or_zero(&(w1 - r1));
+                let (r2p2, _) = normalize_or_zero(&(p2 - r2));
+                let (r2w2, _) = normalize_or_zero(&(w2 - r2));
+                if dot(&r1p1, &r1w1).re() > 0.0 || dot(&r2p2, &r2w2).re() > 0.0 {
+                    // A wrong-way wrap: OpenSim recomputes it round the far side.
+                    far_side = true;
+                    continue;
+                }
+            }
+            break length;
+        };
+        let hit = WrapHit {
+            r1: r1 / f,
+            r2: r2 / f,
+            length: length / f,
+        };
+        (WrapAction::MandatoryWrap, Some(hit))
+    }
+
+    /// The wrapping plane's surface point c₁ (scaled W), the fan's weight (−∞ when the fan
+    /// was not used) and Frans' chord parameter along the most parallel axis.
+    fn plane_point<T: Real>(
+        &self,
+        chord: &[Vector3<T>; 2],
+        p1p2: &Vector3<T>,
+        a: &Vector3<T>,
+        m: &Vector3<T>,
+        method: WrapMethod,
+    ) -> (Vector3<T>, T, f64) {
+        let [r1, r2] = *chord;
+        let r1r2 = r2 - r1;
+        let closest = |p: &Vector3<T>, axis: Option<usize>| self.closest_point(a, p, axis);
+        if method == WrapMethod::Midpoint {
+            let sv = r1 + (r2 - r1) * T::c(0.5);
+            return (closest(&sv, None), T::c(f64::NEG_INFINITY), 0.0);
+        }
+        let (dir, _) = normalize_or_zero(p1p2);
+        let mut mu = dir.map(|x| x.abs());
+        let mut t = [T::zero(); 3];
+        let mut t_sv = [Vector3::<T>::zeros(); 3];
+        let mut t_c1 = [Vector3::<T>::zeros(); 3];
+        for i in 0..3 {
+            t[i] = (m[i] - r1[i]) / r1r2[i];
+            t_sv[i] = r1 + r1r2 * t[i];
+            t_c1[i] = closest(&t_sv[i], Some(i));
+        }
+        let mut best = 0;
+        for i in 1..3 {
+            if mu[i].re() > mu[best].re() {
+                best = i;
+            }
+        }
+        let best_t = t[best].re();
+        let hybrid = method == WrapMethod::Hybrid;
+        let (min, max) = (T::c(MU_BLEND_MIN), T::c(MU_BLEND_MAX));
+        if hybrid && mu[best].re() > MU_BLEND_MIN {
+            let blend = T::c(SV_BOUNDARY_BLEND);
+            let s = if !(0.0..=1.0).contains(&best_t) {
+                T::zero()
+            } else if best_t < SV_BOUNDARY_BLEND {
+                t[best] / blend
+            } else if best_t > 1.0 - SV_BOUNDARY_BLEND {
+                (T::one() - t[best]) / blend
+            } else {
+                T::one()
+            };
+            if s.re() < 1.0 {
+                mu[best] = min + s * (mu[best] - min);
+            }
+        }
+        let mut c1 = Vector3::<T>::zeros();
+        if method == WrapMethod::Axial || mu[best].re() > MU_BLEND_MIN {
+            c1 = t_c1[best];
+        }
+        let mut fan_weight = T::c(f64::NEG_INFINITY);
+        if hybrid && mu[best].re() < MU_BLEND_MAX {
+            let middle = r1 + r1r2 * T::c(0.5);
+            let mut v_sum = Vector3::<T>::zeros();
+            for i in 1..NUM_FAN_SAMPLES - 1 {
+                let sample = r1 + r1r2 * T::c(i as f64 / NUM_FAN_SAMPLES as f64);
+                let (v, _) = normalize_or_zero(&(closest(&sample, None) - sample));
+                v_sum += v;
+            }
+            let (v_sum, _) = normalize_or_zero(&v_sum);
+            let towards = middle + v_sum;
+            if mu[best].re() <= MU_BLEND_MIN {
+                c1 = closest(&towards, None);
+                fan_weight = T::one();
+            } else {
+                let tt = (mu[best] - min) / (max - min);
+                let fan = closest(&towards, None);
+                let blend = c1 * tt + fan * (T::one() - tt);
+                c1 = closest(&blend, None);
+                fan_weight = T::one() - tt;
+            }
+        }
+        (c1, fan_weight, best_t)
+    }
+
+    /// c₁ flipped to the quadrant's side (scaled W), returned as (the tangent points' start,
+    /// c₁): the start is the flipped point, c₁ moves towards the bisection by the fan's weight.
+    fn flip_to_side<T: Real>(
+        &self,
+        c1: &Vector3<T>,
+        axis: usize,
+        fan_weight: T,
+        a: &Vector3<T>,
+    ) -> (Vector3<T>, Vector3<T>) {
+        let original = *c1;
+        let mut c1 = *c1;
+        c1[axis] = -c1[axis];
+        let start = c1;
+        let mut fan_weight = fan_weight;
+        // OpenSim tests `EQUAL_WITHIN_ERROR(fanWeight, -Infinity)`, which is false for −∞
+        // itself (−∞ − −∞ is NaN): the fan weight is never recomputed here.
+        if equal_within_error(fan_weight.re(), f64::NEG_INFINITY) {
+            fan_weight = T::one();
+        }
+        if fan_weight.re() > 1.0 {
+            fan_weight = T::one();
+        }
+        if fan_weight.re() > 0.0 {
+            let bisection = (original[axis] + c1[axis]) * T::c(0.5);
+            c1[axis] = c1[axis] + (bisection - c1[axis]) * fan_weight;
+            c1 = self.closest_point(a, &c1, None);
+        }
+        (start, c1)
+    }
+
+    /// The point of the ellipsoid of semi-axes `a` closest to `p` (OpenSim's
+    /// `findClosestPoint`): near a coordinate plane (or on the plane `axis` when given) the
+    /// two-dimensional problem in that plane, else Eberly's Newton iteration.
+    fn closest_point<T: Real>(
+        &self,
+        a: &Vector3<T>,
+        p: &Vector3<T>,
+        axis: Option<usize>,
+    ) -> Vector3<T> {
+        let axis = axis.or_else(|| {
+            let mut chosen = None;
+            let mut min_sum = f64::INFINITY;
+            for i in 0..3 {
+                if equal_within_error(0.0, p[i].re()) {
+                    let sum: f64 = (0..3).filter(|&j| j != i).map(|j| self.dimensions[j]).sum();
+                    if min_sum > sum {
+                        chosen = Some(i);
+                        min_sum = sum;
+                    }
+                }
+            }
+            chosen
+        });
+        match axis {
+            Some(0) => {
+                let (y, z) = closest_point_to_ellipse(a[1], a[2], p[1], p[2]);
+                Vector3::new(p[0], y, z)
+            }
+            Some(1) => {
+                let (z, x) = closest_point_to_ellipse(a[2], a[0], p[2], p[0]);
+                Vector3::new(x, p[1], z)
+            }
+            Some(_) => {
+                let (x, y) = closest_point_to_ellipse(a[0], a[1], p[0], p[1]);
+                Vector3::new(x, y, p[2])
+            }
+            None => closest_point_general(a, p),
+        }
+    }
+}
+
+/// Eberly's iteration for a point away from every coordinate plane.
+fn closest_point_general<T: Real>(a: &Vector3<T>, p: &Vector3<T>) -> Vector3<T> {
+    let (a2, b2, c2) = (a[0] * a[0], a[1] * a[1], a[2] * a[2]);
+    let (u, v, w) = (p[0], p[1], p[2]);
+    let (a2u2, b2v2, c2w2) = (a2 * u * u, b2 * v * v, c2 * w * w);
+    let ratio = (u / a[0]) * (u / a[0]) + (v / a[1]) * (v / a[1]) + (w / a[2]) * (w / a[2]);
+    let mut t = if ratio.re() < 1.0 {
+        T::zero()
+    } else {
+        let mut max = a[0];
+        if a[1].re() > max.re() {
+            max = a[1];
+        }
+        if a[2].re() > max.re() {
+            max = a[2];
+        }
+        max * (u * u + v * v + w * w).sqrt()
+    };
+    let at = |t: T| Vector3::new(a2 * u / (t + a2), b2 * v / (t + b2), c2 * w / (t + c2));
+    for _ in 0..64 {
+        let (pp, q, r) = (t + a2, t + b2, t + c2);
+        let (p2, q2, r2) = (pp * pp, q * q, r * r);
+        let f = p2 * q2 * r2 - a2u2 * q2 * r2 - b2v2 * p2 * r2 - c2w2 * p2 * q2;
+        if f.re().abs() < 1e-09 {
+            return at(t);
+        }
+        let (pq, pr, qr) = (pp * q, pp * r, q * r);
+        let pqr = pp * q * r;
+        let fp = T::c(2.0)
+            * (pqr * (qr + pr + pq)
+                - a2u2 * qr * (q + r)
+                - b2v2 * pr * (pp + r)
+                - c2w2 * pq * (pp + q));
+        t -= f / fp;
+    }
+    at(t)
+}
+
+/// The point of the ellipse (x/a)² + (y/b)² = 1 closest to (u, v) (OpenSim's
+/// `closestPointToEllipse`, Eberly's, with its special cases near the axes).
+fn closest_point_to_ellipse<T: Real>(a: T, b: T, u: T, v: T) -> (T, T) {
+    let (a2, b2) = (a * a, b * b);
+    let (a2u2, b2v2) = (a2 * u * u, b2 * v * v);
+    let near_x_origin = equal_within_error(0.0, u.re());
+    let near_y_origin = equal_within_error(0.0, v.re());
+    if near_x_origin && near_y_origin {
+        return if a.re() < b.re() {
+            (if u.re() < 0.0 { -a } else { a }, v)
+        } else {
+            (u, if v.re() < 0.0 { -b } else { b })
+        };
+    }
+    if near_x_origin {
+        return if a.re() >= b.re() || v.re().abs() >= (b - a2 / b).re() {
+            (u, if v.re() >= 0.0 { b } else { -b })
+        } else {
+            let y = b2 * v / (b2 - a2);
+            let ydb = y / b;
+            (a * (T::one() - ydb * ydb).abs().sqrt(), y)
+        };
+    }
+    if near_y_origin {
+        return if b.re() >= a.re() || u.re().abs() >= (a - b2 / a).re() {
+            (if u.re() >= 0.0 { a } else { -a }, v)
+        } else {
+            let x = a2 * u / (a2 - b2);
+            let xda = x / a;
+            (x, b * (T::one() - xda * xda).abs().sqrt())
+        };
+    }
+    let mut t = if ((u / a) * (u / a) + (v / b) * (v / b)).re() < 1.0 {
+        T::zero()
+    } else {
+        let max = if b.re() > a.re() { b } else { a };
+        max * (u * u + v * v).sqrt()
+    };
+    let (mut pp, mut q) = (t + a2, t + b2);
+    for _ in 0..64 {
+        pp = t + a2;
+        q = t + b2;
+        let f = pp * pp * q * q - a2u2 * q * q - b2v2 * pp * pp;
+        if f.re().abs() < 1e-09 {
+            break;
+        }
+        let fp = T::c(2.0) * (pp * q * (pp + q) - a2u2 * q - b2v2 * pp);
+        t -= f / fp;
+    }
+    (a2 * u / pp, b2 * v / q)
+}
+
+/// The residuals of "r on the ellipsoid, in the plane (vs, vs4), its tangent plane (offset d)
+/// through p": OpenSim's `ee` of `calcTangentPoint`.
+fn tangent_residuals<T: Real>(
+    r: &Vector3<T>,
+    d: T,
+    p: &Vector3<T>,
+    m: &Vector3<T>,
+    a: &Vector3<T>,
+    vs: &Vector3<T>,
+    vs4: T,
+) -> Vector4<T> {
+    let nr = Vector3::from_fn(|i, _| T::c(2.0) * (r[i] - m[i]) / (a[i] * a[i]));
+    let mut on_surface = T::c(-1.0);
+    for i in 0..3 {
+        let s = (r[i] - m[i]) / a[i];
+        on_surface += s * s;
+    }
+    Vector4::new(
+        dot(vs, r) + vs4,
+        on_surface,
+        dot(&nr, r) + d,
+        dot(&nr, p) + d,
+    )
+}
+
+/// OpenSim's `calcTangentPoint`: moves `r` (scaled W) to the tangent point from `p`, a damped
+/// Gauss–Newton iteration (Levenberg–Marquardt damping α, a doubling line search).
+fn calc_tangent_point<T: Real>(
+    pe: T,
+    r: &mut Vector3<T>,
+    p: &Vector3<T>,
+    m: &Vector3<T>,
+    a: &Vector3<T>,
+    vs: &Vector3<T>,
+    vs4: T,
+) {
+    if pe.re().abs() < 0.0001 {
+        *r = *p;
+        return;
+    }
+    let sq = |e: &Vector4<T>| e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3];
+    let nr = Vector3::from_fn(|i, _| T::c(2.0) * (r[i] - m[i]) / (a[i] * a[i]));
+    let mut d = -dot(&nr, r);
+    let mut ee = tangent_residuals(r, d, p, m, a, vs, vs4);
+    let mut ssqo = sq(&ee);
+    let mut ssq = ssqo;
+    let mut alpha = 0.01;
+    let mut nit = 0;
+    while ssq.re() > ELLIPSOID_TINY && nit < 50 {
+        nit += 1;
+        let mut dedth = Matrix4::<T>::zeros();
+        for i in 0..3 {
+            let a2 = a[i] * a[i];
+            dedth[(i, 0)] = vs[i];
+            dedth[(i, 1)] = T::c(2.0) * (r[i] - m[i]) / a2;
+            dedth[(i, 2)] = T::c(2.0) * (T::c(2.0) * r[i] - m[i]) / a2;
+            dedth[(i, 3)] = T::c(2.0) * p[i] / a2;
+        }
+        dedth[(3, 2)] = T::one();
+        dedth[(3, 3)] = T::one();
+        let (p1r1, _) = normalize_or_zero(&(p - *r));
+        let (p1m, _) = normalize_or_zero(&(p - m));
+        let pcos = dot(&p1r1, &p1m);
+        let dd = if pcos.re() > 0.1 {
+            T::one() - pcos.powi(100)
+        } else {
+            T::one()
+        };
+        let v = Vector4::from_fn(|i, _| {
+            let mut s = T::zero();
+            for j in 0..4 {
+                s -= dedth[(i, j)] * ee[j];
+            }
+            s
+        });
+        let mut dedth2 = Matrix4::from_fn(|i, j| {
+            let mut s = T::zero();
+            for k in 0..4 {
+                s += dedth[(i, k)] * dedth[(j, k)];
+            }
+            s
+        });
+        let diag = Vector4::from_fn(|i, _| dedth2[(i, i)]);
+        let mut vt = Vector4::<T>::zeros();
+        let mut nit2 = 0;
+        while ssq.re() >= ssqo.re() && nit2 < 1000 {
+            for i in 0..4 {
+                dedth2[(i, i)] = diag[i] * T::c(1.0 + alpha);
+            }
+            let inverse = dedth2.try_inverse().unwrap_or_else(Matrix4::zeros);
+            vt = Vector4::from_fn(|i, _| {
+                let mut s = T::zero();
+                for j in 0..4 {
+                    s += dd * inverse[(i, j)] * v[j] / T::c(16.0);
+                }
+                s
+            });
+            for i in 0..3 {
+                r[i] += vt[i];
+            }
+            d += vt[3];
+            ee = tangent_residuals(r, d, p, m, a, vs, vs4);
+            ssqo = ssq;
+            ssq = sq(&ee);
+            alpha *= 4.0;
+            nit2 += 1;
+        }
+        alpha /= 8.0;
+        let mut fakt = 0.5;
+        nit2 = 0;
+        while ssq.re() <= ssqo.re() && nit2 < 1000 {
+            fakt *= 2.0;
+            for i in 0..3 {
+                r[i] += vt[i] * T::c(fakt);
+            }
+            d += vt[3] * T::c(fakt);
+            ee = tangent_residuals(r, d, p, m, a, vs, vs4);
+            ssqo = ssq;
+            ssq = sq(&ee);
+            nit2 += 1;
+        }
+        for i in 0..3 {
+            r[i] -= vt[i] * T::c(fakt);
+        }
+        d -= vt[3] * T::c(fakt);
+        ee = tangent_residuals(r, d, p, m, a, vs, vs4);
+        ssq = sq(&ee);
+        ssqo = ssq;
+    }
+}
+
+/// OpenSim's `CalcDistanceOnEllipsoid`: the section of the ellipsoid by the wrapping plane
+/// from r₁ to r₂ (scaled W), as points every 1 mm of chord (at most 499 pieces), and its length
+/// (scaled).
+#[allow(clippy::too_many_arguments)]
+fn distance_on_ellipsoid<T: Real>(
+    r1: &Vector3<T>,
+    r2: &Vector3<T>,
+    m: &Vector3<T>,
+    a: &Vector3<T>,
+    vs: &Vector3<T>,
+    vs4: T,
+    far_side: bool,
+    factor: f64,
+) -> (Vec<Vector3<T>>, T) {
+    let len = (r1 - r2).norm() / T::c(factor);
+    if len.re() < DESIRED_SEGMENT_LENGTH {
+        return (vec![*r1, *r2], len * T::c(factor));
+    }
+    let segments = ((len.re() / DESIRED_SEGMENT_LENGTH) as usize).min(499);
+    let mut imax = 0;
+    for i in 1..3 {
+        if vs[i].re().abs() > vs[imax].re().abs() {
+            imax = i;
+        }
+    }
+    let mut u = Vector3::<T>::zeros();
+    u[imax] = T::one();
+    let mu = (-dot(vs, m) - vs4) / dot(vs, &u);
+    let a0 = m + u * mu;
+    let (ar1, _) = normalize_or_zero(&(r1 - a0));
+    let (ar2, _) = normalize_or_zero(&(r2 - a0));
+    let phi0 = dot(&ar1, &ar2).acos();
+    let n = T::c(segments as f64);
+    let dphi = if far_side {
+        -(T::c(2.0 * std::f64::consts::PI) - phi0) / n
+    } else {
+        phi0 / n
+    };
+    let (vsz, _) = normalize_or_zero(&ar1.cross(&ar2));
+    let vsy = vsz.cross(&ar1);
+    let f2 = (a0 - m).component_div(a);
+    let mut points = Vec::with_capacity(segments + 1);
+    points.push(*r1);
+    for i in 0..segments.saturating_sub(1) {
+        let phi = T::c((i + 1) as f64) * dphi;
+        let (c, s) = (phi.cos(), phi.sin());
+        let r = Vector3::from_fn(|j, _| ar1[j] * c + vsy[j] * s + vsz[j] * T::zero());
+        let f1 = r.component_div(a);
+        let aa = dot(&f1, &f1);
+        let bb = T::c(2.0) * dot(&f1, &f2);
+        let cc = dot(&f2, &f2) - T::one();
+        let mu3 = (-bb + (bb * bb - T::c(4.0) * aa * cc).sqrt()) / (T::c(2.0) * aa);
+        points.push(a0 + r * mu3);
+    }
+    points.push(*r2);
+    let mut length = T::zero();
+    for k in 0..segments {
+        length += (points[k + 1] - points[k]).norm();
+    }
+    (points, length)
+}
