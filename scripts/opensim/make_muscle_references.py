@@ -1,9 +1,10 @@
 """Makes OpenSim 4.6 references for muscle-driven models (issue 37) in the layout of
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
-Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces]  (needs
-`pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and two
-PathSprings)
+Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres]
+(needs `pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
+two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
+wrapped pendulum over a WrapSphere, quadrant +x and all)
 
 `mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
@@ -238,7 +239,36 @@ def write_path_forces(out_dir, name):
     return out
 
 
+def write_sphere_variant(src, out_dir, name, quadrant):
+    """The shared wrapped pendulum with its WrapCylinder replaced by a WrapSphere of the same
+    radius and place (quadrant `quadrant`): the muscle then wraps over a sphere."""
+    tree = ET.parse(src)
+    root = tree.getroot()
+    root.find("Model").set("name", name)
+    objects = root.find(".//WrapObjectSet/objects")
+    cylinder = objects.find("WrapCylinder")
+    objects.remove(cylinder)
+    sphere = ET.SubElement(objects, "WrapSphere", name=cylinder.get("name"))
+    for tag, text in [("translation", "0 0 0"), ("quadrant", quadrant), ("radius", "0.05")]:
+        ET.SubElement(sphere, tag).text = text
+    edited = f"{out_dir}/{name}.edited.osim"
+    tree.write(edited)
+    model = osim.Model(edited)
+    model.initSystem()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    os.remove(edited)
+    return out
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 3 and sys.argv[3] == "spheres":
+        for name, quadrant in [("mus_pendulum_sphere", "+x"), ("mus_pendulum_sphere_all", "all")]:
+            osim_file = write_sphere_variant(f"{sys.argv[1]}/mus_pendulum_wrap.osim", sys.argv[2],
+                                             name, quadrant)
+            run(osim_file, f"{sys.argv[2]}/{name}.csv")
+            print("wrote", osim_file)
+        sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "path_forces":
         path_forces = write_path_forces(sys.argv[2], "mus_path_forces")
         run(path_forces, f"{sys.argv[2]}/mus_path_forces.csv")

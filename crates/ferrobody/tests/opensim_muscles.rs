@@ -605,3 +605,57 @@ fn a_path_spring_without_stiffness_is_a_one_line_error_with_its_place() {
     );
     assert_eq!(e.lines().count(), 1);
 }
+
+/// The shared wrapped pendulum with a WrapSphere in place of its cylinder, on the +x side
+/// (quadrant logic, mandatory and far-side wraps) and on any side (the best-agreeing tangent
+/// pair), against OpenSim 4.6.
+#[test]
+fn degroote_muscle_over_a_wrap_sphere_matches_opensim() {
+    check("mus_pendulum_sphere.osim", "mus_pendulum_sphere.csv");
+    check(
+        "mus_pendulum_sphere_all.osim",
+        "mus_pendulum_sphere_all.csv",
+    );
+}
+
+/// The sphere takes part in those runs: at some reference rows the path with the sphere is
+/// longer than without it, and its length there is OpenSim's.
+#[test]
+fn the_wrap_sphere_changes_the_pendulums_path() {
+    for name in ["mus_pendulum_sphere", "mus_pendulum_sphere_all"] {
+        let file = common::repo_root().join(format!("testdata/opensim/muscles/{name}.osim"));
+        let m = osim::load(&file).unwrap();
+        let theirs = common::csv_rows(&format!("testdata/opensim/muscles/{name}.csv"));
+        let mut wrapped = 0;
+        for row in &theirs {
+            let mut s = m.default_state.clone();
+            s.t = row["t"];
+            for c in &m.coordinates {
+                s.q[c.q_index] = row[&c.name];
+                s.u[c.u_index] = row[&format!("{}.u", c.name)];
+            }
+            let mut data = Data::new(&m.model);
+            pipeline::realize(&m.model, &s, &mut data, Stage::Velocity).unwrap();
+            let ctx = ForceContext::new(&m.model, &s, &data);
+            for f in m.model.forces() {
+                let Force::Muscle(muscle) = f else { continue };
+                let with = muscle.path.kinematics(&ctx).length;
+                let mut bare = muscle.path.clone();
+                bare.wraps.clear();
+                let reference = row[&format!("{}.length", muscle.name)];
+                assert!(
+                    (with - reference).abs() < 1e-12,
+                    "{name}: {with} vs {reference}"
+                );
+                if with - bare.kinematics(&ctx).length > 1e-6 {
+                    wrapped += 1;
+                }
+            }
+        }
+        eprintln!(
+            "{name}: the sphere lengthened the path at {wrapped} of {} rows",
+            theirs.len()
+        );
+        assert!(wrapped > 10, "{name}: the sphere hardly ever wrapped");
+    }
+}

@@ -8,8 +8,8 @@
 //! writes the rates of its states. The muscle laws live one per file
 //! ([`degroote_fregly`], [`thelen2003`], [`millard2012`] with its curves in [`millard_curves`]).
 //! [`path_force`] puts OpenSim's `PathActuator` and `PathSpring` on the same paths. Paths
-//! wrap over cylinders ([`wrap_cylinder`]) and ellipsoids ([`wrap_ellipsoid`]); issue 37 adds
-//! spheres and tori.
+//! wrap over cylinders ([`wrap_cylinder`]), ellipsoids ([`wrap_ellipsoid`]) and spheres
+//! ([`wrap_sphere`]); issue 37 adds tori.
 
 pub mod degroote_fregly;
 pub mod millard2012;
@@ -26,6 +26,7 @@ mod thelen_equilibrium;
 pub mod wrap_cylinder;
 pub mod wrap_ellipsoid;
 mod wrap_math;
+pub mod wrap_sphere;
 
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
 pub use millard2012::{Millard2012, MillardProperties};
@@ -35,6 +36,7 @@ pub use path_wrap::{PathWrap, WrapObject, WrapShape};
 pub use thelen2003::Thelen2003;
 pub use wrap_cylinder::{Quadrant, WrapCylinder};
 pub use wrap_ellipsoid::{WrapEllipsoid, WrapMethod};
+pub use wrap_sphere::WrapSphere;
 
 use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};

@@ -22,6 +22,7 @@
 use super::path::{segment_length, station_at, GeometryPath, PointAt};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapCylinder, WrapHit};
 use super::wrap_ellipsoid::{WrapEllipsoid, WrapMethod};
+use super::wrap_sphere::WrapSphere;
 use crate::forces::ForceContext;
 use crate::ids::BodyId;
 use crate::math::Transform;
@@ -36,6 +37,8 @@ pub enum WrapShape {
     Cylinder(WrapCylinder),
     /// OpenSim's `WrapEllipsoid`.
     Ellipsoid(WrapEllipsoid),
+    /// OpenSim's `WrapSphere`.
+    Sphere(WrapSphere),
 }
 
 /// A wrap object fixed on a body.
@@ -92,6 +95,7 @@ impl WrapObject {
         let (code, hit) = match &self.shape {
             WrapShape::Cylinder(c) => c.wrap_line(&p1, &p2, self.quadrant, single),
             WrapShape::Ellipsoid(e) => e.wrap_line(&p1, &p2, self.quadrant, method),
+            WrapShape::Sphere(s) => s.wrap_line(&p1, &p2, self.quadrant),
         };
         let hit = hit.map(|h| WrapHit {
             r1: p_bw + r_bw * h.r1,

@@ -19,7 +19,7 @@ use crate::math::function::Function;
 use crate::model::Force;
 use crate::muscles::{
     CoordinateRef, Excitation, GeometryPath, Muscle, MuscleModel, PathPoint, PathWrap, Quadrant,
-    WrapCylinder, WrapEllipsoid, WrapMethod, WrapObject, WrapShape,
+    WrapCylinder, WrapEllipsoid, WrapMethod, WrapObject, WrapShape, WrapSphere,
 };
 use nalgebra::Vector3;
 use roxmltree::Node;
@@ -326,11 +326,18 @@ impl ForceCtx<'_, '_, '_> {
                 }
                 WrapShape::Ellipsoid(WrapEllipsoid { dimensions })
             }
+            "WrapSphere" => {
+                let radius = doc.scalar(node, "radius", -1.0)?;
+                if !(radius.is_finite() && radius > 0.0) {
+                    return Err(doc.err(node, format!("<radius> {radius} must be positive")));
+                }
+                WrapShape::Sphere(WrapSphere { radius })
+            }
             other => {
                 return Err(doc.err(
                     node,
                     format!(
-                        "wrap object <{other}> is not simulated yet (issue 37): WrapCylinder and WrapEllipsoid are"
+                        "wrap object <{other}> is not simulated yet (issue 37): WrapCylinder, WrapEllipsoid and WrapSphere are"
                     ),
                 ))
             }
