@@ -35,9 +35,11 @@ pub struct Recorder {
     pub energies: Vec<[f64; 3]>,
     /// (normal, friction) contact force magnitudes summed over all contacts (N) per report.
     pub contact_forces: Vec<[f64; 2]>,
-    /// Names of the muscles, in force order.
+    /// Names of the muscles and the other path forces (path actuators, path springs), in
+    /// force order.
     pub muscle_names: Vec<String>,
-    /// Per report, per muscle: its path's points in Ground and its activation.
+    /// Per report, per muscle or path force: its path's points in Ground and its activation
+    /// (a path actuator's control and a path spring's "taut" 1 or slack 0, clamped to 0–1).
     pub muscle_paths: Vec<Vec<(Vec<[f64; 3]>, f64)>>,
 }
 
@@ -52,6 +54,7 @@ impl Recorder {
                 .iter()
                 .filter_map(|f| match f {
                     Force::Muscle(m) => Some(m.name.clone()),
+                    Force::PathForce(p) => Some(p.name.clone()),
                     _ => None,
                 })
                 .collect(),
@@ -98,6 +101,11 @@ impl Recorder {
                         let points = points.iter().map(|p| [p.x, p.y, p.z]).collect();
                         Some((points, m.state(&ctx).activation))
                     }
+                    Force::PathForce(p) => {
+                        let points = p.path.points_in_ground(&ctx);
+                        let points = points.iter().map(|p| [p.x, p.y, p.z]).collect();
+                        Some((points, path_force_drive(p, &ctx)))
+                    }
                     _ => None,
                 })
                 .collect();
@@ -110,5 +118,20 @@ impl Recorder {
             self.contact_forces.push([normal, friction]);
         }
         Ok(())
+    }
+}
+
+/// How hard a path force pulls, 0–1, for the replay's colour: a path actuator's control, a
+/// path spring's 1 when taut (0 when slack).
+fn path_force_drive(p: &ferrobody::muscles::PathForce, ctx: &ForceContext<'_, f64>) -> f64 {
+    let path = p.path.kinematics(ctx);
+    match &p.law {
+        ferrobody::muscles::PathForceLaw::Actuator { control, .. } => {
+            control.at(ctx.state.t, path.speed).clamp(0.0, 1.0)
+        }
+        ferrobody::muscles::PathForceLaw::Spring { resting_length, .. } => {
+            f64::from(u8::from(path.length > *resting_length))
+        }
+        _ => 0.0,
     }
 }

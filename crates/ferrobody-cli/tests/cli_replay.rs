@@ -323,3 +323,39 @@ fn the_replay_carries_muscle_paths_and_activations() {
     let html = std::fs::read_to_string(dir.join("replay.html")).unwrap();
     assert!(html.contains("drawMuscles"));
 }
+
+/// Path actuators and path springs are drawn like muscles: their paths in the replay's
+/// `extras.ferrobody_muscles`, coloured by the actuator's control or the spring's tautness.
+#[test]
+fn the_replay_carries_path_forces() {
+    let dir = temp_dir("path_force_replay");
+    let model = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/opensim/muscles/mus_path_forces.osim");
+    let out = exe()
+        .arg("run")
+        .arg(&model)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--duration", "0.02", "--replay", "--quiet"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let bytes = std::fs::read(dir.join("replay.glb")).unwrap();
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let paths = &doc["extras"]["ferrobody_muscles"];
+    assert_eq!(
+        paths["names"],
+        serde_json::json!(["lift", "bungee", "tether"])
+    );
+    let first = paths["frames"][0].as_array().unwrap();
+    // lift: control 0.5 (Sine offset) and three points; bungee: taut (0.40 m > 0.3 m), two
+    // points; tether: taut (1.07 m > 0.9 m), two points.
+    let drive_and_points = |k: usize| {
+        let v = first[k].as_array().unwrap();
+        (v[0].as_f64().unwrap(), (v.len() - 1) / 3)
+    };
+    assert_eq!(drive_and_points(0), (0.5, 3));
+    assert_eq!(drive_and_points(1), (1.0, 2));
+    assert_eq!(drive_and_points(2), (1.0, 2));
+}
