@@ -1,10 +1,12 @@
 """Makes OpenSim 4.6 references for muscle-driven models (issue 37) in the layout of
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
-Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres]
+Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
+implicit]
 (needs `pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
-wrapped pendulum over a WrapSphere, quadrant +x and all)
+wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
+`mus_pendulum_implicit`: its DeGroote muscle in the implicit tendon-compliance mode)
 
 `mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
@@ -262,6 +264,25 @@ def write_sphere_variant(src, out_dir, name, quadrant):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 3 and sys.argv[3] == "implicit":
+        tree = ET.parse(f"{sys.argv[1]}/mus_pendulum_wrap.osim")
+        root = tree.getroot()
+        root.find("Model").set("name", "mus_pendulum_implicit")
+        muscle = root.find(".//DeGrooteFregly2016Muscle")
+        mode = muscle.find("tendon_compliance_dynamics_mode")
+        if mode is None:
+            mode = ET.SubElement(muscle, "tendon_compliance_dynamics_mode")
+        mode.text = "implicit"
+        edited = f"{sys.argv[2]}/mus_pendulum_implicit.edited.osim"
+        tree.write(edited)
+        model = osim.Model(edited)
+        model.initSystem()
+        out = f"{sys.argv[2]}/mus_pendulum_implicit.osim"
+        model.printToXML(out)
+        os.remove(edited)
+        run(out, f"{sys.argv[2]}/mus_pendulum_implicit.csv")
+        print("wrote", out)
+        sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "spheres":
         for name, quadrant in [("mus_pendulum_sphere", "+x"), ("mus_pendulum_sphere_all", "all")]:
             osim_file = write_sphere_variant(f"{sys.argv[1]}/mus_pendulum_wrap.osim", sys.argv[2],

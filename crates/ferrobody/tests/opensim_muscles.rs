@@ -659,3 +659,18 @@ fn the_wrap_sphere_changes_the_pendulums_path() {
         assert!(wrapped > 10, "{name}: the sphere hardly ever wrapped");
     }
 }
+
+/// The wrapped pendulum's DeGroote muscle in OpenSim's implicit tendon-compliance mode: in a
+/// forward run the tendon-force rate is its discrete variable (zero), so the tendon force
+/// holds its equilibrated value and the fibre takes the path's speed; against OpenSim 4.6.
+#[test]
+fn degroote_muscle_in_implicit_tendon_mode_matches_opensim() {
+    check("mus_pendulum_implicit.osim", "mus_pendulum_implicit.csv");
+    let theirs = common::csv_rows("testdata/opensim/muscles/mus_pendulum_implicit.csv");
+    let force = |r: &HashMap<String, f64>| r["lifter.tendon_force"];
+    assert_eq!(
+        force(&theirs[0]),
+        force(theirs.last().unwrap()),
+        "OpenSim holds it too"
+    );
+}

@@ -89,6 +89,11 @@ pub struct DeGrooteFregly2016 {
     pub ignore_tendon_compliance: bool,
     /// `ignore_activation_dynamics`: activation is the excitation, no activation state.
     pub ignore_activation_dynamics: bool,
+    /// `tendon_compliance_dynamics_mode = "implicit"`: the normalized tendon force's rate is
+    /// OpenSim's discrete variable `implicitderiv_normalized_tendon_force` (zero, its default,
+    /// in a forward run) instead of the rate the fibre's force balance gives; the tendon force
+    /// then holds its equilibrated value and the fibre takes all of the path's speed.
+    pub implicit_tendon_dynamics: bool,
 }
 
 impl Default for DeGrooteFregly2016 {
@@ -111,6 +116,7 @@ impl Default for DeGrooteFregly2016 {
             activation_dynamics_smoothing: 0.1,
             ignore_tendon_compliance: false,
             ignore_activation_dynamics: false,
+            implicit_tendon_dynamics: false,
         }
     }
 }
@@ -303,6 +309,17 @@ impl DeGrooteFregly2016 {
         let norm_tendon_length = self.tendon_force_length_inverse(norm_tendon_force);
         let (fiber_length, cos_alpha, f_pe, f_l) =
             self.fiber_geometry(l_mt, T::c(ls) * norm_tendon_length);
+        if self.implicit_tendon_dynamics {
+            // The rate is the discrete variable (zero): the tendon's length does not change,
+            // so the fibre along the tendon moves with the path (OpenSim's implicit branch of
+            // `calcFiberVelocityInfoHelper`).
+            return MuscleOutput {
+                tendon_force: f_max * norm_tendon_force,
+                fiber_length,
+                fiber_velocity: v_mt * cos_alpha,
+                norm_tendon_force_dot: T::zero(),
+            };
+        }
         let norm_fiber_force = norm_tendon_force / cos_alpha;
         let f_v = (norm_fiber_force - f_pe) / (a * f_l);
         let norm_v = Self::force_velocity_inverse(f_v);

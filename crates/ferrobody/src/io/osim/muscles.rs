@@ -2,7 +2,7 @@
 //!
 //! | OpenSim | read as |
 //! |---|---|
-//! | `DeGrooteFregly2016Muscle` | [`DeGrooteFregly2016`] (explicit tendon-compliance mode; `implicit` is refused) |
+//! | `DeGrooteFregly2016Muscle` | [`DeGrooteFregly2016`] (explicit and implicit tendon-compliance modes) |
 //! | `GeometryPath` / `PathPointSet` | [`GeometryPath`] of `PathPoint`, `ConditionalPathPoint`, `MovingPathPoint` |
 //!
 //! Wrap objects: `WrapCylinder` (others are refused until issue 37 adds them). The muscle's excitation
