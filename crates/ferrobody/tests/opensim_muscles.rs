@@ -674,3 +674,25 @@ fn degroote_muscle_in_implicit_tendon_mode_matches_opensim() {
         "OpenSim holds it too"
     );
 }
+
+#[test]
+fn an_unknown_tendon_compliance_mode_is_a_one_line_error_with_its_place() {
+    let file = common::repo_root().join("testdata/opensim/muscles/mus_pendulum_implicit.osim");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let broken = text.replacen(
+        "<tendon_compliance_dynamics_mode>implicit<",
+        "<tendon_compliance_dynamics_mode>semi<",
+        1,
+    );
+    let Err(e) = osim::parse(&broken, "p.osim") else {
+        panic!("an unknown mode loaded");
+    };
+    let e = e.message();
+    assert!(e.starts_with("p.osim:"), "{e}");
+    assert!(e.contains("/forceset/lifter"), "{e}");
+    assert!(
+        e.contains("tendon_compliance_dynamics_mode 'semi' is not explicit or implicit"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1);
+}

@@ -66,18 +66,18 @@ pub(super) fn degroote_properties(doc: &Doc, node: Node) -> Res<DeGrooteFregly20
         ignore_activation_dynamics: doc.boolean(node, "ignore_activation_dynamics", false)?,
         implicit_tendon_dynamics: match doc.text(node, "tendon_compliance_dynamics_mode") {
             None => false,
-            Some((el, mode)) => {
-                match mode.trim() {
-                    "explicit" => false,
-                    "implicit" => true,
-                    other => return Err(doc.err(
+            Some((el, mode)) => match mode.trim() {
+                "explicit" => false,
+                "implicit" => true,
+                other => {
+                    return Err(doc.err(
                         el,
                         format!(
                             "tendon_compliance_dynamics_mode '{other}' is not explicit or implicit"
                         ),
-                    )),
+                    ))
                 }
-            }
+            },
         },
     })
 }
