@@ -12,6 +12,7 @@
 //! ([`wrap_sphere`]); issue 37 adds tori.
 
 pub mod degroote_fregly;
+mod ellipse_closest_point;
 pub mod millard2012;
 pub mod millard_curves;
 mod millard_equilibrium;
@@ -25,6 +26,7 @@ pub mod thelen2003;
 mod thelen_equilibrium;
 pub mod wrap_cylinder;
 pub mod wrap_ellipsoid;
+mod wrap_ellipsoid_path;
 mod wrap_math;
 pub mod wrap_sphere;
 

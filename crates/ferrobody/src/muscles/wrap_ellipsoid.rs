@@ -20,10 +20,12 @@
 //! in 64 steps OpenSim leaves its output untouched (whatever the caller's variable held); here
 //! the last iterate is used.
 
+use super::ellipse_closest_point::{closest_point_general, closest_point_to_ellipse};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapHit};
+use super::wrap_ellipsoid_path::{calc_tangent_point, distance_on_ellipsoid};
 use super::wrap_math::{dsign, normalize_or_zero};
 use crate::scalar::Real;
-use nalgebra::{Matrix4, Vector3, Vector4};
+use nalgebra::Vector3;
 
 /// How a path chooses its wrapping plane over an ellipsoid (OpenSim's `PathWrap::method`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -44,20 +46,19 @@ pub struct WrapEllipsoid {
     pub dimensions: [f64; 3],
 }
 
-const ELLIPSOID_TINY: f64 = 0.000_000_01;
 const MU_BLEND_MIN: f64 = 0.7073;
 const MU_BLEND_MAX: f64 = 0.9;
 const NUM_FAN_SAMPLES: usize = 300;
 const SV_BOUNDARY_BLEND: f64 = 0.3;
 /// OpenSim's `ROUNDOFF_ERROR` (`EQUAL_WITHIN_ERROR`).
 const ROUNDOFF_ERROR: f64 = 0.000_000_000_000_2;
-const DESIRED_SEGMENT_LENGTH: f64 = 0.001;
 
-fn equal_within_error(a: f64, b: f64) -> bool {
+pub(super) fn equal_within_error(a: f64, b: f64) -> bool {
     (a - b).abs() <= ROUNDOFF_ERROR
 }
 
-fn dot<T: Real>(a: &Vector3<T>, b: &Vector3<T>) -> T {
+/// `a·b` summed as SimTK's `~a*b` (x, then y, then z).
+pub(super) fn dot<T: Real>(a: &Vector3<T>, b: &Vector3<T>) -> T {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
@@ -311,287 +312,4 @@ impl WrapEllipsoid {
             None => closest_point_general(a, p),
         }
     }
-}
-
-/// Eberly's iteration for a point away from every coordinate plane.
-fn closest_point_general<T: Real>(a: &Vector3<T>, p: &Vector3<T>) -> Vector3<T> {
-    let (a2, b2, c2) = (a[0] * a[0], a[1] * a[1], a[2] * a[2]);
-    let (u, v, w) = (p[0], p[1], p[2]);
-    let (a2u2, b2v2, c2w2) = (a2 * u * u, b2 * v * v, c2 * w * w);
-    let ratio = (u / a[0]) * (u / a[0]) + (v / a[1]) * (v / a[1]) + (w / a[2]) * (w / a[2]);
-    let mut t = if ratio.re() < 1.0 {
-        T::zero()
-    } else {
-        let mut max = a[0];
-        if a[1].re() > max.re() {
-            max = a[1];
-        }
-        if a[2].re() > max.re() {
-            max = a[2];
-        }
-        max * (u * u + v * v + w * w).sqrt()
-    };
-    let at = |t: T| Vector3::new(a2 * u / (t + a2), b2 * v / (t + b2), c2 * w / (t + c2));
-    for _ in 0..64 {
-        let (pp, q, r) = (t + a2, t + b2, t + c2);
-        let (p2, q2, r2) = (pp * pp, q * q, r * r);
-        let f = p2 * q2 * r2 - a2u2 * q2 * r2 - b2v2 * p2 * r2 - c2w2 * p2 * q2;
-        if f.re().abs() < 1e-09 {
-            return at(t);
-        }
-        let (pq, pr, qr) = (pp * q, pp * r, q * r);
-        let pqr = pp * q * r;
-        let fp = T::c(2.0)
-            * (pqr * (qr + pr + pq)
-                - a2u2 * qr * (q + r)
-                - b2v2 * pr * (pp + r)
-                - c2w2 * pq * (pp + q));
-        t -= f / fp;
-    }
-    at(t)
-}
-
-/// The point of the ellipse (x/a)² + (y/b)² = 1 closest to (u, v) (OpenSim's
-/// `closestPointToEllipse`, Eberly's, with its special cases near the axes).
-fn closest_point_to_ellipse<T: Real>(a: T, b: T, u: T, v: T) -> (T, T) {
-    let (a2, b2) = (a * a, b * b);
-    let (a2u2, b2v2) = (a2 * u * u, b2 * v * v);
-    let near_x_origin = equal_within_error(0.0, u.re());
-    let near_y_origin = equal_within_error(0.0, v.re());
-    if near_x_origin && near_y_origin {
-        return if a.re() < b.re() {
-            (if u.re() < 0.0 { -a } else { a }, v)
-        } else {
-            (u, if v.re() < 0.0 { -b } else { b })
-        };
-    }
-    if near_x_origin {
-        return if a.re() >= b.re() || v.re().abs() >= (b - a2 / b).re() {
-            (u, if v.re() >= 0.0 { b } else { -b })
-        } else {
-            let y = b2 * v / (b2 - a2);
-            let ydb = y / b;
-            (a * (T::one() - ydb * ydb).abs().sqrt(), y)
-        };
-    }
-    if near_y_origin {
-        return if b.re() >= a.re() || u.re().abs() >= (a - b2 / a).re() {
-            (if u.re() >= 0.0 { a } else { -a }, v)
-        } else {
-            let x = a2 * u / (a2 - b2);
-            let xda = x / a;
-            (x, b * (T::one() - xda * xda).abs().sqrt())
-        };
-    }
-    let mut t = if ((u / a) * (u / a) + (v / b) * (v / b)).re() < 1.0 {
-        T::zero()
-    } else {
-        let max = if b.re() > a.re() { b } else { a };
-        max * (u * u + v * v).sqrt()
-    };
-    let (mut pp, mut q) = (t + a2, t + b2);
-    for _ in 0..64 {
-        pp = t + a2;
-        q = t + b2;
-        let f = pp * pp * q * q - a2u2 * q * q - b2v2 * pp * pp;
-        if f.re().abs() < 1e-09 {
-            break;
-        }
-        let fp = T::c(2.0) * (pp * q * (pp + q) - a2u2 * q - b2v2 * pp);
-        t -= f / fp;
-    }
-    (a2 * u / pp, b2 * v / q)
-}
-
-/// The residuals of "r on the ellipsoid, in the plane (vs, vs4), its tangent plane (offset d)
-/// through p": OpenSim's `ee` of `calcTangentPoint`.
-fn tangent_residuals<T: Real>(
-    r: &Vector3<T>,
-    d: T,
-    p: &Vector3<T>,
-    m: &Vector3<T>,
-    a: &Vector3<T>,
-    vs: &Vector3<T>,
-    vs4: T,
-) -> Vector4<T> {
-    let nr = Vector3::from_fn(|i, _| T::c(2.0) * (r[i] - m[i]) / (a[i] * a[i]));
-    let mut on_surface = T::c(-1.0);
-    for i in 0..3 {
-        let s = (r[i] - m[i]) / a[i];
-        on_surface += s * s;
-    }
-    Vector4::new(
-        dot(vs, r) + vs4,
-        on_surface,
-        dot(&nr, r) + d,
-        dot(&nr, p) + d,
-    )
-}
-
-/// OpenSim's `calcTangentPoint`: moves `r` (scaled W) to the tangent point from `p`, a damped
-/// Gauss–Newton iteration (Levenberg–Marquardt damping α, a doubling line search).
-fn calc_tangent_point<T: Real>(
-    pe: T,
-    r: &mut Vector3<T>,
-    p: &Vector3<T>,
-    m: &Vector3<T>,
-    a: &Vector3<T>,
-    vs: &Vector3<T>,
-    vs4: T,
-) {
-    if pe.re().abs() < 0.0001 {
-        *r = *p;
-        return;
-    }
-    let sq = |e: &Vector4<T>| e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3];
-    let nr = Vector3::from_fn(|i, _| T::c(2.0) * (r[i] - m[i]) / (a[i] * a[i]));
-    let mut d = -dot(&nr, r);
-    let mut ee = tangent_residuals(r, d, p, m, a, vs, vs4);
-    let mut ssqo = sq(&ee);
-    let mut ssq = ssqo;
-    let mut alpha = 0.01;
-    let mut nit = 0;
-    while ssq.re() > ELLIPSOID_TINY && nit < 50 {
-        nit += 1;
-        let mut dedth = Matrix4::<T>::zeros();
-        for i in 0..3 {
-            let a2 = a[i] * a[i];
-            dedth[(i, 0)] = vs[i];
-            dedth[(i, 1)] = T::c(2.0) * (r[i] - m[i]) / a2;
-            dedth[(i, 2)] = T::c(2.0) * (T::c(2.0) * r[i] - m[i]) / a2;
-            dedth[(i, 3)] = T::c(2.0) * p[i] / a2;
-        }
-        dedth[(3, 2)] = T::one();
-        dedth[(3, 3)] = T::one();
-        let (p1r1, _) = normalize_or_zero(&(p - *r));
-        let (p1m, _) = normalize_or_zero(&(p - m));
-        let pcos = dot(&p1r1, &p1m);
-        let dd = if pcos.re() > 0.1 {
-            T::one() - pcos.powi(100)
-        } else {
-            T::one()
-        };
-        let v = Vector4::from_fn(|i, _| {
-            let mut s = T::zero();
-            for j in 0..4 {
-                s -= dedth[(i, j)] * ee[j];
-            }
-            s
-        });
-        let mut dedth2 = Matrix4::from_fn(|i, j| {
-            let mut s = T::zero();
-            for k in 0..4 {
-                s += dedth[(i, k)] * dedth[(j, k)];
-            }
-            s
-        });
-        let diag = Vector4::from_fn(|i, _| dedth2[(i, i)]);
-        let mut vt = Vector4::<T>::zeros();
-        let mut nit2 = 0;
-        while ssq.re() >= ssqo.re() && nit2 < 1000 {
-            for i in 0..4 {
-                dedth2[(i, i)] = diag[i] * T::c(1.0 + alpha);
-            }
-            let inverse = dedth2.try_inverse().unwrap_or_else(Matrix4::zeros);
-            vt = Vector4::from_fn(|i, _| {
-                let mut s = T::zero();
-                for j in 0..4 {
-                    s += dd * inverse[(i, j)] * v[j] / T::c(16.0);
-                }
-                s
-            });
-            for i in 0..3 {
-                r[i] += vt[i];
-            }
-            d += vt[3];
-            ee = tangent_residuals(r, d, p, m, a, vs, vs4);
-            ssqo = ssq;
-            ssq = sq(&ee);
-            alpha *= 4.0;
-            nit2 += 1;
-        }
-        alpha /= 8.0;
-        let mut fakt = 0.5;
-        nit2 = 0;
-        while ssq.re() <= ssqo.re() && nit2 < 1000 {
-            fakt *= 2.0;
-            for i in 0..3 {
-                r[i] += vt[i] * T::c(fakt);
-            }
-            d += vt[3] * T::c(fakt);
-            ee = tangent_residuals(r, d, p, m, a, vs, vs4);
-            ssqo = ssq;
-            ssq = sq(&ee);
-            nit2 += 1;
-        }
-        for i in 0..3 {
-            r[i] -= vt[i] * T::c(fakt);
-        }
-        d -= vt[3] * T::c(fakt);
-        ee = tangent_residuals(r, d, p, m, a, vs, vs4);
-        ssq = sq(&ee);
-        ssqo = ssq;
-    }
-}
-
-/// OpenSim's `CalcDistanceOnEllipsoid`: the section of the ellipsoid by the wrapping plane
-/// from r₁ to r₂ (scaled W), as points every 1 mm of chord (at most 499 pieces), and its length
-/// (scaled).
-#[allow(clippy::too_many_arguments)]
-fn distance_on_ellipsoid<T: Real>(
-    r1: &Vector3<T>,
-    r2: &Vector3<T>,
-    m: &Vector3<T>,
-    a: &Vector3<T>,
-    vs: &Vector3<T>,
-    vs4: T,
-    far_side: bool,
-    factor: f64,
-) -> (Vec<Vector3<T>>, T) {
-    let len = (r1 - r2).norm() / T::c(factor);
-    if len.re() < DESIRED_SEGMENT_LENGTH {
-        return (vec![*r1, *r2], len * T::c(factor));
-    }
-    let segments = ((len.re() / DESIRED_SEGMENT_LENGTH) as usize).min(499);
-    let mut imax = 0;
-    for i in 1..3 {
-        if vs[i].re().abs() > vs[imax].re().abs() {
-            imax = i;
-        }
-    }
-    let mut u = Vector3::<T>::zeros();
-    u[imax] = T::one();
-    let mu = (-dot(vs, m) - vs4) / dot(vs, &u);
-    let a0 = m + u * mu;
-    let (ar1, _) = normalize_or_zero(&(r1 - a0));
-    let (ar2, _) = normalize_or_zero(&(r2 - a0));
-    let phi0 = dot(&ar1, &ar2).acos();
-    let n = T::c(segments as f64);
-    let dphi = if far_side {
-        -(T::c(2.0 * std::f64::consts::PI) - phi0) / n
-    } else {
-        phi0 / n
-    };
-    let (vsz, _) = normalize_or_zero(&ar1.cross(&ar2));
-    let vsy = vsz.cross(&ar1);
-    let f2 = (a0 - m).component_div(a);
-    let mut points = Vec::with_capacity(segments + 1);
-    points.push(*r1);
-    for i in 0..segments.saturating_sub(1) {
-        let phi = T::c((i + 1) as f64) * dphi;
-        let (c, s) = (phi.cos(), phi.sin());
-        let r = Vector3::from_fn(|j, _| ar1[j] * c + vsy[j] * s + vsz[j] * T::zero());
-        let f1 = r.component_div(a);
-        let aa = dot(&f1, &f1);
-        let bb = T::c(2.0) * dot(&f1, &f2);
-        let cc = dot(&f2, &f2) - T::one();
-        let mu3 = (-bb + (bb * bb - T::c(4.0) * aa * cc).sqrt()) / (T::c(2.0) * aa);
-        points.push(a0 + r * mu3);
-    }
-    points.push(*r2);
-    let mut length = T::zero();
-    for k in 0..segments {
-        length += (points[k + 1] - points[k]).norm();
-    }
-    (points, length)
 }

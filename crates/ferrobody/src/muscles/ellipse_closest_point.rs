@@ -1,0 +1,98 @@
+//! The closest point of an ellipsoid, or of an ellipse, to a point: Eberly's Newton iteration
+//! (Graphics Gems IV) as OpenSim's `WrapEllipsoid::findClosestPoint` and
+//! `closestPointToEllipse` run it, with their special cases near the coordinate axes. Used by
+//! [`super::wrap_ellipsoid`]; lengths in its scaled units.
+
+use super::wrap_ellipsoid::equal_within_error;
+use crate::scalar::Real;
+use nalgebra::Vector3;
+
+/// Eberly's iteration for a point away from every coordinate plane.
+pub(super) fn closest_point_general<T: Real>(a: &Vector3<T>, p: &Vector3<T>) -> Vector3<T> {
+    let (a2, b2, c2) = (a[0] * a[0], a[1] * a[1], a[2] * a[2]);
+    let (u, v, w) = (p[0], p[1], p[2]);
+    let (a2u2, b2v2, c2w2) = (a2 * u * u, b2 * v * v, c2 * w * w);
+    let ratio = (u / a[0]) * (u / a[0]) + (v / a[1]) * (v / a[1]) + (w / a[2]) * (w / a[2]);
+    let mut t = if ratio.re() < 1.0 {
+        T::zero()
+    } else {
+        let mut max = a[0];
+        if a[1].re() > max.re() {
+            max = a[1];
+        }
+        if a[2].re() > max.re() {
+            max = a[2];
+        }
+        max * (u * u + v * v + w * w).sqrt()
+    };
+    let at = |t: T| Vector3::new(a2 * u / (t + a2), b2 * v / (t + b2), c2 * w / (t + c2));
+    for _ in 0..64 {
+        let (pp, q, r) = (t + a2, t + b2, t + c2);
+        let (p2, q2, r2) = (pp * pp, q * q, r * r);
+        let f = p2 * q2 * r2 - a2u2 * q2 * r2 - b2v2 * p2 * r2 - c2w2 * p2 * q2;
+        if f.re().abs() < 1e-09 {
+            return at(t);
+        }
+        let (pq, pr, qr) = (pp * q, pp * r, q * r);
+        let pqr = pp * q * r;
+        let fp = T::c(2.0)
+            * (pqr * (qr + pr + pq)
+                - a2u2 * qr * (q + r)
+                - b2v2 * pr * (pp + r)
+                - c2w2 * pq * (pp + q));
+        t -= f / fp;
+    }
+    at(t)
+}
+
+/// The point of the ellipse (x/a)² + (y/b)² = 1 closest to (u, v) (OpenSim's
+/// `closestPointToEllipse`, Eberly's, with its special cases near the axes).
+pub(super) fn closest_point_to_ellipse<T: Real>(a: T, b: T, u: T, v: T) -> (T, T) {
+    let (a2, b2) = (a * a, b * b);
+    let (a2u2, b2v2) = (a2 * u * u, b2 * v * v);
+    let near_x_origin = equal_within_error(0.0, u.re());
+    let near_y_origin = equal_within_error(0.0, v.re());
+    if near_x_origin && near_y_origin {
+        return if a.re() < b.re() {
+            (if u.re() < 0.0 { -a } else { a }, v)
+        } else {
+            (u, if v.re() < 0.0 { -b } else { b })
+        };
+    }
+    if near_x_origin {
+        return if a.re() >= b.re() || v.re().abs() >= (b - a2 / b).re() {
+            (u, if v.re() >= 0.0 { b } else { -b })
+        } else {
+            let y = b2 * v / (b2 - a2);
+            let ydb = y / b;
+            (a * (T::one() - ydb * ydb).abs().sqrt(), y)
+        };
+    }
+    if near_y_origin {
+        return if b.re() >= a.re() || u.re().abs() >= (a - b2 / a).re() {
+            (if u.re() >= 0.0 { a } else { -a }, v)
+        } else {
+            let x = a2 * u / (a2 - b2);
+            let xda = x / a;
+            (x, b * (T::one() - xda * xda).abs().sqrt())
+        };
+    }
+    let mut t = if ((u / a) * (u / a) + (v / b) * (v / b)).re() < 1.0 {
+        T::zero()
+    } else {
+        let max = if b.re() > a.re() { b } else { a };
+        max * (u * u + v * v).sqrt()
+    };
+    let (mut pp, mut q) = (t + a2, t + b2);
+    for _ in 0..64 {
+        pp = t + a2;
+        q = t + b2;
+        let f = pp * pp * q * q - a2u2 * q * q - b2v2 * pp * pp;
+        if f.re().abs() < 1e-09 {
+            break;
+        }
+        let fp = T::c(2.0) * (pp * q * (pp + q) - a2u2 * q - b2v2 * pp);
+        t -= f / fp;
+    }
+    (a2 * u / pp, b2 * v / q)
+}
