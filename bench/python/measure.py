@@ -57,7 +57,7 @@ def main():
     states = []
     for k in range(64):
         s = model.default_state()
-        s.q[5] += 0.002 * k
+        s.q[model.q_index("ball.py")] += 0.002 * k
         states.append(s)
     one, two = [], []
     for _ in range(rounds):
@@ -69,7 +69,7 @@ def main():
         one.append(t1 - t0)
         two.append(t2 - t1)
     serial = [ferrobody.simulate(model, s)["ball.py"] for s in states]
-    same = all(np.array_equal(r2["position"][k, :, 0, 1], serial[k]) for k in range(64))
+    same = all(np.array_equal(r2["position"][k, :, model.body_index("ball"), 1], serial[k]) for k in range(64))
     same = same and np.array_equal(r1["q"], r2["q"])
     o, t = statistics.median(one), statistics.median(two)
     print(f"rollouts of 64 s1 runs: 1 thread {o * 1e3:.1f} ms, 2 threads {t * 1e3:.1f} ms, throughput x{o / t:.2f}, identical to serial: {same}")
