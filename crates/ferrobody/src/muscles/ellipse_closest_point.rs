@@ -3,7 +3,7 @@
 //! `closestPointToEllipse` run it, with their special cases near the coordinate axes. Used by
 //! [`super::wrap_ellipsoid`]; lengths in its scaled units.
 
-use super::wrap_ellipsoid::equal_within_error;
+use super::wrap_math::equal_within_error;
 use crate::scalar::Real;
 use nalgebra::Vector3;
 

@@ -23,7 +23,7 @@
 use super::ellipse_closest_point::{closest_point_general, closest_point_to_ellipse};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapHit};
 use super::wrap_ellipsoid_path::{calc_tangent_point, distance_on_ellipsoid};
-use super::wrap_math::{dsign, normalize_or_zero};
+use super::wrap_math::{dot, dsign, equal_within_error, normalize_or_zero};
 use crate::scalar::Real;
 use nalgebra::Vector3;
 
@@ -50,18 +50,6 @@ const MU_BLEND_MIN: f64 = 0.7073;
 const MU_BLEND_MAX: f64 = 0.9;
 const NUM_FAN_SAMPLES: usize = 300;
 const SV_BOUNDARY_BLEND: f64 = 0.3;
-/// OpenSim's `ROUNDOFF_ERROR` (`EQUAL_WITHIN_ERROR`).
-const ROUNDOFF_ERROR: f64 = 0.000_000_000_000_2;
-
-pub(super) fn equal_within_error(a: f64, b: f64) -> bool {
-    (a - b).abs() <= ROUNDOFF_ERROR
-}
-
-/// `a·b` summed as SimTK's `~a*b` (x, then y, then z).
-pub(super) fn dot<T: Real>(a: &Vector3<T>, b: &Vector3<T>) -> T {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
 impl WrapEllipsoid {
     /// Wraps segment `p1`→`p2` (in W) on the side `quadrant` allows, choosing the plane by
     /// `method`.
@@ -139,10 +127,8 @@ impl WrapEllipsoid {
         let one_sided = !matches!(quadrant, Quadrant::All);
         let mut far_side = false;
         let length = loop {
-            let (points, length) =
-                distance_on_ellipsoid(&r1, &r2, &m, &a, &vs, vs4, far_side, factor);
-            if one_sided && points.len() > 2 && !far_side {
-                let (w1, w2) = (points[1], points[points.len() - 2]);
+            let path = distance_on_ellipsoid(&r1, &r2, &m, &a, &vs, vs4, far_side, factor);
+            if let (true, false, Some((w1, w2))) = (one_sided, far_side, path.interior_ends) {
                 let (r1p1, _) = normalize_or_zero(&(p1 - r1));
                 let (r1w1, _) = normalize_or_zero(&(w1 - r1));
                 let (r2p2, _) = normalize_or_zero(&(p2 - r2));
@@ -153,7 +139,7 @@ impl WrapEllipsoid {
                     continue;
                 }
             }
-            break length;
+            break path.length;
         };
         let hit = WrapHit {
             r1: r1 / f,

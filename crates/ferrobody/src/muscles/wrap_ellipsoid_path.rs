@@ -4,8 +4,7 @@
 //! section sampled every 1 mm of chord). Used by [`super::wrap_ellipsoid`]; points in its
 //! scaled frame.
 
-use super::wrap_ellipsoid::dot;
-use super::wrap_math::normalize_or_zero;
+use super::wrap_math::{dot, normalize_or_zero};
 use crate::scalar::Real;
 use nalgebra::{Matrix4, Vector3, Vector4};
 
@@ -144,8 +143,7 @@ pub(super) fn calc_tangent_point<T: Real>(
 }
 
 /// OpenSim's `CalcDistanceOnEllipsoid`: the section of the ellipsoid by the wrapping plane
-/// from r₁ to r₂ (scaled W), as points every 1 mm of chord (at most 499 pieces), and its length
-/// (scaled).
+/// from r₁ to r₂ (scaled W), sampled every 1 mm of chord (at most 499 pieces).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn distance_on_ellipsoid<T: Real>(
     r1: &Vector3<T>,
@@ -156,10 +154,13 @@ pub(super) fn distance_on_ellipsoid<T: Real>(
     vs4: T,
     far_side: bool,
     factor: f64,
-) -> (Vec<Vector3<T>>, T) {
+) -> SurfacePath<T> {
     let len = (r1 - r2).norm() / T::c(factor);
     if len.re() < DESIRED_SEGMENT_LENGTH {
-        return (vec![*r1, *r2], len * T::c(factor));
+        return SurfacePath {
+            length: len * T::c(factor),
+            interior_ends: None,
+        };
     }
     let segments = ((len.re() / DESIRED_SEGMENT_LENGTH) as usize).min(499);
     let mut imax = 0;
@@ -184,8 +185,11 @@ pub(super) fn distance_on_ellipsoid<T: Real>(
     let (vsz, _) = normalize_or_zero(&ar1.cross(&ar2));
     let vsy = vsz.cross(&ar1);
     let f2 = (a0 - m).component_div(a);
-    let mut points = Vec::with_capacity(segments + 1);
-    points.push(*r1);
+    // The points r₁, s₁ … s_{n−1}, r₂ are summed as they come (no list: this runs in every
+    // force evaluation), in OpenSim's order.
+    let mut length = T::zero();
+    let mut previous = *r1;
+    let mut interior_ends: Option<(Vector3<T>, Vector3<T>)> = None;
     for i in 0..segments.saturating_sub(1) {
         let phi = T::c((i + 1) as f64) * dphi;
         let (c, s) = (phi.cos(), phi.sin());
@@ -195,12 +199,21 @@ pub(super) fn distance_on_ellipsoid<T: Real>(
         let bb = T::c(2.0) * dot(&f1, &f2);
         let cc = dot(&f2, &f2) - T::one();
         let mu3 = (-bb + (bb * bb - T::c(4.0) * aa * cc).sqrt()) / (T::c(2.0) * aa);
-        points.push(a0 + r * mu3);
+        let point = a0 + r * mu3;
+        length += (point - previous).norm();
+        previous = point;
+        interior_ends = Some(interior_ends.map_or((point, point), |(first, _)| (first, point)));
     }
-    points.push(*r2);
-    let mut length = T::zero();
-    for k in 0..segments {
-        length += (points[k + 1] - points[k]).norm();
+    length += (r2 - previous).norm();
+    SurfacePath {
+        length,
+        interior_ends,
     }
-    (points, length)
+}
+
+/// The surface path between the tangent points: its length (scaled) and its first and last
+/// interior points (none when the path is one straight piece).
+pub(super) struct SurfacePath<T> {
+    pub length: T,
+    pub interior_ends: Option<(Vector3<T>, Vector3<T>)>,
 }

@@ -12,6 +12,16 @@ const LINE_EPSILON: f64 = 0.00001;
 /// OpenSim's `ROUNDOFF_ERROR`.
 const ROUNDOFF_ERROR: f64 = 0.0000000000002;
 
+/// OpenSim's `EQUAL_WITHIN_ERROR`.
+pub(super) fn equal_within_error(a: f64, b: f64) -> bool {
+    (a - b).abs() <= ROUNDOFF_ERROR
+}
+
+/// `a·b` summed as SimTK's `~a*b` (x, then y, then z).
+pub(super) fn dot<T: Real>(a: &Vector3<T>, b: &Vector3<T>) -> T {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
 pub(super) fn dsign<T: Real>(a: T) -> i8 {
     if a.re() >= 0.0 {
         1

@@ -16,7 +16,7 @@
 //! (state carried between evaluations); here the segment is not wrapped.
 
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapHit};
-use super::wrap_math::{closest_point_on_line, dsign, normalize_or_zero};
+use super::wrap_math::{closest_point_on_line, dot, dsign, normalize_or_zero};
 use crate::scalar::Real;
 use nalgebra::Vector3;
 
@@ -25,10 +25,6 @@ use nalgebra::Vector3;
 pub struct WrapSphere {
     /// Radius (m).
     pub radius: f64,
-}
-
-fn dot<T: Real>(a: &Vector3<T>, b: &Vector3<T>) -> T {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// The two tangent-point candidates from `p` (in the plane of normal `n` through the centre).
