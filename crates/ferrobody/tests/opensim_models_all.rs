@@ -176,55 +176,17 @@ fn arm26_matches_opensim() {
 }
 
 /// The arm's ellipsoids take part: over the excited run's poses, TRIlong's and BIClong's path
-/// lengths with their WrapEllipsoid differ from the lengths without it, and the reference's
-/// lengths (which OpenSim computed with it) are ours with it.
+/// lengths with their WrapEllipsoid differ from the lengths without it, and every path length
+/// is OpenSim's.
 #[test]
 fn arm26_paths_wrap_over_their_ellipsoids() {
-    use ferrobody::forces::ForceContext;
-    use ferrobody::model::Force;
     use ferrobody::muscles::WrapShape;
-    use ferrobody::prelude::*;
-    let file = crate::common::repo_root().join("testdata/opensim/models/arm26_excited.osim");
-    let m = ferrobody::io::osim::load(&file).unwrap();
-    let theirs = crate::common::csv_rows("testdata/opensim/models/arm26_excited.csv");
-    let mut wrapped = 0;
-    for row in &theirs {
-        let mut s = m.default_state.clone();
-        s.t = row["t"];
-        for c in &m.coordinates {
-            s.q[c.q_index] = row[&c.name];
-            s.u[c.u_index] = row[&format!("{}.u", c.name)];
-        }
-        let mut data = Data::new(&m.model);
-        ferrobody::pipeline::realize(&m.model, &s, &mut data, Stage::Velocity).unwrap();
-        let ctx = ForceContext::new(&m.model, &s, &data);
-        for f in m.model.forces() {
-            let Force::Muscle(muscle) = f else { continue };
-            if !muscle
-                .path
-                .wraps
-                .iter()
-                .any(|w| matches!(w.object.shape, WrapShape::Ellipsoid(_)))
-            {
-                continue;
-            }
-            let with = muscle.path.kinematics(&ctx).length;
-            let mut bare = muscle.path.clone();
-            bare.wraps
-                .retain(|w| !matches!(w.object.shape, WrapShape::Ellipsoid(_)));
-            let without = bare.kinematics(&ctx).length;
-            let reference = row[&format!("{}.length", muscle.name)];
-            // Path lengths agree with OpenSim's to round-off plus the run's 1e-9 m gap.
-            assert!(
-                (with - reference).abs() < 1e-8,
-                "{}: {with} vs {reference}",
-                muscle.name
-            );
-            if (with - without).abs() > 1e-6 {
-                wrapped += 1;
-            }
-        }
-    }
+    let wrapped = crate::opensim_muscles::rows_where_wraps_change_paths(
+        "models/arm26_excited",
+        |w| matches!(w.object.shape, WrapShape::Ellipsoid(_)),
+        // Path lengths agree with OpenSim's to round-off plus the run's 2.4e-9 m gap.
+        1e-8,
+    );
     assert!(wrapped > 0, "no ellipsoid ever changed a path");
     eprintln!("arm26: an ellipsoid changed a path length at {wrapped} muscle-rows");
 }

@@ -4,7 +4,7 @@
 //! (else zero control, as in OpenSim). A `CoordinateActuator` no controller drives becomes a
 //! joint motor on the model's control vector instead (`control_input`). Bodies are named by path (`/bodyset/arm`) or by name.
 
-use super::document::{child, tag_of, Res};
+use super::document::{child, tag_of, Doc, Res};
 use super::forces::ForceCtx;
 use crate::actuators::{Actuator, ActuatorKind, JointMotor};
 use crate::ids::{BodyId, ZId};
@@ -29,15 +29,7 @@ impl ForceCtx<'_, '_, '_> {
         let doc = self.doc;
         let name = node.attribute("name").unwrap_or("actuator").to_string();
         let optimal_force = doc.scalar(node, "optimal_force", 1.0)?;
-        let min_control = doc.bound(node, "min_control", f64::NEG_INFINITY)?;
-        let max_control = doc.bound(node, "max_control", f64::INFINITY)?;
-        if min_control > max_control {
-            let at = child(node, "min_control").unwrap_or(node);
-            return Err(doc.err(
-                at,
-                format!("control bounds inverted: min_control {min_control} > max_control {max_control}"),
-            ));
-        }
+        check_control_bounds(doc, node)?;
         let mut states = Vec::new();
         let kind = match tag_of(node).as_str() {
             "CoordinateActuator" => ScalarActuatorKind::Coordinate {
@@ -136,6 +128,23 @@ fn control_input(name: &str, coordinate: &CoordinateRef, optimal_force: f64) -> 
     );
     motor.gear = optimal_force;
     motor
+}
+
+/// Refuses `min_control` above `max_control` (unbounded by default; the bounds do not clamp
+/// a forward run's control, as in OpenSim).
+pub(super) fn check_control_bounds(doc: &Doc, node: Node) -> Res<()> {
+    let min_control = doc.bound(node, "min_control", f64::NEG_INFINITY)?;
+    let max_control = doc.bound(node, "max_control", f64::INFINITY)?;
+    if min_control > max_control {
+        let at = child(node, "min_control").unwrap_or(node);
+        return Err(doc.err(
+            at,
+            format!(
+                "control bounds inverted: min_control {min_control} > max_control {max_control}"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A direction property, normalized as OpenSim's `UnitVec3` does; zero is an error.

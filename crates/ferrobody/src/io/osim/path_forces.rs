@@ -2,7 +2,7 @@
 //! the muscles (points, conditional and moving points, wrap objects). A `PathActuator` takes
 //! its `PrescribedController` function of time as its control, else zero, as in OpenSim.
 
-use super::document::{child, tag_of, Res};
+use super::document::{tag_of, Res};
 use super::forces::ForceCtx;
 use crate::model::Force;
 use crate::muscles::{Excitation, PathForce, PathForceLaw};
@@ -23,15 +23,7 @@ impl ForceCtx<'_, '_, '_> {
                 dissipation: doc.scalar(node, "dissipation", f64::NAN)?,
             }
         } else {
-            let min_control = doc.bound(node, "min_control", f64::NEG_INFINITY)?;
-            let max_control = doc.bound(node, "max_control", f64::INFINITY)?;
-            if min_control > max_control {
-                let at = child(node, "min_control").unwrap_or(node);
-                return Err(doc.err(
-                    at,
-                    format!("control bounds inverted: min_control {min_control} > max_control {max_control}"),
-                ));
-            }
+            super::actuators::check_control_bounds(doc, node)?;
             PathForceLaw::Actuator {
                 optimal_force: doc.scalar(node, "optimal_force", 1.0)?,
                 control: self
