@@ -307,10 +307,7 @@ fn the_replay_carries_muscle_paths_and_activations() {
         .output()
         .unwrap();
     assert_success(&out);
-    let bytes = std::fs::read(dir.join("replay.glb")).unwrap();
-    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    let muscles = &doc["extras"]["ferrobody_muscles"];
+    let muscles = &muscle_extras(&dir);
     assert_eq!(muscles["names"], serde_json::json!(["lifter"]));
     let frames = muscles["frames"].as_array().unwrap();
     assert_eq!(frames.len(), 6, "one frame per report");
@@ -340,10 +337,7 @@ fn the_replay_carries_path_forces() {
         .output()
         .unwrap();
     assert_success(&out);
-    let bytes = std::fs::read(dir.join("replay.glb")).unwrap();
-    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    let paths = &doc["extras"]["ferrobody_muscles"];
+    let paths = &muscle_extras(&dir);
     assert_eq!(
         paths["names"],
         serde_json::json!(["lift", "bungee", "tether"])
@@ -358,4 +352,12 @@ fn the_replay_carries_path_forces() {
     assert_eq!(drive_and_points(0), (0.5, 3));
     assert_eq!(drive_and_points(1), (1.0, 2));
     assert_eq!(drive_and_points(2), (1.0, 2));
+}
+
+/// `extras.ferrobody_muscles` of the JSON chunk of `dir/replay.glb`.
+fn muscle_extras(dir: &Path) -> serde_json::Value {
+    let bytes = std::fs::read(dir.join("replay.glb")).unwrap();
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    doc["extras"]["ferrobody_muscles"].clone()
 }
