@@ -26,6 +26,21 @@ import opensim as osim
 DURATION = 1.0
 
 
+def save_through_opensim(tree, out_dir, name, adjust=None):
+    """Writes the edited XML, lets OpenSim load it (then `adjust(model)` if given),
+    initSystem and write it back, so the file in OUT_DIR is OpenSim's own; returns its path."""
+    edited = f"{out_dir}/{name}.edited.osim"
+    tree.write(edited)
+    model = osim.Model(edited)
+    if adjust is not None:
+        adjust(model)
+    model.initSystem()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    os.remove(edited)
+    return out
+
+
 def write_variant(src, out_dir, name, rigid):
     """Edits the shared file as XML (OpenSim's API crashes in finalizeConnections once a
     PathWrap is removed), then lets OpenSim load and write it so the file is OpenSim's own."""
@@ -43,17 +58,11 @@ def write_variant(src, out_dir, name, rigid):
         sine = ET.SubElement(functions, "Sine")
         for key, value in [("amplitude", "0.2"), ("omega", "3"), ("phase", "0"), ("offset", "0.3")]:
             ET.SubElement(sine, key).text = value
-    edited = f"{out_dir}/{name}.edited.osim"
-    tree.write(edited)
-    model = osim.Model(edited)
-    if rigid:
+    def rigid_tendon(model):
         lifter = osim.DeGrooteFregly2016Muscle.safeDownCast(model.updForceSet().get("lifter"))
         lifter.set_ignore_tendon_compliance(True)
-    model.initSystem()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    os.remove(edited)
-    return out
+
+    return save_through_opensim(tree, out_dir, name, rigid_tendon if rigid else None)
 
 
 def run(path, csv):
@@ -122,14 +131,7 @@ def write_thelen_only(src, out_dir, name):
     for f in list(functions):
         if f.tag == "PiecewiseLinearFunction":
             functions.remove(f)
-    edited = f"{out_dir}/{name}.edited.osim"
-    tree.write(edited)
-    model = osim.Model(edited)
-    model.initSystem()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    os.remove(edited)
-    return out
+    return save_through_opensim(tree, out_dir, name)
 
 
 def write_millard_variant(src, out_dir, name, settings):
@@ -144,14 +146,7 @@ def write_millard_variant(src, out_dir, name, settings):
         if el is None:
             el = ET.SubElement(millard, tag)
         el.text = text
-    edited = f"{out_dir}/{name}.edited.osim"
-    tree.write(edited)
-    model = osim.Model(edited)
-    model.initSystem()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    os.remove(edited)
-    return out
+    return save_through_opensim(tree, out_dir, name)
 
 
 def write_actuators(out_dir, name):
@@ -253,14 +248,7 @@ def write_sphere_variant(src, out_dir, name, quadrant):
     sphere = ET.SubElement(objects, "WrapSphere", name=cylinder.get("name"))
     for tag, text in [("translation", "0 0 0"), ("quadrant", quadrant), ("radius", "0.05")]:
         ET.SubElement(sphere, tag).text = text
-    edited = f"{out_dir}/{name}.edited.osim"
-    tree.write(edited)
-    model = osim.Model(edited)
-    model.initSystem()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    os.remove(edited)
-    return out
+    return save_through_opensim(tree, out_dir, name)
 
 
 if __name__ == "__main__":
@@ -273,13 +261,7 @@ if __name__ == "__main__":
         if mode is None:
             mode = ET.SubElement(muscle, "tendon_compliance_dynamics_mode")
         mode.text = "implicit"
-        edited = f"{sys.argv[2]}/mus_pendulum_implicit.edited.osim"
-        tree.write(edited)
-        model = osim.Model(edited)
-        model.initSystem()
-        out = f"{sys.argv[2]}/mus_pendulum_implicit.osim"
-        model.printToXML(out)
-        os.remove(edited)
+        out = save_through_opensim(tree, sys.argv[2], "mus_pendulum_implicit")
         run(out, f"{sys.argv[2]}/mus_pendulum_implicit.csv")
         print("wrote", out)
         sys.exit(0)
