@@ -214,6 +214,6 @@ pub(super) fn distance_on_ellipsoid<T: Real>(
 /// The surface path between the tangent points: its length (scaled) and its first and last
 /// interior points (none when the path is one straight piece).
 pub(super) struct SurfacePath<T> {
-    pub length: T,
-    pub interior_ends: Option<(Vector3<T>, Vector3<T>)>,
+    pub(super) length: T,
+    pub(super) interior_ends: Option<(Vector3<T>, Vector3<T>)>,
 }
