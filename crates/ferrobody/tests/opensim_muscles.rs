@@ -712,3 +712,46 @@ fn an_unknown_tendon_compliance_mode_is_a_one_line_error_with_its_place() {
     );
     assert_eq!(e.lines().count(), 1);
 }
+
+/// Broken wrap objects and wrap methods are one-line errors with the file, the line and the
+/// component path.
+#[test]
+fn bad_wrap_spheres_ellipsoids_and_methods_are_one_line_errors() {
+    let root = common::repo_root();
+    let sphere =
+        std::fs::read_to_string(root.join("testdata/opensim/muscles/mus_pendulum_sphere.osim"))
+            .unwrap();
+    let arm = std::fs::read_to_string(root.join("testdata/opensim/models/arm26.osim")).unwrap();
+    let cases = [
+        (
+            &sphere,
+            "<radius>0.050000000000000003</radius>",
+            "<radius>-1</radius>",
+            "<radius> -1 must be positive",
+        ),
+        (
+            &arm,
+            "<dimensions>0.035000000000000003 0.02 0.02</dimensions>",
+            "<dimensions>0.035 0 0.02</dimensions>",
+            "must be three positive lengths",
+        ),
+        (
+            &arm,
+            "<method>hybrid</method>",
+            "<method>spiral</method>",
+            "<method> 'spiral' is not one of hybrid, midpoint, axial",
+        ),
+    ];
+    for (source, from, to, expect) in cases {
+        assert!(source.contains(from), "the edit applies: {from}");
+        let text = source.replacen(from, to, 1);
+        let Err(e) = osim::parse(&text, "w.osim") else {
+            panic!("loaded despite: {expect}");
+        };
+        let e = e.message();
+        assert!(e.starts_with("w.osim:"), "{e}");
+        assert!(e.contains(expect), "{e}");
+        assert!(e.contains('/'), "a component path: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}
