@@ -8,7 +8,9 @@ need=()
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists ipopt 2>/dev/null || need+=(coinor-libipopt-dev)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
-compgen -G "/usr/lib/llvm-*/lib/libclang*.so*" >/dev/null || need+=(libclang-dev)
+# libclang itself: libclang-cpp (which some images carry alone) does not serve bindgen.
+compgen -G "/usr/lib/llvm-*/lib/libclang.so*" >/dev/null \
+  || compgen -G "/usr/lib/*/libclang-[0-9]*.so*" >/dev/null || need+=(libclang-dev)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi

@@ -126,9 +126,9 @@ impl Recorder {
 fn path_force_drive(p: &ferrobody::muscles::PathForce, ctx: &ForceContext<'_, f64>) -> f64 {
     let path = p.path.kinematics(ctx);
     match &p.law {
-        ferrobody::muscles::PathForceLaw::Actuator { control, .. } => {
-            control.at(ctx.state.t, path.speed).clamp(0.0, 1.0)
-        }
+        ferrobody::muscles::PathForceLaw::Actuator { control, .. } => control
+            .at(ctx.state.t, path.speed, ctx.force_controls())
+            .clamp(0.0, 1.0),
         ferrobody::muscles::PathForceLaw::Spring { resting_length, .. } => {
             f64::from(u8::from(path.length > *resting_length))
         }

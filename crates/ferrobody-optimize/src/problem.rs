@@ -1,5 +1,5 @@
 //! The optimal-control problem, in the spirit of Moco's `MocoProblem`: a model, its states
-//! y = [q, u] and controls c named as Moco names them, time bounds, bounds on every state
+//! y = [q, u, z] and controls c named as Moco names them, time bounds, bounds on every state
 //! (over the whole path, at the initial and at the final time) and control, and the goals.
 //!
 //! ```text
@@ -10,11 +10,13 @@
 //! ```
 //!
 //! Names: for an OpenSim model, a state is `COORDINATE_PATH/value` or `COORDINATE_PATH/speed`
-//! (`/jointset/j0/q0/value`) and a control is its actuator's path (`/tau0`,
-//! `/forceset/tau0`), as in Moco's tables; the coordinate's or actuator's plain name also works
-//! (`q0`, `q0/speed`, `tau0`). For other models, states are the tree's coordinate and speed
-//! names (`link.rz`, `link.rz/speed`... as `Tree::coordinate_names`) and controls the
-//! actuators' names. Reference: Dembia et al., "OpenSim Moco", PLoS Comput. Biol. 16 (2020).
+//! (`/jointset/j0/q0/value`) or a muscle's state by its path (`/forceset/soleus_r/activation`,
+//! `…/normalized_tendon_force`, `…/fiber_length`), and a control is its actuator's path
+//! (`/tau0`, `/forceset/tau0`, `/forceset/soleus_r` for a muscle's excitation), as in Moco's
+//! tables; the coordinate's or actuator's plain name also works (`q0`, `q0/speed`, `tau0`).
+//! Actuators that a `PrescribedController` drives are not controls (as in Moco). For other
+//! models, states are the tree's coordinate and speed names (`link.rz`, `link.rz/speed`... as
+//! `Tree::coordinate_names`) then `z0`, `z1`… and controls the model's control names. Reference: Dembia et al., "OpenSim Moco", PLoS Comput. Biol. 16 (2020).
 
 use crate::error::{OptimizeError, Result};
 use crate::goals::Goal;
@@ -130,7 +132,7 @@ impl std::fmt::Debug for Problem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Variable {
-    /// Index in y = [q, u].
+    /// Index in y = [q, u, z].
     State(usize),
     /// Index in the control vector.
     Control(usize),
@@ -148,14 +150,19 @@ impl Problem {
                 .into_iter()
                 .map(|s| format!("{s}/speed")),
         );
-        let control_names = model.actuators().iter().map(|a| a.name.clone()).collect();
+        state_names.extend((0..model.nz()).map(|k| format!("z{k}")));
+        let control_names = model
+            .control_names()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         Self::with_names(model, state, state_names, control_names, HashMap::new())
     }
 
     /// A problem over an OpenSim model, with Moco's names (and the plain names as aliases).
     pub fn from_osim(osim: &OsimModel) -> Result<Self> {
         let model = osim.model.clone();
-        let ny = model.nq() + model.nu();
+        let ny = model.nq() + model.nu() + model.nz();
         let mut state_names: Vec<String> = model.coordinate_names();
         state_names.extend(
             model
@@ -163,6 +170,10 @@ impl Problem {
                 .into_iter()
                 .map(|s| format!("{s}/speed")),
         );
+        state_names.extend((0..model.nz()).map(|k| format!("z{k}")));
+        for (path, z) in &osim.state_variables {
+            state_names[model.nq() + model.nu() + z.0] = path.clone();
+        }
         let mut aliases = HashMap::new();
         for c in &osim.coordinates {
             state_names[c.q_index] = format!("{}/value", c.path);
@@ -174,10 +185,10 @@ impl Problem {
         }
         debug_assert_eq!(state_names.len(), ny);
         let mut control_names = Vec::new();
-        for (k, a) in model.actuators().iter().enumerate() {
+        for (k, name) in model.control_names().into_iter().enumerate() {
             let path = osim.control_paths.get(k).filter(|p| !p.is_empty());
-            control_names.push(path.cloned().unwrap_or_else(|| a.name.clone()));
-            aliases.insert(a.name.clone(), Variable::Control(k));
+            control_names.push(path.cloned().unwrap_or_else(|| name.to_string()));
+            aliases.insert(name.to_string(), Variable::Control(k));
         }
         Self::with_names(
             model,
@@ -230,18 +241,19 @@ impl Problem {
         &self.base_state
     }
 
-    /// The model's state at grid values `y` (= [q, u]) and controls `c`, at time `t`.
+    /// The model's state at grid values `y` (= [q, u, z]) and controls `c`, at time `t`.
     pub fn state_at(&self, t: f64, y: &[f64], c: &[f64]) -> Result<State<f64>> {
         let mut state = self.base_state.clone();
-        let nq = self.model.nq();
+        let (nq, nu) = (self.model.nq(), self.model.nu());
         state.t = t;
         state.q.as_mut_slice().copy_from_slice(&y[..nq]);
-        state.u.as_mut_slice().copy_from_slice(&y[nq..]);
+        state.u.as_mut_slice().copy_from_slice(&y[nq..nq + nu]);
+        state.z.as_mut_slice().copy_from_slice(&y[nq + nu..]);
         self.model.set_controls(&mut state, c)?;
         Ok(state)
     }
 
-    /// The states' names, in y = [q, u] order.
+    /// The states' names, in y = [q, u, z] order.
     pub fn state_names(&self) -> &[String] {
         &self.state_names
     }
@@ -393,7 +405,7 @@ impl Problem {
     }
 }
 
-/// The models this transcription covers: q̇ = u for every mobilizer and no auxiliary states.
+/// The models this transcription covers: q̇ = u for every mobilizer.
 fn check_model(model: &Model<f64>) -> Result<()> {
     if let Some(b) = model.bodies()[1..]
         .iter()
@@ -403,13 +415,6 @@ fn check_model(model: &Model<f64>) -> Result<()> {
             "body '{}' has a {} mobilizer, whose q̇ is not u: the transcription takes joints \
              whose coordinates' derivatives are their speeds",
             b.name, b.mobilizer
-        )));
-    }
-    if model.nz() > 0 {
-        return Err(OptimizeError::UnsupportedModel(format!(
-            "the model has {} auxiliary states (muscle or actuator activations, fiber lengths): \
-             their controls join the control vector with issue 37",
-            model.nz()
         )));
     }
     if model.nq() + model.nu() == 0 {

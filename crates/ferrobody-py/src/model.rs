@@ -315,7 +315,17 @@ impl PyModel {
             .map(|a| a.name.clone())
             .collect()
     }
-    /// Number of controls (one per actuator).
+    /// Names of the controls, in control order: the actuators', then the muscles' and OpenSim
+    /// actuators' that no controller drives (their excitations).
+    #[getter]
+    fn control_names(&self) -> Vec<String> {
+        self.model
+            .control_names()
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    }
+    /// Number of controls (`control_names`).
     #[getter]
     fn nctrl(&self) -> usize {
         self.model.nctrl()
@@ -336,10 +346,11 @@ impl PyModel {
     fn u_index(&self, name: &str) -> PyResult<usize> {
         index_of(&self.speed_names, name, "speed")
     }
-    /// Index of an actuator (its control) by name; `KeyError` if none.
+    /// Index of a control (`control_names`: an actuator or an uncontrolled muscle) by name;
+    /// `KeyError` if none.
     fn ctrl_index(&self, name: &str) -> PyResult<usize> {
-        self.model.actuator_index(name).ok_or_else(|| {
-            pyo3::exceptions::PyKeyError::new_err(format!("no actuator named '{name}'"))
+        self.model.control_index(name).ok_or_else(|| {
+            pyo3::exceptions::PyKeyError::new_err(format!("no control named '{name}'"))
         })
     }
     /// Names of the muscles, in force order (the rows of `moment_arms`).

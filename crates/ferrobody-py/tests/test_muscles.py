@@ -55,3 +55,19 @@ def test_moment_arms_match_opensim(root):
         ours = arms[model.muscle_names.index(r["muscle"]), model.q_index(r["coordinate"])]
         # Both exact (dual numbers here; OpenSim's unit-tension solve): round-off.
         assert abs(ours - float(r["moment_arm"])) < 1e-12, (r["muscle"], r["coordinate"])
+
+
+def test_uncontrolled_muscles_take_their_excitations_from_the_control_vector(root):
+    model = ferrobody.load(root / "testdata" / "opensim" / "models" / "arm26.osim")
+    assert model.control_names == ["TRIlong", "TRIlat", "TRImed", "BIClong", "BICshort", "BRA"]
+    biceps = model.ctrl_index("BIClong")
+    controls = np.zeros((10, model.nctrl))
+    controls[:, biceps] = 1.0
+    passive = ferrobody.simulate(model, duration=0.1, report_interval=0.01)
+    driven = ferrobody.simulate(model, duration=0.1, report_interval=0.01, controls=controls)
+    # Without a controller the excitation is zero (OpenSim's default); the held control is
+    # BIClong's excitation: its activation rises toward 1 and flexes the elbow.
+    assert np.all(passive["BIClong.excitation"] == 0.0)
+    assert np.all(driven["BIClong.excitation"][:-1] == 1.0)
+    assert driven["BIClong.activation"][-1] > 0.9 > passive["BIClong.activation"][-1]
+    assert driven["q:r_elbow_flex"][-1] > passive["q:r_elbow_flex"][-1] + 0.01

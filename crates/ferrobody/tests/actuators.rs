@@ -136,7 +136,10 @@ fn controls_are_held_and_a_change_restarts_the_step() {
     assert_eq!(sim.controls(), &[-1.0]);
     // Wrong length or a NaN: refused, the held control unchanged.
     let long = sim.set_controls(&[1.0, 2.0]).unwrap_err().to_string();
-    assert!(long.contains("2 values given for 1 actuators"), "{long}");
+    assert!(
+        long.contains("2 values given, the model has 1 controls"),
+        "{long}"
+    );
     let nan = sim.set_controls(&[f64::NAN]).unwrap_err().to_string();
     assert!(nan.contains("entry 0 ('drive') is NaN"), "{nan}");
     assert_eq!(sim.controls(), &[-1.0]);

@@ -56,10 +56,14 @@ class Model:
         `coordinate_names`; OpenSim's `Muscle.computeMomentArm` for unconstrained coordinates."""
     @property
     def actuator_names(self) -> list[str]:
-        """Names of the actuators, in control order."""
+        """Names of the actuators (the first controls, in control order)."""
+    @property
+    def control_names(self) -> list[str]:
+        """Names of the controls: the actuators', then the excitations of the muscles and
+        OpenSim actuators that no controller drives."""
     @property
     def nctrl(self) -> int:
-        """Number of controls (one per actuator)."""
+        """Number of controls (len(control_names))."""
     def body_index(self, name: str) -> int:
         """Index of a body in body_names (Ground is 0, as in every per-body array); KeyError if none."""
     def q_index(self, name: str) -> int:
@@ -67,7 +71,7 @@ class Model:
     def u_index(self, name: str) -> int:
         """Index of a generalized speed by name; KeyError if none."""
     def ctrl_index(self, name: str) -> int:
-        """Index of an actuator's control by name; KeyError if none."""
+        """Index of a control (an actuator or an uncontrolled muscle) by name; KeyError if none."""
     @property
     def nq(self) -> int: ...
     @property

@@ -67,11 +67,16 @@ pub struct ForwardDynamicsJacobianLanes<const N: usize> {
     pub dudot_du: DMatrix<f64>,
     /// ∂u̇/∂τ (nu × nu).
     pub dudot_dtau: DMatrix<f64>,
-    /// ∂u̇/∂ctrl (nu × nctrl) = ∂u̇/∂τ · ∂τ/∂ctrl ([`Model::control_jacobian`]): the controls
-    /// enter only through their actuators' generalized forces.
+    /// ∂u̇/∂ctrl (nu × nctrl): the actuators' columns ∂u̇/∂τ · ∂τ/∂ctrl
+    /// ([`Model::control_jacobian`]), the force-element controls' by dual numbers (the dual
+    /// path: the analytical one covers no element that reads a control).
     pub dudot_dctrl: DMatrix<f64>,
     /// ∂τ/∂ctrl at the last state (nu × nctrl).
     dtau_dctrl: DMatrix<f64>,
+    /// ∂u̇/∂(force-element controls) from the dual passes (nu × nfc).
+    dudot_dforce_controls: DMatrix<f64>,
+    /// The control vector, seeded.
+    controls: Vec<DualSVec64<N>>,
 }
 
 impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
@@ -95,6 +100,8 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
             dudot_dtau: DMatrix::zeros(nu, nu),
             dudot_dctrl: DMatrix::zeros(nu, model.nctrl()),
             dtau_dctrl: DMatrix::zeros(nu, model.nctrl()),
+            dudot_dforce_controls: DMatrix::zeros(nu, model.nctrl() - model.force_control_start()),
+            controls: vec![DualSVec64::from_re(0.0); model.nctrl()],
         })
     }
 
@@ -178,16 +185,18 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         &self.analytical
     }
 
-    /// [`Self::compute`] with dual numbers whatever the model: ⌈(nq + nu) / N⌉ passes of the
-    /// whole pipeline (⌈(nq + 2 nu) / N⌉ with constraints).
+    /// [`Self::compute`] with dual numbers whatever the model: ⌈(nq + nu + nfc) / N⌉ passes of
+    /// the whole pipeline (⌈(nq + 2 nu + nfc) / N⌉ with constraints), nfc the force-element
+    /// controls (seeded in the state's control vector: they act through muscles' and OpenSim
+    /// actuators' forces, not through τ).
     pub fn compute_dual(&mut self, state: &State<f64>, tau: &[f64]) -> Result<()> {
-        let (nq, nu) = (self.model.nq(), self.model.nu());
+        let nu = self.model.nu();
         assert_eq!(tau.len(), nu, "tau has one entry per generalized speed");
         self.state.assign_from(state);
         let constrained = self.model.has_constraints();
-        let directions = if constrained { nq + 2 * nu } else { nq + nu };
+        let directions = self.force_controls_direction() + self.force_controls_count();
         for first in (0..directions).step_by(N) {
-            self.seed(state, tau, first);
+            self.seed(state, tau, first)?;
             forward_dynamics(&self.model, &self.state, &mut self.data, &self.tau)?;
             self.read(first);
         }
@@ -198,7 +207,25 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
             self.inverse_mass_matrix(state)?;
         }
         self.control_columns(state);
+        let start = self.model.force_control_start();
+        self.dudot_dctrl
+            .columns_mut(start, self.dudot_dforce_controls.ncols())
+            .copy_from(&self.dudot_dforce_controls);
         Ok(())
+    }
+
+    /// The direction of the first force-element control: after q, u and (with constraints) τ.
+    fn force_controls_direction(&self) -> usize {
+        let (nq, nu) = (self.model.nq(), self.model.nu());
+        if self.model.has_constraints() {
+            nq + 2 * nu
+        } else {
+            nq + nu
+        }
+    }
+
+    fn force_controls_count(&self) -> usize {
+        self.model.nctrl() - self.model.force_control_start()
     }
 
     /// ∂u̇/∂τ = M(q)⁻¹ (no constraints): CRBA, Cholesky, solves against the identity, in
@@ -223,10 +250,13 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
     }
 
     /// Sets every input to its value, with unit derivatives in lanes for directions
-    /// `first..first + N` (q, then u, then τ).
-    fn seed(&mut self, state: &State<f64>, tau: &[f64], first: usize) {
+    /// `first..first + N` (q, then u, then τ with constraints, then the force-element
+    /// controls).
+    fn seed(&mut self, state: &State<f64>, tau: &[f64], first: usize) -> Result<()> {
         let nq = self.model.nq();
         let nu = self.model.nu();
+        let constrained = self.model.has_constraints();
+        let fc_direction = self.force_controls_direction();
         let lane_of = |direction: usize| {
             (first..first + N)
                 .contains(&direction)
@@ -241,21 +271,42 @@ impl<const N: usize> ForwardDynamicsJacobianLanes<N> {
         }
         for (i, (&u, &t)) in state.u.iter().zip(tau).enumerate() {
             self.state.u[i] = value(u, nq + i);
-            self.tau[i] = value(t, nq + nu + i);
+            self.tau[i] = if constrained {
+                value(t, nq + nu + i)
+            } else {
+                DualSVec64::from_re(t)
+            };
         }
+        let start = self.model.force_control_start();
+        for (k, (slot, &c)) in self
+            .controls
+            .iter_mut()
+            .zip(self.model_f64.controls(state))
+            .enumerate()
+        {
+            *slot = match k.checked_sub(start) {
+                Some(j) => value(c, fc_direction + j),
+                None => DualSVec64::from_re(c),
+            };
+        }
+        self.model.set_controls(&mut self.state, &self.controls)
     }
 
     /// Copies the derivative lanes of u̇ into the Jacobians' columns.
     fn read(&mut self, first: usize) {
         let (nq, nu) = (self.model.nq(), self.model.nu());
+        let fc_direction = self.force_controls_direction();
+        let fc_end = fc_direction + self.force_controls_count();
         for lane in 0..N {
             let direction = first + lane;
             let (matrix, column) = if direction < nq {
                 (&mut self.dudot_dq, direction)
             } else if direction < nq + nu {
                 (&mut self.dudot_du, direction - nq)
-            } else if direction < nq + 2 * nu {
+            } else if direction < fc_direction {
                 (&mut self.dudot_dtau, direction - nq - nu)
+            } else if direction < fc_end {
+                (&mut self.dudot_dforce_controls, direction - fc_direction)
             } else {
                 break;
             };

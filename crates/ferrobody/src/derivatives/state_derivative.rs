@@ -1,6 +1,10 @@
-//! The Jacobian of the state derivative, `J = ∂ẏ/∂y` for `ẏ = [q̇, u̇, ż] = f(t, y)` (ny × ny):
-//! what an implicit integrator's Newton iteration needs (`integrators::tr_bdf2`). q̇ = N(q) u
-//! enters through both q and u.
+//! The Jacobian of the state derivative, `J = ∂ẏ/∂y` for `ẏ = [q̇, u̇, ż] = f(t, y, c)`
+//! (ny × ny): what an implicit integrator's Newton iteration needs (`integrators::tr_bdf2`).
+//! q̇ = N(q) u enters through both q and u. On request
+//! ([`StateDerivativeJacobian::with_control_columns`]) also `B = ∂ẏ/∂c` (ny × nctrl) for the
+//! model's control vector c — actuators' controls and the excitations of muscles and OpenSim
+//! actuators, which enter ż through activation dynamics and u̇ through forces — what direct
+//! collocation needs.
 //!
 //! For models the analytical derivatives cover (`RneaDerivatives::supports`, no auxiliary
 //! variables z), the u̇ rows are `ForwardDynamicsJacobian::compute_analytical`'s and the q̇ rows
@@ -37,6 +41,11 @@ pub struct StateDerivativeJacobian {
     pub jacobian: DMatrix<f64>,
     /// `[q, u, z]` of the state given to [`StateDerivativeJacobian::compute`].
     y: Vec<f64>,
+    /// ∂ẏ/∂c (ny × nctrl) from the last [`StateDerivativeJacobian::compute`], when asked for
+    /// with [`StateDerivativeJacobian::with_control_columns`] (else 0 columns).
+    pub control_jacobian: DMatrix<f64>,
+    /// The control vector, seeded (empty without control columns).
+    controls: Vec<D>,
 }
 
 /// The f64 model, a state and the forward-dynamics Jacobian of the analytical path.
@@ -52,7 +61,8 @@ impl StateDerivativeJacobian {
     pub fn new<T: Real>(model: &Model<T>) -> Result<Self> {
         let dual = model.cast::<D>()?;
         let ny = model.nq() + model.nu() + model.nz();
-        let analytical = if model.nz() == 0 && !model.has_constraints() {
+        let no_force_controls = model.nctrl() == model.force_control_start();
+        let analytical = if model.nz() == 0 && !model.has_constraints() && no_force_controls {
             let model = model.cast::<f64>()?;
             Some(AnalyticalPath {
                 state: model.default_state(),
@@ -72,7 +82,18 @@ impl StateDerivativeJacobian {
             model: dual,
             jacobian: DMatrix::zeros(ny, ny),
             y: vec![0.0; ny],
+            control_jacobian: DMatrix::zeros(ny, 0),
+            controls: Vec::new(),
         })
+    }
+
+    /// This workspace computing `∂ẏ/∂c` too, into [`Self::control_jacobian`]
+    /// (⌈nctrl / LANES⌉ more dual passes, or a product with M⁻¹ on the analytical path).
+    pub fn with_control_columns(mut self) -> Self {
+        let (ny, nctrl) = (self.ydot.len(), self.model.nctrl());
+        self.control_jacobian = DMatrix::zeros(ny, nctrl);
+        self.controls = vec![D::from_re(0.0); nctrl];
+        self
     }
 
     /// Computes `∂ẏ/∂y` at `state` (its real parts); allocates nothing.
@@ -95,31 +116,51 @@ impl StateDerivativeJacobian {
         }
         let (nq, nu) = (self.model.nq(), self.model.nu());
         let ny = self.ydot.len();
+        let nctrl = self.controls.len();
         self.state.assign_from(rest);
         self.state.t = t;
-        for first in (0..ny).step_by(LANES) {
+        for (slot, c) in self
+            .controls
+            .iter_mut()
+            .zip(self.model.controls(&self.state))
+        {
+            *slot = D::from_re(c.re);
+        }
+        let seed = |x: f64, i: usize, first: usize| {
+            if (first..first + LANES).contains(&i) {
+                D::new(
+                    x,
+                    Derivative::derivative_generic(Const::<LANES>, U1, i - first),
+                )
+            } else {
+                D::from_re(x)
+            }
+        };
+        for first in (0..ny + nctrl).step_by(LANES) {
             for (i, x) in y.iter().enumerate() {
-                let x = x.re();
                 let slot = match i {
                     i if i < nq => &mut self.state.q[i],
                     i if i < nq + nu => &mut self.state.u[i - nq],
                     i => &mut self.state.z[i - nq - nu],
                 };
-                *slot = if (first..first + LANES).contains(&i) {
-                    D::new(
-                        x,
-                        Derivative::derivative_generic(Const::<LANES>, U1, i - first),
-                    )
-                } else {
-                    D::from_re(x)
-                };
+                *slot = seed(x.re(), i, first);
+            }
+            if nctrl > 0 {
+                for (k, slot) in self.controls.iter_mut().enumerate() {
+                    *slot = seed(slot.re, ny + k, first);
+                }
+                self.model.set_controls(&mut self.state, &self.controls)?;
             }
             // The integrators' derivative: a planar-xy model's dual passes run in two
             // dimensions (only ẏ is read here, not the realized data).
             step_derivative(&self.model, &self.state, &mut self.data, &mut self.ydot)?;
             for (row, d) in self.ydot.iter().enumerate() {
-                for lane in 0..LANES.min(ny - first) {
-                    self.jacobian[(row, first + lane)] = d.eps.0.map_or(0.0, |e| e[lane]);
+                for lane in 0..LANES.min(ny + nctrl - first) {
+                    let x = d.eps.0.map_or(0.0, |e| e[lane]);
+                    match first + lane {
+                        column if column < ny => self.jacobian[(row, column)] = x,
+                        column => self.control_jacobian[(row, column - ny)] = x,
+                    }
                 }
             }
         }
@@ -190,6 +231,14 @@ impl StateDerivativeJacobian {
                 qr.start,
                 nq + ur.start,
             );
+        }
+        if self.control_jacobian.ncols() > 0 {
+            // Only actuators' controls here (no force-element controls on this path): they
+            // enter u̇ through τ and nothing else.
+            self.control_jacobian.fill(0.0);
+            self.control_jacobian
+                .view_mut((nq, 0), (nu, path.forward.dudot_dctrl.ncols()))
+                .copy_from(&path.forward.dudot_dctrl);
         }
         Ok(true)
     }

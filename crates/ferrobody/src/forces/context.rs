@@ -101,6 +101,15 @@ impl<'a, T: Real> ForceContext<'a, T> {
         self.state.discrete(self.model, id)
     }
 
+    /// The model's force-element controls (muscles' and OpenSim actuators' excitations set
+    /// through [`crate::Model::set_controls`]; see [`crate::muscles::Excitation::Control`]).
+    pub fn force_controls(&self) -> &[T] {
+        match self.model.controls {
+            Some((var, start)) => &self.state.discrete(self.model, var)[start..],
+            None => &[],
+        }
+    }
+
     /// A continuous auxiliary variable's value.
     pub fn z(&self, id: ZId) -> T {
         self.state.z[id.0]

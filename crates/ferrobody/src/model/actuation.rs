@@ -1,9 +1,13 @@
 //! The model's actuators and its control vector (MuJoCo's `ctrl`): one control per actuator,
-//! in the order they were added, held in the state as a discrete variable so that a
-//! simulation keeps them between calls (zero-order hold) and a saved state restores them.
+//! in the order they were added, then one per force-element control (the excitations of
+//! muscles and OpenSim actuators that no controller drives,
+//! [`crate::muscles::Excitation::Control`]), held in the state as a discrete variable so that
+//! a simulation keeps them between calls (zero-order hold) and a saved state restores them.
 //!
 //! At the Dynamics stage every actuator adds `τ = gear·f(ctrl, ℓ, ℓ̇)` to the generalized force
-//! of its coordinate ([`crate::actuators`] has the force laws).
+//! of its coordinate ([`crate::actuators`] has the force laws); a force element reads its
+//! control as its excitation (a muscle's enters its activation dynamics, a path actuator's
+//! its tension).
 
 use super::Model;
 use crate::actuators::Actuator;
@@ -18,14 +22,40 @@ impl<T: Real> Model<T> {
         &self.actuators
     }
 
-    /// Number of controls (one per actuator).
+    /// Number of controls: one per actuator, then one per force-element control.
     pub fn nctrl(&self) -> usize {
-        self.actuators.len()
+        self.actuators.len() + self.force_control_names.len()
     }
 
     /// The index of the actuator (and control) named `name`.
     pub fn actuator_index(&self, name: &str) -> Option<usize> {
         self.actuators.iter().position(|a| a.name == name)
+    }
+
+    /// The controls' names, in control order: the actuators', then the force-element
+    /// controls' (an OpenSim muscle's or actuator's name).
+    pub fn control_names(&self) -> Vec<&str> {
+        self.actuators
+            .iter()
+            .map(|a| a.name.as_str())
+            .chain(self.force_control_names.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// The index in the control vector of the control named `name`.
+    pub fn control_index(&self, name: &str) -> Option<usize> {
+        self.actuator_index(name).or_else(|| {
+            self.force_control_names
+                .iter()
+                .position(|n| n == name)
+                .map(|k| self.actuators.len() + k)
+        })
+    }
+
+    /// Where the force-element controls start in the control vector (the number of
+    /// actuators).
+    pub fn force_control_start(&self) -> usize {
+        self.actuators.len()
     }
 
     /// The controls held in `state` (length [`Self::nctrl`]).
@@ -38,7 +68,7 @@ impl<T: Real> Model<T> {
     pub fn set_controls(&self, state: &mut State<T>, controls: &[T]) -> Result<()> {
         if controls.len() != self.nctrl() {
             return Err(Error::model(format!(
-                "controls: {} values given for {} actuators",
+                "controls: {} values given, the model has {} controls",
                 controls.len(),
                 self.nctrl()
             )));
@@ -46,7 +76,7 @@ impl<T: Real> Model<T> {
         if let Some(k) = controls.iter().position(|c| !c.re().is_finite()) {
             return Err(Error::model(format!(
                 "controls: entry {k} ('{}') is {}, not finite",
-                self.actuators[k].name,
+                self.control_names()[k],
                 controls[k].re()
             )));
         }
@@ -67,8 +97,11 @@ impl<T: Real> Model<T> {
             .collect()
     }
 
-    /// ∂τ/∂ctrl at `state` (nu × nctrl): each column `gear·gain` at its actuator's speed, zero
-    /// where the control or the force is clamped. With ∂u̇/∂τ it gives ∂u̇/∂ctrl.
+    /// ∂τ/∂ctrl at `state` (nu × nctrl): each actuator's column `gear·gain` at its actuator's
+    /// speed, zero where the control or the force is clamped. With ∂u̇/∂τ it gives ∂u̇/∂ctrl.
+    /// The force-element controls' columns are zero here: they act through their elements'
+    /// forces and states, whose derivatives `ForwardDynamicsJacobian` and
+    /// `StateDerivativeJacobian` take by dual numbers.
     pub fn control_jacobian(&self, state: &State<T>) -> DMatrix<f64> {
         let mut b = DMatrix::zeros(self.nu(), self.nctrl());
         self.fill_control_jacobian(state, &mut b);

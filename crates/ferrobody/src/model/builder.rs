@@ -40,6 +40,8 @@ pub struct ModelBuilder<T: Real = f64> {
     constraint_disabled_by_default: Vec<bool>,
     unilateral: Vec<UnilateralContact<T>>,
     actuators: Vec<crate::actuators::Actuator<T>>,
+    /// The names of the force-element controls, in order.
+    force_controls: Vec<String>,
     /// Whether inertias that violate the triangle inequality are accepted (OpenSim's models).
     accept_triangle_violations: bool,
 }
@@ -75,6 +77,7 @@ impl<T: Real> ModelBuilder<T> {
             constraint_disabled_by_default: Vec::new(),
             unilateral: Vec::new(),
             actuators: Vec::new(),
+            force_controls: Vec::new(),
             accept_triangle_violations: false,
         }
     }
@@ -138,12 +141,38 @@ impl<T: Real> ModelBuilder<T> {
     }
 
     /// Adds a built-in force element after checking its bodies (which must already exist),
-    /// coordinates and parameters.
+    /// coordinates and parameters, and that a control it reads was added
+    /// ([`Self::add_force_control`]).
     pub fn add_force(&mut self, force: Force<T>) -> Result<ForceId> {
         force
             .validate(&self.bodies)
             .map_err(|m| Error::model(format!("{}: {m}", force.name())))?;
+        if let Some(k) = force.control_index() {
+            if k >= self.force_controls.len() {
+                return Err(Error::model(format!(
+                    "{}: reads force-element control {k}, but the builder has {}",
+                    force.name(),
+                    self.force_controls.len()
+                )));
+            }
+        }
         Ok(self.push_force(force))
+    }
+
+    /// Adds a control for force elements (a muscle's or an OpenSim actuator's excitation,
+    /// [`crate::muscles::Excitation::Control`]) and returns its index among them; in the
+    /// model's control vector it follows every actuator's control. Errors on a name that a
+    /// control already has.
+    pub fn add_force_control(&mut self, name: &str) -> Result<usize> {
+        if self.force_controls.iter().any(|n| n == name)
+            || self.actuators.iter().any(|a| a.name == name)
+        {
+            return Err(Error::model(format!(
+                "control '{name}': a control of this name already exists"
+            )));
+        }
+        self.force_controls.push(name.to_string());
+        Ok(self.force_controls.len() - 1)
     }
 
     /// Adds a user-written force element.
@@ -277,6 +306,9 @@ impl<T: Real> ModelBuilder<T> {
         if self.actuators.iter().any(|a| a.name == actuator.name) {
             return Some("an actuator of this name already exists".into());
         }
+        if self.force_controls.contains(&actuator.name) {
+            return Some("a force-element control of this name already exists".into());
+        }
         actuator.validate(&self.bodies).err()
     }
 
@@ -316,10 +348,8 @@ impl<T: Real> ModelBuilder<T> {
             self.discrete
                 .push("unilateral_multipliers", &vec![T::zero(); 3 * nu_contacts]),
         );
-        let controls = DiscreteVarId(
-            self.discrete
-                .push("controls", &vec![T::zero(); self.actuators.len()]),
-        );
+        let nctrl = self.actuators.len() + self.force_controls.len();
+        let controls = DiscreteVarId(self.discrete.push("controls", &vec![T::zero(); nctrl]));
         let (mut start, mut position_start) = (0, 0);
         let constraint_rows: Vec<ConstraintRows> = self
             .constraints
@@ -349,6 +379,7 @@ impl<T: Real> ModelBuilder<T> {
             auto_update: self.auto_update,
             quaternion_starts,
             qdot_is_u,
+            controls: Some((controls, self.actuators.len())),
         };
         let mut model = Model {
             tree,
@@ -363,6 +394,7 @@ impl<T: Real> ModelBuilder<T> {
             force_enabled,
             forces: self.forces,
             actuators: self.actuators,
+            force_control_names: self.force_controls,
             controls,
             planar_xy: false,
         };

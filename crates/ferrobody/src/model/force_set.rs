@@ -127,6 +127,20 @@ impl<T: Real> Force<T> {
         }
     }
 
+    /// The force-element control this element reads, if any
+    /// ([`crate::muscles::Excitation::Control`]).
+    pub fn control_index(&self) -> Option<usize> {
+        match self {
+            Force::Muscle(m) => m.excitation.control_index(),
+            Force::ScalarActuator(a) => a.excitation.control_index(),
+            Force::PathForce(p) => match &p.law {
+                crate::muscles::PathForceLaw::Actuator { control, .. } => control.control_index(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Converts to another scalar type; user-written elements cannot be converted.
     pub(crate) fn cast<U: Real>(&self) -> Result<Force<U>> {
         Ok(match self {

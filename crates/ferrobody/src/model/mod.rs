@@ -56,6 +56,9 @@ pub struct Model<T: Real = f64> {
     /// actuator; [`Model::controls`]).
     pub(crate) actuators: Vec<crate::actuators::Actuator<T>>,
     pub(crate) controls: crate::ids::DiscreteVarId,
+    /// The names of the force-element controls, which follow the actuators' in the control
+    /// vector ([`crate::ModelBuilder::add_force_control`]).
+    pub(crate) force_control_names: Vec<String>,
     /// Whether the integrator's derivative runs on the two-dimensional path
     /// ([`crate::pipeline::planar_xy`]).
     pub(crate) planar_xy: bool,
@@ -251,6 +254,7 @@ impl<T: Real> Model<T> {
             unilateral_multipliers: self.unilateral_multipliers,
             actuators: self.actuators.iter().map(|a| a.cast()).collect(),
             controls: self.controls,
+            force_control_names: self.force_control_names.clone(),
             planar_xy: self.planar_xy,
         })
     }

@@ -66,6 +66,12 @@ pub enum Excitation {
     None,
     /// A `PrescribedController`'s function of time.
     Prescribed(Function),
+    /// Entry `k` of the model's force-element controls (from
+    /// [`crate::ModelBuilder::add_force_control`]): what a simulation, a rollout or an
+    /// optimizer sets through [`crate::Model::set_controls`], where these controls follow the
+    /// actuators'. It starts at zero, so an OpenSim actuator without a controller stays
+    /// unexcited until a control is set.
+    Control(usize),
     /// OpenSim's `ToyReflexController` added to another excitation: the stretch reflex
     /// `½ g (|ℓ̇| + ℓ̇) / (ℓ_opt v_max)` of the path's lengthening speed ℓ̇ (m/s), gain g.
     Reflex {
@@ -79,18 +85,29 @@ pub enum Excitation {
 }
 
 impl Excitation {
-    /// The excitation at time `t` with the path lengthening at `speed` (m/s).
-    pub fn at<T: Real>(&self, t: T, speed: T) -> T {
+    /// The force-element control this excitation reads, if any.
+    pub fn control_index(&self) -> Option<usize> {
+        match self {
+            Excitation::Control(k) => Some(*k),
+            Excitation::Reflex { base, .. } => base.control_index(),
+            Excitation::None | Excitation::Prescribed(_) => None,
+        }
+    }
+
+    /// The excitation at time `t` with the path lengthening at `speed` (m/s), reading
+    /// `controls` (the model's force-element controls, [`ForceContext::force_controls`]).
+    pub fn at<T: Real>(&self, t: T, speed: T, controls: &[T]) -> T {
         match self {
             Excitation::None => T::zero(),
             Excitation::Prescribed(f) => f.value(t),
+            Excitation::Control(k) => controls.get(*k).copied().unwrap_or_else(T::zero),
             Excitation::Reflex {
                 base,
                 gain,
                 max_speed,
             } => {
                 let stretch = (speed.abs() + speed) * T::c(0.5 * gain / max_speed);
-                base.at(t, speed) + stretch
+                base.at(t, speed, controls) + stretch
             }
         }
     }
@@ -197,7 +214,9 @@ impl Muscle {
         ctx: &ForceContext<'_, T>,
         path: PathKinematics<T>,
     ) -> MuscleState<T> {
-        let excitation = self.excitation.at(T::c(ctx.state.t), path.speed);
+        let excitation = self
+            .excitation
+            .at(T::c(ctx.state.t), path.speed, ctx.force_controls());
         let activation = self.activation.map_or(excitation, |z| ctx.z(z));
         match &self.model {
             MuscleModel::DeGrooteFregly2016(m) => {

@@ -91,13 +91,14 @@ impl PathForce {
     }
 
     /// The tension (N) with the path at `length` (m), lengthening at `speed` (m/s), at time
-    /// `t` (s).
-    pub fn tension<T: Real>(&self, t: T, length: T, speed: T) -> T {
+    /// `t` (s), with the model's force-element `controls`
+    /// ([`ForceContext::force_controls`]).
+    pub fn tension<T: Real>(&self, t: T, length: T, speed: T, controls: &[T]) -> T {
         match &self.law {
             PathForceLaw::Actuator {
                 optimal_force,
                 control,
-            } => control.at(t, speed) * T::c(*optimal_force),
+            } => control.at(t, speed, controls) * T::c(*optimal_force),
             PathForceLaw::Spring {
                 resting_length,
                 stiffness,
@@ -125,9 +126,9 @@ impl<T: Real> ForceElement<T> for PathForce {
     }
 
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
-        let t = T::c(ctx.state.t);
+        let (t, controls) = (T::c(ctx.state.t), ctx.force_controls());
         self.path
-            .apply_tension_with(ctx, out, |p| self.tension(t, p.length, p.speed));
+            .apply_tension_with(ctx, out, |p| self.tension(t, p.length, p.speed, controls));
     }
 
     fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {

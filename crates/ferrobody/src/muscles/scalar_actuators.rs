@@ -122,7 +122,8 @@ impl ScalarActuator {
 
     /// The control at the context's time.
     pub fn control<T: Real>(&self, ctx: &ForceContext<'_, T>) -> T {
-        self.excitation.at(T::c(ctx.state.t), T::zero())
+        self.excitation
+            .at(T::c(ctx.state.t), T::zero(), ctx.force_controls())
     }
 }
 

@@ -16,7 +16,7 @@ pub mod planar;
 pub use body::{Body, BodyDef};
 pub use layout::{SlotLayout, VarSlot};
 
-use crate::ids::BodyId;
+use crate::ids::{BodyId, DiscreteVarId};
 use crate::mobilizer::Mobilizer;
 use crate::scalar::Real;
 
@@ -42,6 +42,9 @@ pub struct Tree<T: Real = f64> {
     /// Whether every mobilizer has q̇ = u (no quaternion or Euler-angle Ball/Free), so that
     /// q̇ is one copy of u.
     pub(crate) qdot_is_u: bool,
+    /// The discrete variable holding the control vector and where its force-element
+    /// controls start (after the actuators'), if the model has a control vector.
+    pub(crate) controls: Option<(DiscreteVarId, usize)>,
 }
 
 impl<T: Real> Tree<T> {
@@ -144,6 +147,7 @@ impl<T: Real> Tree<T> {
             quaternion_starts: self.quaternion_starts.clone(),
             body_names: self.body_names.clone(),
             qdot_is_u: self.qdot_is_u,
+            controls: self.controls,
         }
     }
 }

@@ -11,7 +11,6 @@ use crate::ids::{BodyId, ZId};
 use crate::model::Force;
 use crate::muscles::path::CoordinateRef;
 use crate::muscles::scalar_actuators::{ScalarActuator, ScalarActuatorKind};
-use crate::muscles::Excitation;
 use nalgebra::Vector3;
 use roxmltree::Node;
 
@@ -64,14 +63,8 @@ impl ForceCtx<'_, '_, '_> {
                 force_global: doc.boolean(node, "force_is_global", false)?,
             },
         };
-        let excitation = self
-            .excitations
-            .get(&name)
-            .cloned()
-            .map_or(Excitation::None, Excitation::Prescribed);
-        if let (ScalarActuatorKind::Coordinate { coordinate }, Excitation::None) =
-            (&kind, &excitation)
-        {
+        let prescribed = self.excitations.contains_key(&name);
+        if let (ScalarActuatorKind::Coordinate { coordinate }, false) = (&kind, prescribed) {
             if self.doc.boolean(node, "appliesForce", true)? {
                 let motor = control_input(&name, coordinate, optimal_force);
                 if self.builder.actuator_problem(&motor).is_none() {
@@ -82,6 +75,7 @@ impl ForceCtx<'_, '_, '_> {
                 }
             }
         }
+        let excitation = self.excitation_of(node, &name)?;
         let actuator = ScalarActuator {
             name,
             optimal_force,

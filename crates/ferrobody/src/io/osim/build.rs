@@ -78,9 +78,9 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         add_forces(doc, &mut b, &skeleton, &mut left_out, &mut state_variables)?;
     let model = b.build().map_err(|e| model_error(doc, model_node, e))?;
     let control_paths = model
-        .actuators()
-        .iter()
-        .map(|a| force_paths.get(&a.name).cloned().unwrap_or_default())
+        .control_names()
+        .into_iter()
+        .map(|name| force_paths.get(name).cloned().unwrap_or_default())
         .collect();
     let mut state = model.default_state();
     for c in &skeleton.coordinates {

@@ -26,7 +26,7 @@ pub(super) fn equilibrate_muscles(
         for force in model.forces() {
             let Force::Muscle(m) = force else { continue };
             let path = m.path.kinematics(&ctx);
-            let excitation = m.excitation.at(state.t, path.speed);
+            let excitation = m.excitation.at(state.t, path.speed, ctx.force_controls());
             let activation = m.activation.map_or(excitation, |a| state.z[a.0]);
             match (&m.model, m.norm_tendon_force, m.fiber_length) {
                 (MuscleModel::DeGrooteFregly2016(law), Some(z), _) => {

@@ -68,6 +68,25 @@ pub(super) fn is_unsupported_force(tag: &str) -> bool {
 }
 
 impl ForceCtx<'_, '_, '_> {
+    /// The excitation of the actuator `name` at `at`: its `PrescribedController`'s function
+    /// where one drives it, else a new entry of the model's control vector (zero until set,
+    /// OpenSim's excitation without a controller; what Moco and `--controls` set).
+    pub(super) fn excitation_of(
+        &mut self,
+        at: Node,
+        name: &str,
+    ) -> Res<crate::muscles::Excitation> {
+        use crate::muscles::Excitation;
+        match self.excitations.get(name) {
+            Some(f) => Ok(Excitation::Prescribed(f.clone())),
+            None => self
+                .builder
+                .add_force_control(name)
+                .map(Excitation::Control)
+                .map_err(|e| super::build::model_error(self.doc, at, e)),
+        }
+    }
+
     pub(super) fn body(&self, at: Node, path: &str) -> Res<BodyId> {
         if path == "/ground" {
             return Ok(BodyId::GROUND);

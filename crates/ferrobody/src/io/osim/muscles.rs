@@ -105,11 +105,7 @@ impl ForceCtx<'_, '_, '_> {
                 }
             }
         }
-        let mut excitation = self
-            .excitations
-            .get(&name)
-            .cloned()
-            .map_or(Excitation::None, Excitation::Prescribed);
+        let mut excitation = self.excitation_of(node, &name)?;
         if let Some(&gain) = self.reflex_gains.get(&name) {
             excitation = Excitation::Reflex {
                 base: Box::new(excitation),

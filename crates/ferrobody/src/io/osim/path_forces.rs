@@ -5,7 +5,7 @@
 use super::document::{tag_of, Res};
 use super::forces::ForceCtx;
 use crate::model::Force;
-use crate::muscles::{Excitation, PathForce, PathForceLaw};
+use crate::muscles::{PathForce, PathForceLaw};
 use roxmltree::Node;
 
 /// The path-force tags this reader simulates.
@@ -26,11 +26,7 @@ impl ForceCtx<'_, '_, '_> {
             super::actuators::check_control_bounds(doc, node)?;
             PathForceLaw::Actuator {
                 optimal_force: doc.scalar(node, "optimal_force", 1.0)?,
-                control: self
-                    .excitations
-                    .get(&name)
-                    .cloned()
-                    .map_or(Excitation::None, Excitation::Prescribed),
+                control: self.excitation_of(node, &name)?,
             }
         };
         let path = self.geometry_path(node)?;
