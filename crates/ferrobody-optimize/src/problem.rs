@@ -190,13 +190,28 @@ impl Problem {
             control_names.push(path.cloned().unwrap_or_else(|| name.to_string()));
             aliases.insert(name.to_string(), Variable::Control(k));
         }
-        Self::with_names(
+        let mut problem = Self::with_names(
             model,
             osim.default_state.clone(),
             state_names,
             control_names,
             aliases,
-        )
+        )?;
+        problem.bound_from_actuators(osim);
+        Ok(problem)
+    }
+
+    /// Moco's default bounds: each control within its actuator's `[min_control,
+    /// max_control]`, and each muscle's activation within its excitation's bounds
+    /// (`MocoPhase::bound_activation_from_excitation`, default true).
+    fn bound_from_actuators(&mut self, osim: &OsimModel) {
+        for (k, [lower, upper]) in osim.control_bounds.iter().copied().enumerate() {
+            self.control_bounds[k] = Bounds::new(lower, upper);
+            let activation = format!("{}/activation", self.control_names[k]);
+            if let Some(i) = self.state_names.iter().position(|n| *n == activation) {
+                self.state_bounds[i].path = Bounds::new(lower, upper);
+            }
+        }
     }
 
     fn with_names(
@@ -261,6 +276,26 @@ impl Problem {
     /// The controls' names, in control order.
     pub fn control_names(&self) -> &[String] {
         &self.control_names
+    }
+
+    /// The bounds of the state `name` (or alias).
+    pub fn state_bounds_of(&self, name: &str) -> Result<StateBounds> {
+        match self.variable(name)? {
+            Variable::State(i) => Ok(self.state_bounds[i]),
+            Variable::Control(_) => Err(OptimizeError::InfeasibleBounds(format!(
+                "'{name}' is a control, not a state"
+            ))),
+        }
+    }
+
+    /// The bounds of the control `name` (or alias).
+    pub fn control_bounds_of(&self, name: &str) -> Result<Bounds> {
+        match self.variable(name)? {
+            Variable::Control(k) => Ok(self.control_bounds[k]),
+            Variable::State(_) => Err(OptimizeError::InfeasibleBounds(format!(
+                "'{name}' is a state, not a control"
+            ))),
+        }
     }
 
     /// The goals.

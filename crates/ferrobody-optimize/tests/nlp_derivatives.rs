@@ -49,6 +49,12 @@ fn moved_point(view: &NlpView) -> Vec<f64> {
 fn check(transcription: Transcription) {
     let view = NlpView::new(double_pendulum_free_time(), transcription, 6).unwrap();
     let x = moved_point(&view);
+    check_at(&view, &x);
+}
+
+/// The exact Jacobian and gradient of `view` at `x` against central differences.
+fn check_at(view: &NlpView, x: &[f64]) {
+    let x = x.to_vec();
     let n = view.n_variables();
     let mut exact = vec![vec![0.0; n]; view.n_constraints()];
     for (r, c, v) in view.jacobian(&x).unwrap() {
@@ -88,6 +94,49 @@ fn hermite_simpson_jacobian_matches_central_differences() {
 #[test]
 fn trapezoidal_jacobian_matches_central_differences() {
     check(Transcription::Trapezoidal);
+}
+
+/// A muscle-driven problem: a DeGroote muscle over a wrap cylinder, via a moving and a
+/// conditional path point, swings a pendulum; its excitation is the control, its activation
+/// and normalized tendon force are states. The Jacobian's columns run through the path, the
+/// wrap, the tendon and activation dynamics (issue 37, item 7; issue 40).
+#[test]
+fn muscle_driven_jacobian_matches_central_differences() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/opensim/muscles/mus_pendulum_wrap.osim");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (start, end) = (
+        text.find("<ControllerSet").unwrap(),
+        text.find("</ControllerSet>").unwrap() + "</ControllerSet>".len(),
+    );
+    let text = format!("{}{}", &text[..start], &text[end..]);
+    let osim = ferrobody::io::osim::parse(&text, "mus_pendulum_wrap.osim").unwrap();
+    let mut p = ferrobody_optimize::Problem::from_osim(&osim).unwrap();
+    assert_eq!(p.control_names(), ["/forceset/lifter"]);
+    p.set_time_bounds(0.0, FinalTime::Free(Bounds::new(0.2, 2.0)))
+        .unwrap();
+    p.add_goal(Goal::control_effort(1.0)).unwrap();
+    p.add_goal(Goal::FinalTime { weight: 0.5 }).unwrap();
+    for transcription in [Transcription::HermiteSimpson, Transcription::Trapezoidal] {
+        let view = NlpView::new(p.clone(), transcription, 4).unwrap();
+        let mut x = view.initial_point(&Guess::Bounds).unwrap();
+        // The swing near −0.1 rad (the wrap engaged, the conditional point in; away from
+        // both switches), a loaded tendon, activations and excitations inside (0, 1).
+        let ny = p.state_names().len();
+        let nc = p.control_names().len();
+        x[0] = 0.8;
+        for (i, xi) in x.iter_mut().enumerate().skip(1) {
+            let wiggle = 0.02 * ((i as f64) * 0.7).sin();
+            *xi = match (i - 1) % (ny + nc) {
+                0 => -0.1 + wiggle,
+                1 => 0.3 + wiggle,
+                2 => 0.4 + wiggle,
+                3 => 0.6 + wiggle,
+                _ => 0.5 + wiggle,
+            };
+        }
+        check_at(&view, &x);
+    }
 }
 
 #[test]

@@ -61,13 +61,35 @@ fn a_problem_file_error_names_file_and_line() {
     assert!(e.contains("final time: bounds [2, 1] are empty"), "{e}");
 }
 
+/// Muscle states and excitations are the problem's states and controls, named as Moco names
+/// them, bounded as Moco bounds them by default: each control by its actuator's
+/// `[min_control, max_control]`, each activation by its excitation's bounds.
 #[test]
-fn a_model_with_muscle_states_is_refused_clearly() {
+fn a_muscle_driven_model_has_moco_names_and_default_bounds() {
     let gait = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../testdata/opensim/models/gait10dof18musc.osim");
     let osim = ferrobody::io::osim::load(&gait).unwrap();
-    let e = ferrobody_optimize::Problem::from_osim(&osim).unwrap_err();
-    assert!(e.to_string().contains("auxiliary states"), "{e}");
+    let p = ferrobody_optimize::Problem::from_osim(&osim).unwrap();
+    let model = p.model();
+    assert_eq!(
+        p.state_names().len(),
+        model.nq() + model.nu() + model.nz()
+    );
+    assert_eq!(p.control_names().len(), 18);
+    assert!(p.control_names().contains(&"/forceset/hamstrings_r".to_string()));
+    let activation = p.variable("/forceset/hamstrings_r/activation").unwrap();
+    let fiber = p.variable("/forceset/hamstrings_r/fiber_length").unwrap();
+    assert!(matches!(activation, ferrobody_optimize::Variable::State(_)));
+    assert!(matches!(fiber, ferrobody_optimize::Variable::State(_)));
+    assert_eq!(
+        p.variable("hamstrings_r").unwrap(),
+        p.variable("/forceset/hamstrings_r").unwrap()
+    );
+    // Millard's min_control defaults to its minimum activation (0.01 in this file).
+    let bounds = p.control_bounds_of("/forceset/hamstrings_r").unwrap();
+    assert_eq!((bounds.lower, bounds.upper), (0.01, 1.0));
+    let a = p.state_bounds_of("/forceset/hamstrings_r/activation").unwrap();
+    assert_eq!((a.path.lower, a.path.upper), (0.01, 1.0));
 }
 
 #[test]

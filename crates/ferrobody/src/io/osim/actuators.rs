@@ -28,7 +28,8 @@ impl ForceCtx<'_, '_, '_> {
         let doc = self.doc;
         let name = node.attribute("name").unwrap_or("actuator").to_string();
         let optimal_force = doc.scalar(node, "optimal_force", 1.0)?;
-        check_control_bounds(doc, node)?;
+        let bounds = check_control_bounds(doc, node)?;
+        self.control_bounds.insert(name.clone(), bounds);
         let mut states = Vec::new();
         let kind = match tag_of(node).as_str() {
             "CoordinateActuator" => ScalarActuatorKind::Coordinate {
@@ -124,9 +125,10 @@ fn control_input(name: &str, coordinate: &CoordinateRef, optimal_force: f64) -> 
     motor
 }
 
-/// Refuses `min_control` above `max_control` (unbounded by default; the bounds do not clamp
-/// a forward run's control, as in OpenSim).
-pub(super) fn check_control_bounds(doc: &Doc, node: Node) -> Res<()> {
+/// `[min_control, max_control]`, refusing `min_control` above `max_control` (unbounded by
+/// default; the bounds do not clamp a forward run's control, as in OpenSim; Moco bounds its
+/// control variables by them).
+pub(super) fn check_control_bounds(doc: &Doc, node: Node) -> Res<[f64; 2]> {
     let min_control = doc.bound(node, "min_control", f64::NEG_INFINITY)?;
     let max_control = doc.bound(node, "max_control", f64::INFINITY)?;
     if min_control > max_control {
@@ -138,7 +140,7 @@ pub(super) fn check_control_bounds(doc: &Doc, node: Node) -> Res<()> {
             ),
         ));
     }
-    Ok(())
+    Ok([min_control, max_control])
 }
 
 /// A direction property, normalized as OpenSim's `UnitVec3` does; zero is an error.

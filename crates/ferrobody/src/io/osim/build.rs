@@ -74,13 +74,20 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         &mut added,
     )?;
     let mut state_variables = Vec::new();
-    let (forces, force_paths) =
-        add_forces(doc, &mut b, &skeleton, &mut left_out, &mut state_variables)?;
+    let read = add_forces(doc, &mut b, &skeleton, &mut left_out, &mut state_variables)?;
     let model = b.build().map_err(|e| model_error(doc, model_node, e))?;
     let control_paths = model
         .control_names()
         .into_iter()
-        .map(|name| force_paths.get(name).cloned().unwrap_or_default())
+        .map(|name| read.paths.get(name).cloned().unwrap_or_default())
+        .collect();
+    let control_bounds = model
+        .control_names()
+        .into_iter()
+        .map(|name| {
+            let unbounded = [f64::NEG_INFINITY, f64::INFINITY];
+            read.control_bounds.get(name).copied().unwrap_or(unbounded)
+        })
         .collect();
     let mut state = model.default_state();
     for c in &skeleton.coordinates {
@@ -97,8 +104,9 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         default_state: state,
         coordinates: skeleton.coordinates,
         joints: skeleton.joints,
-        forces,
+        forces: read.forces,
         control_paths,
+        control_bounds,
         state_variables,
         left_out,
         warnings: Vec::new(),
@@ -194,7 +202,7 @@ fn add_forces(
     sk: &Skeleton,
     left_out: &mut BTreeMap<String, usize>,
     state_variables: &mut Vec<(String, crate::ids::ZId)>,
-) -> Res<(NamedTypes, HashMap<String, String>)> {
+) -> Res<ForceSetRead> {
     let (geometry_nodes, force_nodes) = collect_components(doc, left_out)?;
     let geometry = contact::read_all(doc, &geometry_nodes)?;
     let mut used = std::collections::HashSet::new();
@@ -215,6 +223,7 @@ fn add_forces(
         excitations: &excitations,
         reflex_gains: &reflex_gains,
         ranges: &ranges,
+        control_bounds: HashMap::new(),
     };
     let mut paths = HashMap::new();
     for n in force_nodes {
@@ -258,7 +267,21 @@ fn add_forces(
                 .or_insert(0) += 1;
         }
     }
-    Ok((forces, paths))
+    Ok(ForceSetRead {
+        forces,
+        paths,
+        control_bounds: ctx.control_bounds,
+    })
+}
+
+/// What reading the force set gives besides the builder's elements.
+struct ForceSetRead {
+    /// The simulated forces as (name, OpenSim type).
+    forces: NamedTypes,
+    /// Every force's component path by name.
+    paths: HashMap<String, String>,
+    /// Every actuator's `[min_control, max_control]` by name.
+    control_bounds: HashMap<String, [f64; 2]>,
 }
 
 /// The names of the contact geometries a force refers to (its `geometry` lists and sockets).

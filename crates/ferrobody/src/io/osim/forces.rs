@@ -44,6 +44,8 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
     pub reflex_gains: &'b HashMap<String, f64>,
     /// Coordinate name → its `range`.
     pub ranges: &'b HashMap<String, [f64; 2]>,
+    /// Actuator name → `[min_control, max_control]`, as read.
+    pub control_bounds: HashMap<String, [f64; 2]>,
 }
 
 /// The force tags this reader simulates.

@@ -97,6 +97,11 @@ pub struct OsimModel {
     /// The component path of each control of the model's control vector, in control order
     /// (`/forceset/tau0`, or `/tau0` for an actuator in `components`): Moco's control names.
     pub control_paths: Vec<String>,
+    /// Each control's `[min_control, max_control]` as the file gives them (OpenSim's
+    /// defaults where it does not; unbounded for a control no actuator of the file has): they
+    /// do not clamp a forward run's controls (OpenSim's muscles clamp their excitations
+    /// themselves), but Moco bounds its control variables by them.
+    pub control_bounds: Vec<[f64; 2]>,
     /// The components' continuous state variables by OpenSim path
     /// (`/forceset/NAME/activation`, `/forceset/NAME/normalized_tendon_force`) and z index.
     pub state_variables: Vec<(String, crate::ids::ZId)>,

@@ -69,6 +69,8 @@ impl ForceCtx<'_, '_, '_> {
                 format!("min_control {min_control} is below the minimum activation {min_control_default} (OpenSim refuses it)"),
             ));
         }
+        self.control_bounds
+            .insert(name.clone(), [min_control, max_control]);
         let path = self.geometry_path(node)?;
         let component = doc.path_of(node);
         let mut states = Vec::new();

@@ -23,7 +23,8 @@ impl ForceCtx<'_, '_, '_> {
                 dissipation: doc.scalar(node, "dissipation", f64::NAN)?,
             }
         } else {
-            super::actuators::check_control_bounds(doc, node)?;
+            let bounds = super::actuators::check_control_bounds(doc, node)?;
+            self.control_bounds.insert(name.clone(), bounds);
             PathForceLaw::Actuator {
                 optimal_force: doc.scalar(node, "optimal_force", 1.0)?,
                 control: self.excitation_of(node, &name)?,
