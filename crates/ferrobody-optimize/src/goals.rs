@@ -2,7 +2,9 @@
 //!
 //! * [`Goal::FinalTime`] — `J = w t_f` (Moco's `MocoFinalTimeGoal`).
 //! * [`Goal::ControlEffort`] — `J = w/D ∫ Σ_k w_k |c_k|^p dt` (`MocoControlGoal`: exponent
-//!   p ≥ 2, per-control weights w_k, D the duration t_f − t₀ when `divide_by_duration`, else 1).
+//!   p ≥ 2, per-control weights w_k, D the duration t_f − t₀ when `divide_by_duration`, times
+//!   the centre of mass's displacement d = ‖r(t_f) − r(t₀)‖ when `divide_by_displacement`,
+//!   else 1; `∂J/∂q_{0,f} = −J/d ∂d/∂q_{0,f}` from [`crate::mass_center`]).
 //! * [`Goal::StateTracking`] — `J = w ∫ Σ_j w_j (y_j − r_j(t))² dt` (`MocoStateTrackingGoal`),
 //!   r_j a column of a table, linearly interpolated.
 //!
@@ -35,6 +37,8 @@ pub enum Goal {
         control_weights: Vec<f64>,
         /// Whether to divide by the duration t_f − t₀.
         divide_by_duration: bool,
+        /// Whether to divide by the displacement of the centre of mass (m).
+        divide_by_displacement: bool,
     },
     /// `w ∫ Σ_j w_j (y_j − r_j(t))² dt`.
     StateTracking {
@@ -54,6 +58,8 @@ pub(crate) struct GridView<'a> {
     pub t0: f64,
     pub tf: f64,
     pub omega: &'a [f64],
+    /// The centre of mass's displacement, when a goal or constraint needs it.
+    pub displacement: Option<&'a crate::mass_center::Displacement>,
 }
 
 impl GridView<'_> {
@@ -84,7 +90,19 @@ impl Goal {
             exponent: 2,
             control_weights: Vec::new(),
             divide_by_duration: false,
+            divide_by_displacement: false,
         }
+    }
+
+    /// Whether the goal reads the centre of mass's displacement.
+    pub(crate) fn needs_displacement(&self) -> bool {
+        matches!(
+            self,
+            Goal::ControlEffort {
+                divide_by_displacement: true,
+                ..
+            }
+        )
     }
 
     /// The name Moco gives the goal's value in a solution's header.
@@ -178,13 +196,17 @@ impl Goal {
             Goal::ControlEffort {
                 weight,
                 divide_by_duration,
+                divide_by_displacement,
                 ..
             } => {
-                let d = if *divide_by_duration {
+                let mut d = if *divide_by_duration {
                     g.tf - g.t0
                 } else {
                     1.0
                 };
+                if *divide_by_displacement {
+                    d *= g.displacement.map_or(f64::NAN, |r| r.norm);
+                }
                 weight * g.h() / d
             }
             Goal::StateTracking { weight, .. } => weight * g.h(),
@@ -242,6 +264,15 @@ impl Goal {
                     }
                 }
                 Goal::FinalTime { .. } => {}
+            }
+        }
+        if let (true, Some(r)) = (self.needs_displacement(), g.displacement) {
+            // J ∝ 1/d: ∂J/∂q = −J/d ∂d/∂q at the first and the last point.
+            let factor = -scale * sum / r.norm;
+            let last = l.points() - 1;
+            for (k, (d0, df)) in r.d_initial.iter().zip(&r.d_final).enumerate() {
+                grad[l.y(0) + k] += factor * d0;
+                grad[l.y(last) + k] += factor * df;
             }
         }
         if l.free_time {

@@ -33,6 +33,7 @@ pub mod error;
 mod goals;
 mod grid;
 mod guess;
+mod mass_center;
 mod nlp;
 mod problem;
 mod problem_file;

@@ -18,6 +18,7 @@ use crate::dynamics::PointDynamics;
 use crate::error::Result;
 use crate::goals::GridView;
 use crate::grid::{Layout, Transcription};
+use crate::mass_center::{Displacement, MassCenter};
 use crate::problem::{Bounds, FinalTime, Problem, Variable};
 use ferrobody::nalgebra::DMatrix;
 
@@ -33,6 +34,31 @@ pub(crate) struct PointCache {
     /// J at every point, valid for `x_jacobians`.
     jacobians: Vec<DMatrix<f64>>,
     x_jacobians: Option<Vec<f64>>,
+    /// The centre of mass, when a goal or constraint reads its displacement.
+    mass_center: Option<MassCenter>,
+    /// Its displacement between the first and the last point, valid for `x_displacement`.
+    displacement: Displacement,
+    x_displacement: Option<Vec<f64>>,
+}
+
+impl PointCache {
+    /// The centre of mass's displacement at x (nothing is evaluated again for the same x).
+    fn update_displacement(&mut self, x: &[f64], layout: &Layout, nq: usize) -> Result<()> {
+        let Some(center) = &mut self.mass_center else {
+            return Ok(());
+        };
+        if self.x_displacement.as_deref() == Some(x) {
+            return Ok(());
+        }
+        let last = layout.points() - 1;
+        let (q_0, q_f) = (
+            &x[layout.y(0)..layout.y(0) + nq],
+            &x[layout.y(last)..layout.y(last) + nq],
+        );
+        center.displacement(q_0, q_f, &mut self.displacement)?;
+        remember(&mut self.x_displacement, x);
+        Ok(())
+    }
 }
 
 /// The transcribed problem.
@@ -71,7 +97,13 @@ impl Transcribed {
             intervals,
             transcription,
             free_time: problem.free_final_time(),
-            endpoint_rows: problem.periodic_pairs.len(),
+            endpoint_rows: problem.periodic_pairs.len()
+                + usize::from(problem.average_speed.is_some()),
+        };
+        let mass_center = if problem.needs_displacement() {
+            Some(MassCenter::new(&problem.model, &problem.base_state)?)
+        } else {
+            None
         };
         let dynamics = PointDynamics::new(&problem.model, &problem.base_state)?;
         let cols_f = dynamics.pattern();
@@ -96,6 +128,9 @@ impl Transcribed {
                 x_values: None,
                 jacobians: vec![DMatrix::zeros(ny, nb); points],
                 x_jacobians: None,
+                mass_center,
+                displacement: Displacement::default(),
+                x_displacement: None,
             }),
             cols_f,
             cols_identity_f,
@@ -180,7 +215,7 @@ impl Transcribed {
         if jacobians {
             remember(&mut cache.x_jacobians, x);
         }
-        Ok(())
+        cache.update_displacement(x, &l, self.problem.model.nq())
     }
 
     /// The defects g(x).
@@ -223,6 +258,9 @@ impl Transcribed {
         for (first, last) in self.endpoint_columns() {
             g[row] = x[first] - x[last];
             row += 1;
+        }
+        if let Some(speed) = self.problem.average_speed {
+            g[row] = speed - cache.displacement.norm / (tf - t0);
         }
         Ok(())
     }
@@ -350,6 +388,45 @@ impl Transcribed {
             emit(row, last, -1.0);
             row += 1;
         }
+        if self.problem.average_speed.is_some() {
+            self.emit_speed_row(row, x, cache, emit);
+        }
+    }
+
+    /// The average-speed row `v − d/D` (D = t_f − t₀): `−(∂d/∂q)/D` at the first and the last
+    /// point's coordinates, `d/D²` in t_f.
+    fn emit_speed_row(
+        &self,
+        row: usize,
+        x: &[f64],
+        cache: Option<&PointCache>,
+        emit: &mut impl FnMut(usize, usize, f64),
+    ) {
+        let l = self.layout;
+        let duration = cache.map_or(1.0, |_| {
+            let (t0, tf) = self.times(x);
+            tf - t0
+        });
+        let r = cache.map(|c| &c.displacement);
+        if l.free_time {
+            emit(row, 0, r.map_or(0.0, |r| r.norm / (duration * duration)));
+        }
+        let nq = self.problem.model.nq();
+        let last = l.points() - 1;
+        for k in 0..nq {
+            emit(
+                row,
+                l.y(0) + k,
+                r.map_or(0.0, |r| -r.d_initial[k] / duration),
+            );
+        }
+        for k in 0..nq {
+            emit(
+                row,
+                l.y(last) + k,
+                r.map_or(0.0, |r| -r.d_final[k] / duration),
+            );
+        }
     }
 
     /// One point's `α I + β J` entries of defect row `row` (state component i).
@@ -381,7 +458,7 @@ impl Transcribed {
         }
     }
 
-    fn grid<'a>(&'a self, x: &'a [f64]) -> GridView<'a> {
+    fn grid<'a>(&'a self, x: &'a [f64], cache: &'a PointCache) -> GridView<'a> {
         let (t0, tf) = self.times(x);
         GridView {
             x,
@@ -389,18 +466,37 @@ impl Transcribed {
             t0,
             tf,
             omega: &self.omega,
+            displacement: cache.mass_center.as_ref().map(|_| &cache.displacement),
         }
+    }
+
+    /// The cache with the centre of mass's displacement at x (NaN displacement if it could
+    /// not be evaluated: the goals' values are then NaN, which IPOPT reports).
+    fn cache_with_displacement(&self, x: &[f64]) -> std::cell::Ref<'_, PointCache> {
+        {
+            let mut cache = self.cache.borrow_mut();
+            if cache
+                .update_displacement(x, &self.layout, self.problem.model.nq())
+                .is_err()
+            {
+                cache.displacement.norm = f64::NAN;
+                cache.x_displacement = None;
+            }
+        }
+        self.cache.borrow()
     }
 
     /// The objective at x.
     pub fn objective(&self, x: &[f64]) -> f64 {
-        let g = self.grid(x);
+        let cache = self.cache_with_displacement(x);
+        let g = self.grid(x, &cache);
         self.problem.goals.iter().map(|goal| goal.value(&g)).sum()
     }
 
     /// Each goal's value at x, by Moco's label.
     pub fn goal_values(&self, x: &[f64]) -> Vec<(&'static str, f64)> {
-        let g = self.grid(x);
+        let cache = self.cache_with_displacement(x);
+        let g = self.grid(x, &cache);
         self.problem
             .goals
             .iter()
@@ -411,7 +507,8 @@ impl Transcribed {
     /// The objective's gradient at x.
     pub fn objective_gradient(&self, x: &[f64], grad: &mut [f64]) {
         grad.fill(0.0);
-        let g = self.grid(x);
+        let cache = self.cache_with_displacement(x);
+        let g = self.grid(x, &cache);
         for goal in &self.problem.goals {
             goal.add_gradient(&g, grad);
         }

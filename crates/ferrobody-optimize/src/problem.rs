@@ -112,6 +112,9 @@ pub struct Problem {
     pub(crate) goals: Vec<Goal>,
     /// Periodicity: (a, b) with a(t₀) = b(t_f).
     pub(crate) periodic_pairs: Vec<(Variable, Variable)>,
+    /// Moco's `MocoAverageSpeedGoal` as an endpoint constraint:
+    /// `v − ‖r(t_f) − r(t₀)‖/(t_f − t₀) = 0` for the centre of mass r (m/s).
+    pub(crate) average_speed: Option<f64>,
 }
 
 impl std::fmt::Debug for Problem {
@@ -124,6 +127,7 @@ impl std::fmt::Debug for Problem {
             .field("state_bounds", &self.state_bounds)
             .field("control_bounds", &self.control_bounds)
             .field("goals", &self.goals)
+            .field("average_speed", &self.average_speed)
             .finish_non_exhaustive()
     }
 }
@@ -243,6 +247,7 @@ impl Problem {
             control_bounds: vec![Bounds::unbounded(); nc],
             goals: Vec::new(),
             periodic_pairs: Vec::new(),
+            average_speed: None,
         })
     }
 
@@ -405,6 +410,23 @@ impl Problem {
         }
         self.periodic_pairs.extend(resolved);
         Ok(())
+    }
+
+    /// Moco's `MocoAverageSpeedGoal` as an endpoint constraint: the centre of mass moves at
+    /// `speed` (m/s) on average, `‖r(t_f) − r(t₀)‖ = speed·(t_f − t₀)`.
+    pub fn set_average_speed(&mut self, speed: f64) -> Result<()> {
+        if !(speed.is_finite() && speed > 0.0) {
+            return Err(OptimizeError::InvalidGoal(format!(
+                "average_speed: speed {speed} must be finite and positive"
+            )));
+        }
+        self.average_speed = Some(speed);
+        Ok(())
+    }
+
+    /// Whether a goal or constraint reads the centre of mass's displacement.
+    pub(crate) fn needs_displacement(&self) -> bool {
+        self.average_speed.is_some() || self.goals.iter().any(Goal::needs_displacement)
     }
 
     /// A state-tracking goal (Moco's `MocoStateTrackingGoal`): every column of `reference`

@@ -16,10 +16,13 @@
 //! bounds = [-50.0, 50.0]
 //! [[goal]]
 //! kind = "final_time"                  # or "control_effort" (weight, exponent,
-//! weight = 1.0                         #   control_weights = { name = w }, divide_by_duration),
-//!                                      # "state_tracking" (reference = "table.sto",
-//!                                      #   state_weights = { name = w }), "periodicity"
-//!                                      #   (pairs = [["q_r", "q_l"], ...]: a(t₀) = b(t_f))
+//! weight = 1.0                         #   control_weights = { name = w }, divide_by_duration,
+//!                                      #   divide_by_displacement), "state_tracking"
+//!                                      #   (reference = "table.sto", state_weights =
+//!                                      #   { name = w }), "periodicity" (pairs = [["q_r",
+//!                                      #   "q_l"], ...]: a(t₀) = b(t_f)), "average_speed"
+//!                                      #   (speed = 1.2: an endpoint constraint on the centre
+//!                                      #   of mass, Moco's MocoAverageSpeedGoal)
 //! [solver]
 //! transcription = "hermite-simpson"    # or "trapezoidal"
 //! mesh_intervals = 50
@@ -127,6 +130,10 @@ struct GoalSpec {
     control_weights: BTreeMap<String, f64>,
     #[serde(default)]
     divide_by_duration: bool,
+    #[serde(default)]
+    divide_by_displacement: bool,
+    /// `average_speed`: the desired average speed (m/s).
+    speed: Option<f64>,
     /// `state_tracking`: the reference table (relative to the problem file).
     reference: Option<String>,
     /// `state_tracking`: weights by state name (1 for the others).
@@ -270,6 +277,12 @@ fn add_goal(problem: &mut Problem, g: &GoalSpec, dir: &Path) -> Result<()> {
                 .collect();
             problem.add_periodicity(&pairs)
         }
+        "average_speed" => {
+            let speed = g.speed.ok_or_else(|| {
+                OptimizeError::InvalidGoal("average_speed needs speed = METRES_PER_SECOND".into())
+            })?;
+            problem.set_average_speed(speed)
+        }
         "state_tracking" => {
             let reference = g.reference.as_ref().ok_or_else(|| {
                 OptimizeError::InvalidGoal("state_tracking needs reference = \"table.sto\"".into())
@@ -308,10 +321,12 @@ fn goal(problem: &Problem, g: &GoalSpec) -> Result<Goal> {
                 exponent: g.exponent,
                 control_weights,
                 divide_by_duration: g.divide_by_duration,
+                divide_by_displacement: g.divide_by_displacement,
             })
         }
         other => Err(OptimizeError::InvalidGoal(format!(
-            "unknown goal kind '{other}' (final_time, control_effort, state_tracking, periodicity)"
+            "unknown goal kind '{other}' (final_time, control_effort, state_tracking, periodicity, \
+             average_speed)"
         ))),
     }
 }

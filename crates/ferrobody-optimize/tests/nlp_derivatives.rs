@@ -17,6 +17,7 @@ fn double_pendulum_free_time() -> ferrobody_optimize::Problem {
         exponent: 3,
         control_weights: vec![1.0, 0.5],
         divide_by_duration: false,
+        divide_by_displacement: false,
     })
     .unwrap();
     // A reference moving in time, so the tracking goal's t_f derivative is exercised.

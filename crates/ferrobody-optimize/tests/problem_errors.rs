@@ -71,12 +71,11 @@ fn a_muscle_driven_model_has_moco_names_and_default_bounds() {
     let osim = ferrobody::io::osim::load(&gait).unwrap();
     let p = ferrobody_optimize::Problem::from_osim(&osim).unwrap();
     let model = p.model();
-    assert_eq!(
-        p.state_names().len(),
-        model.nq() + model.nu() + model.nz()
-    );
+    assert_eq!(p.state_names().len(), model.nq() + model.nu() + model.nz());
     assert_eq!(p.control_names().len(), 18);
-    assert!(p.control_names().contains(&"/forceset/hamstrings_r".to_string()));
+    assert!(p
+        .control_names()
+        .contains(&"/forceset/hamstrings_r".to_string()));
     let activation = p.variable("/forceset/hamstrings_r/activation").unwrap();
     let fiber = p.variable("/forceset/hamstrings_r/fiber_length").unwrap();
     assert!(matches!(activation, ferrobody_optimize::Variable::State(_)));
@@ -88,7 +87,9 @@ fn a_muscle_driven_model_has_moco_names_and_default_bounds() {
     // Millard's min_control defaults to its minimum activation (0.01 in this file).
     let bounds = p.control_bounds_of("/forceset/hamstrings_r").unwrap();
     assert_eq!((bounds.lower, bounds.upper), (0.01, 1.0));
-    let a = p.state_bounds_of("/forceset/hamstrings_r/activation").unwrap();
+    let a = p
+        .state_bounds_of("/forceset/hamstrings_r/activation")
+        .unwrap();
     assert_eq!((a.path.lower, a.path.upper), (0.01, 1.0));
 }
 

@@ -1,0 +1,113 @@
+//! The whole model's centre of mass and its exact Jacobian, for Moco's average-speed goal and
+//! the effort divided by displacement:
+//!
+//! ```text
+//!   r(q) = Σ_b m_b (R_GB p_BC + p_GB) / Σ_b m_b          (m, in Ground)
+//!   ∂r/∂q (3 × nq)                                       (dual numbers, Position stage)
+//! ```
+//!
+//! and the displacement between two poses, `d = ‖r(q_f) − r(q_0)‖`, with `∂d/∂q_0 =
+//! −êᵀ ∂r/∂q(q_0)` and `∂d/∂q_f = êᵀ ∂r/∂q(q_f)`, ê = (r_f − r_0)/d (Moco's
+//! `MocoAverageSpeedGoal` and `MocoControlGoal::divide_by_displacement`, which use the
+//! Euclidean norm of the centre of mass's displacement).
+
+use crate::error::Result;
+use ferrobody::nalgebra::{Const, Vector3, U1};
+use ferrobody::pipeline::realize;
+use ferrobody::{Data, Model, Stage, State};
+use num_dual::{Derivative, DualSVec64};
+
+const LANES: usize = 8;
+type D = DualSVec64<LANES>;
+
+/// The centre of mass's displacement between the first and the last grid point.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Displacement {
+    /// `d = ‖r(q_f) − r(q_0)‖` (m).
+    pub norm: f64,
+    /// `∂d/∂q_0` (nq).
+    pub d_initial: Vec<f64>,
+    /// `∂d/∂q_f` (nq).
+    pub d_final: Vec<f64>,
+}
+
+/// A dual-number copy of the model to evaluate r(q) and ∂r/∂q.
+pub(crate) struct MassCenter {
+    model: Model<D>,
+    data: Data<D>,
+    state: State<D>,
+    total_mass: f64,
+}
+
+impl MassCenter {
+    /// The workspace for `model`, its discrete variables from `base`.
+    pub fn new(model: &Model<f64>, base: &State<f64>) -> Result<Self> {
+        let dual = model.cast::<D>()?;
+        let mut state = dual.default_state();
+        state.assign_from(base);
+        let total_mass = model.bodies().iter().map(|b| b.mass_properties.mass).sum();
+        Ok(Self {
+            data: Data::new(&dual),
+            state,
+            model: dual,
+            total_mass,
+        })
+    }
+
+    /// r(q) and ∂r/∂q (3 × nq, row-major by coordinate: `jacobian[k] = ∂r/∂q_k`).
+    pub fn evaluate(&mut self, q: &[f64], jacobian: &mut [Vector3<f64>]) -> Result<Vector3<f64>> {
+        let nq = q.len();
+        let mut r = Vector3::zeros();
+        for first in (0..nq.max(1)).step_by(LANES) {
+            for (k, &x) in q.iter().enumerate() {
+                self.state.q[k] = if (first..first + LANES).contains(&k) {
+                    D::new(
+                        x,
+                        Derivative::derivative_generic(Const::<LANES>, U1, k - first),
+                    )
+                } else {
+                    D::from_re(x)
+                };
+            }
+            realize(&self.model, &self.state, &mut self.data, Stage::Position)?;
+            let poses = self.data.poses()?;
+            let mut sum = Vector3::<D>::zeros();
+            for (body, x_gb) in self.model.bodies().iter().zip(poses) {
+                let mp = &body.mass_properties;
+                sum += x_gb.apply(&mp.com) * mp.mass;
+            }
+            let m = self.total_mass;
+            for axis in 0..3 {
+                let value = sum[axis] / m;
+                r[axis] = value.re;
+                let lanes = value
+                    .eps
+                    .0
+                    .unwrap_or_else(ferrobody::nalgebra::SVector::zeros);
+                for lane in 0..LANES.min(nq - first) {
+                    jacobian[first + lane][axis] = lanes[lane];
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    /// The displacement between `q_0` and `q_f` with its gradients.
+    pub fn displacement(&mut self, q_0: &[f64], q_f: &[f64], out: &mut Displacement) -> Result<()> {
+        let nq = q_0.len();
+        let mut j_0 = vec![Vector3::zeros(); nq];
+        let mut j_f = vec![Vector3::zeros(); nq];
+        let r_0 = self.evaluate(q_0, &mut j_0)?;
+        let r_f = self.evaluate(q_f, &mut j_f)?;
+        let delta = r_f - r_0;
+        out.norm = delta.norm();
+        let e = if out.norm > 0.0 {
+            delta / out.norm
+        } else {
+            Vector3::zeros()
+        };
+        out.d_initial = j_0.iter().map(|j| -e.dot(j)).collect();
+        out.d_final = j_f.iter().map(|j| e.dot(j)).collect();
+        Ok(())
+    }
+}
