@@ -160,3 +160,18 @@ fn jacobian_pattern_has_no_duplicates() {
     entries.dedup();
     assert_eq!(entries.len(), n);
 }
+
+/// Moco's predictive 2D walking problem (examples/optimal-control/gait2d_predictive.toml) on
+/// a coarse mesh: 18 muscles, smooth foot contact, symmetry, the average-speed endpoint
+/// constraint and the effort divided by the centre of mass's displacement — every column of
+/// the Jacobian and the gradient against central differences, at Moco's guess moved a little.
+#[test]
+fn predictive_walking_jacobian_matches_central_differences() {
+    let file = ProblemFile::load(&example("gait2d_predictive.toml")).unwrap();
+    let view = NlpView::new(file.problem, Transcription::HermiteSimpson, 2).unwrap();
+    let mut x = view.initial_point(&file.guess).unwrap();
+    for (i, xi) in x.iter_mut().enumerate().skip(1) {
+        *xi += 0.01 * ((i as f64) * 0.7).sin();
+    }
+    check_at(&view, &x);
+}
