@@ -456,6 +456,31 @@ impl Problem {
         })
     }
 
+    /// This problem with force parameters changed: each `(parameter, value)` set on every
+    /// force element that has the parameter (`hertz_smoothing` on every smooth contact, as
+    /// [`ferrobody::Model::set_force_parameter`] names them). An error if no element has one.
+    pub fn with_force_parameters(&self, parameters: &[(String, f64)]) -> Result<Problem> {
+        let mut changed = self.clone();
+        for (parameter, value) in parameters {
+            let names: Vec<String> = self
+                .model
+                .forces()
+                .iter()
+                .map(|f| f.name().to_string())
+                .filter(|name| self.model.force_parameter(name, parameter).is_ok())
+                .collect();
+            if names.is_empty() {
+                return Err(OptimizeError::Solver(format!(
+                    "homotopy: no force element of the model has the parameter '{parameter}'"
+                )));
+            }
+            for name in &names {
+                changed.model.set_force_parameter(name, parameter, *value)?;
+            }
+        }
+        Ok(changed)
+    }
+
     /// Whether the final time is a variable.
     pub fn free_final_time(&self) -> bool {
         matches!(self.final_time, FinalTime::Free(_))

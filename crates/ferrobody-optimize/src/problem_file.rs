@@ -31,6 +31,9 @@
 //! max_iterations = 3000
 //! [solver.ipopt]                       # any IPOPT option, passed through
 //! mu_strategy = "adaptive"
+//! [[solver.homotopy]]                  # optional continuation stages, solved first, each
+//! hertz_smoothing = 10.0               #   from the last one's solution: force parameters
+//!                                      #   set on every element that has them
 //! ```
 //!
 //! Paths are relative to the problem file. Errors name the file and line.
@@ -162,6 +165,9 @@ struct SolverSpec {
     max_iterations: Option<usize>,
     #[serde(default)]
     ipopt: BTreeMap<String, IpoptValue>,
+    /// Continuation stages, each a table of force parameters (`[[solver.homotopy]]`).
+    #[serde(default)]
+    homotopy: Vec<BTreeMap<String, f64>>,
 }
 
 impl ProblemFile {
@@ -341,5 +347,10 @@ fn settings(s: SolverSpec) -> SolverSettings {
         max_iterations: s.max_iterations.unwrap_or(d.max_iterations),
         ipopt_options: s.ipopt.into_iter().collect(),
         progress: d.progress,
+        homotopy: s
+            .homotopy
+            .into_iter()
+            .map(|stage| stage.into_iter().collect())
+            .collect(),
     }
 }

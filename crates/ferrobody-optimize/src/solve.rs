@@ -51,6 +51,12 @@ pub struct SolverSettings {
     pub ipopt_options: Vec<(String, IpoptValue)>,
     /// Print one line per iteration on stderr.
     pub progress: bool,
+    /// Continuation stages solved before the problem itself, each from the previous one's
+    /// solution (the first from the guess): stage k sets each `(parameter, value)` on every
+    /// force element that has it ([`Problem::with_force_parameters`]). Softening the smooth
+    /// contacts' `hertz_smoothing` lets the feet feel the ground from a guess that floats
+    /// above it; the last solve is always the problem as given.
+    pub homotopy: Vec<Vec<(String, f64)>>,
 }
 
 impl Default for SolverSettings {
@@ -63,6 +69,7 @@ impl Default for SolverSettings {
             max_iterations: 3000,
             ipopt_options: Vec::new(),
             progress: true,
+            homotopy: Vec::new(),
         }
     }
 }
@@ -189,8 +196,52 @@ fn on_iteration(p: &mut IpoptProblem, data: ipopt::IntermediateCallbackData) -> 
     true
 }
 
-/// Transcribes `problem`, solves it from `guess` and returns the solution.
+/// Transcribes `problem`, solves it from `guess` (through the continuation stages of
+/// `settings.homotopy` first, if any) and returns the solution; its iteration count and
+/// duration include the stages'.
 pub fn solve(problem: Problem, settings: &SolverSettings, guess: &Guess) -> Result<Trajectory> {
+    let mut guess = guess.clone();
+    let (mut iterations, mut duration) = (0, 0.0);
+    for (k, parameters) in settings.homotopy.iter().enumerate() {
+        if settings.progress {
+            let set: Vec<String> = parameters
+                .iter()
+                .map(|(p, v)| format!("{p} = {v}"))
+                .collect();
+            eprintln!(
+                "homotopy stage {} of {}: {}",
+                k + 1,
+                settings.homotopy.len(),
+                set.join(", ")
+            );
+        }
+        let staged = problem.with_force_parameters(parameters)?;
+        let stage = solve_once(staged, settings, &guess).map_err(|e| match e {
+            OptimizeError::NotSolved {
+                status,
+                iterations,
+                iterate,
+            } => OptimizeError::NotSolved {
+                status: format!("{status} (homotopy stage {})", k + 1),
+                iterations,
+                iterate,
+            },
+            other => other,
+        })?;
+        iterations += stage.iterations;
+        duration += stage.solver_duration;
+        guess = Guess::Table(stage.to_table());
+    }
+    if settings.progress && !settings.homotopy.is_empty() {
+        eprintln!("the problem as given");
+    }
+    let mut solution = solve_once(problem, settings, &guess)?;
+    solution.iterations += iterations;
+    solution.solver_duration += duration;
+    Ok(solution)
+}
+
+fn solve_once(problem: Problem, settings: &SolverSettings, guess: &Guess) -> Result<Trajectory> {
     if settings.mesh_intervals == 0 {
         return Err(OptimizeError::Solver(
             "mesh_intervals must be at least 1".into(),

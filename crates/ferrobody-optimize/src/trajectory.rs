@@ -53,6 +53,25 @@ impl Trajectory {
         self.time.last().copied().unwrap_or(0.0)
     }
 
+    /// The trajectory as a table (states then controls by name): a guess for another solve.
+    pub fn to_table(&self) -> Table {
+        Table {
+            labels: self
+                .state_names
+                .iter()
+                .chain(&self.control_names)
+                .cloned()
+                .collect(),
+            time: self.time.clone(),
+            rows: self
+                .states
+                .iter()
+                .zip(&self.controls)
+                .map(|(y, c)| y.iter().chain(c).copied().collect())
+                .collect(),
+        }
+    }
+
     /// Writes the trajectory as Moco's .sto.
     pub fn write_sto(&self, path: &Path) -> Result<()> {
         let mut s = String::new();
