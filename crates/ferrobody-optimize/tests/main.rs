@@ -3,4 +3,5 @@
 mod goals_closed_form;
 mod moco_problems;
 mod nlp_derivatives;
+mod predictive_walking;
 mod problem_errors;

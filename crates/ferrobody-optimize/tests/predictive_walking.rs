@@ -1,0 +1,98 @@
+//! Moco's predictive 2D walking problem (examples/optimal-control/gait2d_predictive.toml,
+//! ../shared/reference/moco problem 3) as ferrobody solved it from the guess Moco was given
+//! (`gait2d_predictive_solution.sto`, written by `ferrobody optimize`; the solve takes minutes,
+//! so the test checks its result instead of repeating it). The stored solution must be a
+//! solution of Moco's problem as stated — within IPOPT's tolerances on every defect, bound and
+//! endpoint constraint, re-evaluated here by the library — and a walk: each foot in stance and
+//! in swing, the centre of mass moving forward at 1.2 m/s.
+
+use super::moco_problems::example;
+use ferrobody::Stage;
+use ferrobody_optimize::inspect::NlpView;
+use ferrobody_optimize::{Guess, ProblemFile, Table, Transcription};
+
+fn solution() -> (ProblemFile, NlpView, Vec<f64>, Table) {
+    let file = ProblemFile::load(&example("gait2d_predictive.toml")).unwrap();
+    let table = Table::read(&example("gait2d_predictive_solution.sto")).unwrap();
+    let view = NlpView::new(file.problem.clone(), Transcription::HermiteSimpson, 25).unwrap();
+    let x = view.initial_point(&Guess::Table(table.clone())).unwrap();
+    (file, view, x, table)
+}
+
+#[test]
+fn the_stored_solution_satisfies_moco_s_problem() {
+    let (_, view, x, table) = solution();
+    // The table's rows are the 51 grid points: the guess lands on them exactly.
+    assert_eq!(table.time.len(), 51);
+    let g = view.constraints(&x).unwrap();
+    let worst = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    // IPOPT's constr_viol_tol is 1e-4 (Moco's optim_constraint_tolerance); the .sto keeps 17
+    // significant digits, so the re-evaluated defects are IPOPT's own.
+    assert!(worst < 1e-4, "largest constraint violation {worst}");
+    let (lo, hi) = view.bounds();
+    for (i, xi) in x.iter().enumerate() {
+        // IPOPT keeps its iterates within the bounds relaxed by bound_relax_factor (1e-8).
+        assert!(
+            *xi >= lo[i] - 1e-6 && *xi <= hi[i] + 1e-6,
+            "x{i} = {xi} outside [{}, {}]",
+            lo[i],
+            hi[i]
+        );
+    }
+    assert!((0.4..=0.6).contains(&x[0]), "final time {}", x[0]);
+}
+
+#[test]
+fn the_stored_solution_walks() {
+    let (file, _, x, table) = solution();
+    let p = &file.problem;
+    let model = p.model();
+    let (ny, nc) = (p.state_names().len(), p.control_names().len());
+    let mut data = ferrobody::Data::new(model);
+    let heel = |name: &str| model.body_id(name).unwrap();
+    let (right, left) = (heel("calcn_r"), heel("calcn_l"));
+    let (mut right_heights, mut left_heights) = (Vec::new(), Vec::new());
+    for (i, t) in table.time.iter().enumerate() {
+        let y = &x[1 + i * (ny + nc)..1 + i * (ny + nc) + ny];
+        let c = &x[1 + i * (ny + nc) + ny..1 + (i + 1) * (ny + nc)];
+        let s = p.state_at(*t, y, c).unwrap();
+        ferrobody::pipeline::realize(model, &s, &mut data, Stage::Position).unwrap();
+        let poses = data.poses().unwrap();
+        right_heights.push(poses[right.0].p[1]);
+        left_heights.push(poses[left.0].p[1]);
+    }
+    let range = |h: &[f64]| {
+        let lo = h.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = h.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo, hi)
+    };
+    // Each heel's origin (its contact sphere, radius 3.5 cm, touches the ground when the
+    // origin is about 6 mm up) comes down to the ground and lifts at least 5 cm above it:
+    // stance and swing for both feet (the right heel lifts off, the left one strikes).
+    for (side, heights) in [("right", &right_heights), ("left", &left_heights)] {
+        let (lo, hi) = range(heights);
+        assert!(
+            lo < 0.01,
+            "{side} heel never reaches the ground: lowest {lo}"
+        );
+        assert!(hi > lo + 0.05, "{side} heel never swings: {lo}..{hi}");
+    }
+    assert!(
+        right_heights[0] < 0.01 && right_heights[35] > 0.15,
+        "right: stance, then swing"
+    );
+    assert!(
+        left_heights[0] > 0.1 && left_heights[35] < 0.01,
+        "left: swing, then stance"
+    );
+    let tx = p
+        .variable("/jointset/groundPelvis/pelvis_tx/value")
+        .unwrap();
+    let ferrobody_optimize::Variable::State(tx) = tx else {
+        panic!("pelvis_tx is a state")
+    };
+    let (first, last) = (x[1 + tx], x[1 + 50 * (ny + nc) + tx]);
+    // The pelvis advances about 1.2 m/s × t_f (the centre of mass exactly, by the constraint).
+    let speed = (last - first) / x[0];
+    assert!((speed - 1.2).abs() < 0.1, "pelvis speed {speed}");
+}
