@@ -46,7 +46,7 @@ pub use grid::Transcription;
 pub use guess::Guess;
 pub use problem::{Bounds, FinalTime, Problem, StateBounds, Variable};
 pub use problem_file::ProblemFile;
-pub use solve::{solve, IpoptValue, SolverSettings};
+pub use solve::{solve, HomotopyStage, IpoptValue, SolverSettings};
 pub use trajectory::{Table, Trajectory};
 
 /// The NLP of a problem, for checks of its derivatives: variables, constraints g(x), the

@@ -33,7 +33,8 @@
 //! mu_strategy = "adaptive"
 //! [[solver.homotopy]]                  # optional continuation stages, solved first, each
 //! hertz_smoothing = 10.0               #   from the last one's solution: force parameters
-//!                                      #   set on every element that has them
+//! mesh_intervals = 25                  #   set on every element that has them, and
+//!                                      #   optionally a coarser mesh
 //! ```
 //!
 //! Paths are relative to the problem file. Errors name the file and line.
@@ -165,9 +166,17 @@ struct SolverSpec {
     max_iterations: Option<usize>,
     #[serde(default)]
     ipopt: BTreeMap<String, IpoptValue>,
-    /// Continuation stages, each a table of force parameters (`[[solver.homotopy]]`).
+    /// Continuation stages (`[[solver.homotopy]]`).
     #[serde(default)]
-    homotopy: Vec<BTreeMap<String, f64>>,
+    homotopy: Vec<StageSpec>,
+}
+
+/// A continuation stage: `mesh_intervals` and force parameters by name.
+#[derive(Deserialize)]
+struct StageSpec {
+    mesh_intervals: Option<usize>,
+    #[serde(flatten)]
+    parameters: BTreeMap<String, f64>,
 }
 
 impl ProblemFile {
@@ -350,7 +359,10 @@ fn settings(s: SolverSpec) -> SolverSettings {
         homotopy: s
             .homotopy
             .into_iter()
-            .map(|stage| stage.into_iter().collect())
+            .map(|stage| crate::solve::HomotopyStage {
+                parameters: stage.parameters.into_iter().collect(),
+                mesh_intervals: stage.mesh_intervals,
+            })
             .collect(),
     }
 }

@@ -52,11 +52,34 @@ pub struct SolverSettings {
     /// Print one line per iteration on stderr.
     pub progress: bool,
     /// Continuation stages solved before the problem itself, each from the previous one's
-    /// solution (the first from the guess): stage k sets each `(parameter, value)` on every
-    /// force element that has it ([`Problem::with_force_parameters`]). Softening the smooth
-    /// contacts' `hertz_smoothing` lets the feet feel the ground from a guess that floats
-    /// above it; the last solve is always the problem as given.
-    pub homotopy: Vec<Vec<(String, f64)>>,
+    /// solution (the first from the guess); the last solve is always the problem as given.
+    pub homotopy: Vec<HomotopyStage>,
+}
+
+/// One continuation stage of [`SolverSettings::homotopy`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HomotopyStage {
+    /// Force parameters set on every element that has them
+    /// ([`Problem::with_force_parameters`]): softening the smooth contacts'
+    /// `hertz_smoothing` lets the feet feel the ground from a guess that floats above it.
+    pub parameters: Vec<(String, f64)>,
+    /// A coarser mesh for this stage (the next stage interpolates its solution onto its own
+    /// grid); `None`: the settings' `mesh_intervals`.
+    pub mesh_intervals: Option<usize>,
+}
+
+impl std::fmt::Display for HomotopyStage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts: Vec<String> = self
+            .parameters
+            .iter()
+            .map(|(p, v)| format!("{p} = {v}"))
+            .collect();
+        if let Some(n) = self.mesh_intervals {
+            parts.push(format!("{n} mesh intervals"));
+        }
+        f.write_str(&parts.join(", "))
+    }
 }
 
 impl Default for SolverSettings {
@@ -202,21 +225,17 @@ fn on_iteration(p: &mut IpoptProblem, data: ipopt::IntermediateCallbackData) -> 
 pub fn solve(problem: Problem, settings: &SolverSettings, guess: &Guess) -> Result<Trajectory> {
     let mut guess = guess.clone();
     let (mut iterations, mut duration) = (0, 0.0);
-    for (k, parameters) in settings.homotopy.iter().enumerate() {
+    for (k, stage) in settings.homotopy.iter().enumerate() {
         if settings.progress {
-            let set: Vec<String> = parameters
-                .iter()
-                .map(|(p, v)| format!("{p} = {v}"))
-                .collect();
-            eprintln!(
-                "homotopy stage {} of {}: {}",
-                k + 1,
-                settings.homotopy.len(),
-                set.join(", ")
-            );
+            let n = settings.homotopy.len();
+            eprintln!("homotopy stage {} of {n}: {stage}", k + 1);
         }
-        let staged = problem.with_force_parameters(parameters)?;
-        let stage = solve_once(staged, settings, &guess).map_err(|e| match e {
+        let staged = problem.with_force_parameters(&stage.parameters)?;
+        let stage_settings = SolverSettings {
+            mesh_intervals: stage.mesh_intervals.unwrap_or(settings.mesh_intervals),
+            ..settings.clone()
+        };
+        let stage = solve_once(staged, &stage_settings, &guess).map_err(|e| match e {
             OptimizeError::NotSolved {
                 status,
                 iterations,

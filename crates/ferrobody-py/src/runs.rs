@@ -230,8 +230,7 @@ fn trajectory_columns<'py>(
         d.set_item(name, shaped(py, column(&run.z, nz, k), &[n])?)?;
     }
     let muscles =
-        ferrobody::io::muscles_csv::muscle_columns(&model.model, &run.time, &run.q, &run.u, &run.z)
-            .map_err(to_py_err)?;
+        ferrobody::io::muscles_csv::muscle_columns(&model.model, run).map_err(to_py_err)?;
     for (name, values) in muscles {
         d.set_item(name, shaped(py, values, &[n])?)?;
     }

@@ -136,30 +136,34 @@ fn io_err(e: std::io::Error) -> Error {
     }
 }
 
-/// The muscles' values at recorded rows (times with their q, u and z, row-major), as columns
-/// named `MUSCLE.excitation` … `MUSCLE.lengthening_speed` (what Python's `simulate` returns).
+/// The muscles' values at a run's recorded rows (its times with their q, u, z and controls,
+/// row-major; the other discrete variables, such as enabled flags, from its final state), as
+/// columns named `MUSCLE.excitation` … `MUSCLE.lengthening_speed` (what Python's `simulate`
+/// returns).
 pub fn muscle_columns(
     model: &Model<f64>,
-    time: &[f64],
-    q: &[f64],
-    u: &[f64],
-    z: &[f64],
+    run: &crate::rollout::Trajectory,
 ) -> Result<Vec<(String, Vec<f64>)>> {
-    let (nq, nu, nz) = (model.nq(), model.nu(), model.nz());
-    let mut state = model.default_state();
+    let (nq, nu, nz, nc) = (model.nq(), model.nu(), model.nz(), model.nctrl());
+    let (q, u, z, controls) = (&run.q, &run.u, &run.z, &run.controls);
+    let mut state = run.final_state.clone();
     let mut data = Data::new(model);
     let mut columns: Vec<(String, Vec<f64>)> = Vec::new();
-    for (r, &t) in time.iter().enumerate() {
+    for (r, &t) in run.time.iter().enumerate() {
         state.t = t;
         state.q.copy_from_slice(&q[r * nq..(r + 1) * nq]);
         state.u.copy_from_slice(&u[r * nu..(r + 1) * nu]);
         state.z.copy_from_slice(&z[r * nz..(r + 1) * nz]);
+        model.set_controls(&mut state, &controls[r * nc..(r + 1) * nc])?;
         crate::pipeline::realize(model, &state, &mut data, crate::data::Stage::Velocity)?;
         let reports = muscle_reports(model, &state, &data);
         if columns.is_empty() {
             for m in &reports {
                 for v in MUSCLE_VALUES {
-                    columns.push((format!("{}.{v}", m.name), Vec::with_capacity(time.len())));
+                    columns.push((
+                        format!("{}.{v}", m.name),
+                        Vec::with_capacity(run.time.len()),
+                    ));
                 }
             }
         }

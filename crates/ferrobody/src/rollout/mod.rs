@@ -69,6 +69,9 @@ pub struct Trajectory {
     pub u: Vec<f64>,
     /// Auxiliary continuous states, `nz` per report.
     pub z: Vec<f64>,
+    /// The controls the state holds at each report (those of the interval that ends there),
+    /// `nctrl` per report.
+    pub controls: Vec<f64>,
     /// Body origins in Ground, `nbodies − 1` (Ground left out) × 3 per report (m).
     pub position: Vec<f64>,
     /// Body orientations in Ground, `nbodies − 1` × 4 per report (`[w, x, y, z]`).
@@ -110,6 +113,7 @@ impl Trajectory {
             q: Vec::new(),
             u: Vec::new(),
             z: Vec::new(),
+            controls: Vec::new(),
             position: Vec::new(),
             quaternion: Vec::new(),
             velocity: Vec::new(),
@@ -129,6 +133,7 @@ impl Trajectory {
         self.q.reserve(rows * model.nq());
         self.u.reserve(rows * model.nu());
         self.z.reserve(rows * model.nz());
+        self.controls.reserve(rows * model.nctrl());
         self.position.reserve(rows * nb * 3);
         self.quaternion.reserve(rows * nb * 4);
         self.velocity.reserve(rows * nb * 6);
@@ -142,6 +147,7 @@ impl Trajectory {
         self.q.extend(state.q.iter());
         self.u.extend(state.u.iter());
         self.z.extend(state.z.iter());
+        self.controls.extend(model.controls(state));
         for (x, v) in data.pos.x_gb[1..].iter().zip(&data.vel.v_gb[1..]) {
             self.position.extend(x.p.iter());
             self.quaternion.extend(quaternion_from_rotation(&x.r));
