@@ -1,7 +1,8 @@
 //! Moco's predictive 2D walking problem (examples/optimal-control/gait2d_predictive.toml,
-//! ../shared/reference/moco problem 3) as ferrobody solved it from the guess Moco was given
-//! (`gait2d_predictive_solution.sto`, written by `ferrobody optimize`; the solve takes minutes,
-//! so the test checks its result instead of repeating it). The stored solution must be a
+//! ../shared/reference/moco problem 3) as ferrobody solved it from the guess Moco was given,
+//! at 25 and at 50 mesh intervals (`gait2d_predictive_solution.sto` and `…_solution_50.sto`,
+//! written by `ferrobody optimize`; the solves take minutes, so the tests check their results
+//! instead of repeating them; docs/optimal-control.md has the commands). The stored solution must be a
 //! solution of Moco's problem as stated — within IPOPT's tolerances on every defect, bound and
 //! endpoint constraint, re-evaluated here by the library — and a walk: each foot in stance and
 //! in swing, the centre of mass moving forward at 1.2 m/s.
@@ -11,19 +12,35 @@ use ferrobody::Stage;
 use ferrobody_optimize::inspect::NlpView;
 use ferrobody_optimize::{Guess, ProblemFile, Table, Transcription};
 
-fn solution() -> (ProblemFile, NlpView, Vec<f64>, Table) {
+const SOLUTIONS: [(usize, &str); 2] = [
+    (25, "gait2d_predictive_solution.sto"),
+    (50, "gait2d_predictive_solution_50.sto"),
+];
+
+fn solution(intervals: usize, name: &str) -> (ProblemFile, NlpView, Vec<f64>, Table) {
     let file = ProblemFile::load(&example("gait2d_predictive.toml")).unwrap();
-    let table = Table::read(&example("gait2d_predictive_solution.sto")).unwrap();
-    let view = NlpView::new(file.problem.clone(), Transcription::HermiteSimpson, 25).unwrap();
+    let table = Table::read(&example(name)).unwrap();
+    let view = NlpView::new(
+        file.problem.clone(),
+        Transcription::HermiteSimpson,
+        intervals,
+    )
+    .unwrap();
     let x = view.initial_point(&Guess::Table(table.clone())).unwrap();
     (file, view, x, table)
 }
 
 #[test]
-fn the_stored_solution_satisfies_moco_s_problem() {
-    let (_, view, x, table) = solution();
-    // The table's rows are the 51 grid points: the guess lands on them exactly.
-    assert_eq!(table.time.len(), 51);
+fn the_stored_solutions_satisfy_moco_s_problem() {
+    for (intervals, name) in SOLUTIONS {
+        satisfies_the_problem(intervals, name);
+    }
+}
+
+fn satisfies_the_problem(intervals: usize, name: &str) {
+    let (_, view, x, table) = solution(intervals, name);
+    // The table's rows are the 2N + 1 grid points: the guess lands on them exactly.
+    assert_eq!(table.time.len(), 2 * intervals + 1);
     let g = view.constraints(&x).unwrap();
     let worst = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     // IPOPT's constr_viol_tol is 1e-4 (Moco's optim_constraint_tolerance); the .sto keeps 17
@@ -43,8 +60,17 @@ fn the_stored_solution_satisfies_moco_s_problem() {
 }
 
 #[test]
-fn the_stored_solution_walks() {
-    let (file, _, x, table) = solution();
+fn the_stored_solutions_walk() {
+    for (intervals, name) in SOLUTIONS {
+        walks(intervals, name);
+    }
+}
+
+fn walks(intervals: usize, name: &str) {
+    let (file, _, x, table) = solution(intervals, name);
+    // About 70 % of the half cycle: the right foot swings, the left one stands.
+    let mid = intervals + intervals / 2 - 2;
+    let last = 2 * intervals;
     let p = &file.problem;
     let model = p.model();
     let (ny, nc) = (p.state_names().len(), p.control_names().len());
@@ -78,11 +104,11 @@ fn the_stored_solution_walks() {
         assert!(hi > lo + 0.05, "{side} heel never swings: {lo}..{hi}");
     }
     assert!(
-        right_heights[0] < 0.01 && right_heights[35] > 0.15,
+        right_heights[0] < 0.01 && right_heights[mid] > 0.15,
         "right: stance, then swing"
     );
     assert!(
-        left_heights[0] > 0.1 && left_heights[35] < 0.01,
+        left_heights[0] > 0.1 && left_heights[mid] < 0.01,
         "left: swing, then stance"
     );
     let tx = p
@@ -91,7 +117,7 @@ fn the_stored_solution_walks() {
     let ferrobody_optimize::Variable::State(tx) = tx else {
         panic!("pelvis_tx is a state")
     };
-    let (first, last) = (x[1 + tx], x[1 + 50 * (ny + nc) + tx]);
+    let (first, last) = (x[1 + tx], x[1 + last * (ny + nc) + tx]);
     // The pelvis advances about 1.2 m/s × t_f (the centre of mass exactly, by the constraint).
     let speed = (last - first) / x[0];
     assert!((speed - 1.2).abs() < 0.1, "pelvis speed {speed}");
