@@ -37,6 +37,8 @@ pub(crate) struct MassCenter {
     data: Data<D>,
     state: State<D>,
     total_mass: f64,
+    /// ∂r/∂q at the first and at the last point (workspaces).
+    jacobians: [Vec<Vector3<f64>>; 2],
 }
 
 impl MassCenter {
@@ -46,11 +48,13 @@ impl MassCenter {
         let mut state = dual.default_state();
         state.assign_from(base);
         let total_mass = model.bodies().iter().map(|b| b.mass_properties.mass).sum();
+        let nq = model.nq();
         Ok(Self {
             data: Data::new(&dual),
             state,
             model: dual,
             total_mass,
+            jacobians: [vec![Vector3::zeros(); nq], vec![Vector3::zeros(); nq]],
         })
     }
 
@@ -94,11 +98,23 @@ impl MassCenter {
 
     /// The displacement between `q_0` and `q_f` with its gradients.
     pub fn displacement(&mut self, q_0: &[f64], q_f: &[f64], out: &mut Displacement) -> Result<()> {
-        let nq = q_0.len();
-        let mut j_0 = vec![Vector3::zeros(); nq];
-        let mut j_f = vec![Vector3::zeros(); nq];
-        let r_0 = self.evaluate(q_0, &mut j_0)?;
-        let r_f = self.evaluate(q_f, &mut j_f)?;
+        let [mut j_0, mut j_f] = std::mem::take(&mut self.jacobians);
+        let r_0 = self.evaluate(q_0, &mut j_0);
+        let r_f = self.evaluate(q_f, &mut j_f);
+        let result = self.fill(r_0, r_f, &j_0, &j_f, out);
+        self.jacobians = [j_0, j_f];
+        result
+    }
+
+    fn fill(
+        &self,
+        r_0: Result<Vector3<f64>>,
+        r_f: Result<Vector3<f64>>,
+        j_0: &[Vector3<f64>],
+        j_f: &[Vector3<f64>],
+        out: &mut Displacement,
+    ) -> Result<()> {
+        let (r_0, r_f) = (r_0?, r_f?);
         let delta = r_f - r_0;
         out.norm = delta.norm();
         let e = if out.norm > 0.0 {
@@ -106,8 +122,10 @@ impl MassCenter {
         } else {
             Vector3::zeros()
         };
-        out.d_initial = j_0.iter().map(|j| -e.dot(j)).collect();
-        out.d_final = j_f.iter().map(|j| e.dot(j)).collect();
+        out.d_initial.clear();
+        out.d_initial.extend(j_0.iter().map(|j| -e.dot(j)));
+        out.d_final.clear();
+        out.d_final.extend(j_f.iter().map(|j| e.dot(j)));
         Ok(())
     }
 }

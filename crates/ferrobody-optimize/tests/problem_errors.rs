@@ -117,3 +117,51 @@ fn csv_quotes_names_that_hold_commas() {
     assert_eq!(table.rows[1], [2.0, 4.0]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Continuation stages read from a problem file set their parameters on every element that
+/// has them; a parameter no element has, or an average speed that is not positive, is a
+/// clear error.
+#[test]
+fn homotopy_stages_and_average_speed_are_read_and_checked() {
+    let file = ProblemFile::load(&example("gait2d_predictive.toml")).unwrap();
+    let stages = &file.settings.homotopy;
+    assert_eq!(stages.len(), 3);
+    assert_eq!(
+        stages[0].parameters,
+        [("hertz_smoothing".to_string(), 10.0)]
+    );
+    assert_eq!(stages[0].mesh_intervals, None);
+    let soft = file
+        .problem
+        .with_force_parameters(&stages[0].parameters)
+        .unwrap();
+    let contacts: Vec<&str> = soft
+        .model()
+        .forces()
+        .iter()
+        .map(|f| f.name())
+        .filter(|n| n.starts_with("contact"))
+        .collect();
+    assert_eq!(contacts.len(), 4, "{contacts:?}");
+    for name in contacts {
+        assert_eq!(
+            soft.model()
+                .force_parameter(name, "hertz_smoothing")
+                .unwrap(),
+            10.0
+        );
+        let given = file
+            .problem
+            .model()
+            .force_parameter(name, "hertz_smoothing");
+        assert_eq!(given.unwrap(), 300.0, "the problem itself is unchanged");
+    }
+    let e = file
+        .problem
+        .with_force_parameters(&[("stiffnes".to_string(), 1.0)])
+        .unwrap_err();
+    assert!(e.to_string().contains("'stiffnes'"), "{e}");
+    let mut p = problem();
+    let e = p.set_average_speed(-1.0).unwrap_err();
+    assert!(e.to_string().contains("average_speed"), "{e}");
+}

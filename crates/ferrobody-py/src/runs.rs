@@ -229,8 +229,14 @@ fn trajectory_columns<'py>(
     for (k, name) in model.auxiliary_names_ref().iter().enumerate().take(nz) {
         d.set_item(name, shaped(py, column(&run.z, nz, k), &[n])?)?;
     }
-    let muscles =
-        ferrobody::io::muscles_csv::muscle_columns(&model.model, run).map_err(to_py_err)?;
+    let recorded = [&run.q[..], &run.u[..], &run.z[..], &run.controls[..]];
+    let muscles = ferrobody::io::muscles_csv::muscle_columns(
+        &model.model,
+        &run.final_state,
+        &run.time,
+        recorded,
+    )
+    .map_err(to_py_err)?;
     for (name, values) in muscles {
         d.set_item(name, shaped(py, values, &[n])?)?;
     }

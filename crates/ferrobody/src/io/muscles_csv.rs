@@ -137,19 +137,20 @@ fn io_err(e: std::io::Error) -> Error {
 }
 
 /// The muscles' values at a run's recorded rows (its times with their q, u, z and controls,
-/// row-major; the other discrete variables, such as enabled flags, from its final state), as
-/// columns named `MUSCLE.excitation` … `MUSCLE.lengthening_speed` (what Python's `simulate`
-/// returns).
+/// row-major; the other discrete variables, such as enabled flags, from `base`, the run's
+/// final state), as columns named `MUSCLE.excitation` … `MUSCLE.lengthening_speed` (what
+/// Python's `simulate` returns).
 pub fn muscle_columns(
     model: &Model<f64>,
-    run: &crate::rollout::Trajectory,
+    base: &State<f64>,
+    time: &[f64],
+    [q, u, z, controls]: [&[f64]; 4],
 ) -> Result<Vec<(String, Vec<f64>)>> {
     let (nq, nu, nz, nc) = (model.nq(), model.nu(), model.nz(), model.nctrl());
-    let (q, u, z, controls) = (&run.q, &run.u, &run.z, &run.controls);
-    let mut state = run.final_state.clone();
+    let mut state = base.clone();
     let mut data = Data::new(model);
     let mut columns: Vec<(String, Vec<f64>)> = Vec::new();
-    for (r, &t) in run.time.iter().enumerate() {
+    for (r, &t) in time.iter().enumerate() {
         state.t = t;
         state.q.copy_from_slice(&q[r * nq..(r + 1) * nq]);
         state.u.copy_from_slice(&u[r * nu..(r + 1) * nu]);
@@ -160,10 +161,7 @@ pub fn muscle_columns(
         if columns.is_empty() {
             for m in &reports {
                 for v in MUSCLE_VALUES {
-                    columns.push((
-                        format!("{}.{v}", m.name),
-                        Vec::with_capacity(run.time.len()),
-                    ));
+                    columns.push((format!("{}.{v}", m.name), Vec::with_capacity(time.len())));
                 }
             }
         }
