@@ -76,6 +76,14 @@ pub fn check(
             a.gear
         );
     }
+    let force_controls = &model.control_names()[model.force_control_start()..];
+    if !force_controls.is_empty() {
+        out!(
+            "  {} excitation controls (muscles and actuators without a controller): {}",
+            force_controls.len(),
+            force_controls.join(", ")
+        );
+    }
     if let Some(info) = &loaded.osim {
         describe_osim(info);
     } else if !scene.left_out.is_empty() {

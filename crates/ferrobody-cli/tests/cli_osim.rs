@@ -365,3 +365,21 @@ fn a_controls_file_drives_muscles_as_the_controller_it_replaces() {
         "controls.sto:3: column 'left' is NaN",
     );
 }
+
+/// `check` lists the excitation controls: the muscles no controller drives, by name, as they
+/// stand in the model's control vector (issue 37, item 4).
+#[test]
+fn check_lists_the_excitation_controls() {
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models/arm26.osim");
+    let out = exe().arg("check").arg(&model).output().unwrap();
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "6 excitation controls (muscles and actuators without a controller): \
+             TRIlong, TRIlat, TRImed, BIClong, BICshort, BRA"
+        ),
+        "{text}"
+    );
+}

@@ -15,7 +15,7 @@
 //! with J_p = ∂f/∂(y, c) at point p (the c columns through the same blocks).
 
 use crate::dynamics::PointDynamics;
-use crate::error::Result;
+use crate::error::{OptimizeError, Result};
 use crate::goals::GridView;
 use crate::grid::{Layout, Transcription};
 use crate::mass_center::{Displacement, MassCenter};
@@ -27,7 +27,10 @@ const INFINITE: f64 = 2e19;
 
 /// The evaluated dynamics at every grid point, for one x.
 pub(crate) struct PointCache {
-    dynamics: PointDynamics,
+    /// One workspace per thread: thread w evaluates a contiguous run of points.
+    dynamics: Vec<PointDynamics>,
+    /// The threads, when more than one.
+    pool: Option<rayon::ThreadPool>,
     /// f at every point (points × ny), valid for `x_values`.
     f: Vec<f64>,
     x_values: Option<Vec<f64>>,
@@ -90,7 +93,14 @@ struct Term {
 }
 
 impl Transcribed {
-    pub fn new(problem: Problem, transcription: Transcription, intervals: usize) -> Result<Self> {
+    /// The transcription of `problem` on `intervals` mesh intervals, its grid points
+    /// evaluated on `threads` threads (at least 1).
+    pub fn new(
+        problem: Problem,
+        transcription: Transcription,
+        intervals: usize,
+        threads: usize,
+    ) -> Result<Self> {
         let layout = Layout {
             ny: problem.state_names.len(),
             nc: problem.control_names.len(),
@@ -105,8 +115,23 @@ impl Transcribed {
         } else {
             None
         };
-        let dynamics = PointDynamics::new(&problem.model, &problem.base_state)?;
-        let cols_f = dynamics.pattern();
+        let points = layout.points();
+        let threads = threads.clamp(1, points);
+        let dynamics = (0..threads)
+            .map(|_| PointDynamics::new(&problem.model, &problem.base_state))
+            .collect::<Result<Vec<_>>>()?;
+        let pool = if threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| {
+                    OptimizeError::Solver(format!("cannot start {threads} threads: {e}"))
+                })?;
+            Some(pool)
+        } else {
+            None
+        };
+        let cols_f = dynamics[0].pattern();
         let cols_identity_f = cols_f
             .iter()
             .enumerate()
@@ -119,11 +144,11 @@ impl Transcribed {
             })
             .collect();
         let (ny, nb) = (layout.ny, layout.ny + layout.nc);
-        let points = layout.points();
         Ok(Self {
             omega: layout.quadrature(),
             cache: std::cell::RefCell::new(PointCache {
                 dynamics,
+                pool,
                 f: vec![0.0; points * ny],
                 x_values: None,
                 jacobians: vec![DMatrix::zeros(ny, nb); points],
@@ -197,19 +222,42 @@ impl Transcribed {
             return Ok(());
         }
         let l = self.layout;
-        for p in 0..l.points() {
-            let (t, y, c) = (
-                self.time(x, p),
-                &x[l.y(p)..l.c(p)],
-                &x[l.c(p)..l.c(p) + l.nc],
-            );
-            let f = &mut cache.f[p * l.ny..(p + 1) * l.ny];
-            if jacobians {
-                let jac = &mut cache.jacobians[p];
-                cache.dynamics.jacobian(t, y, c, f, jac)?;
-            } else {
-                cache.dynamics.value(t, y, c, f)?;
+        let workers = cache.dynamics.len();
+        let chunk = l.points().div_ceil(workers);
+        let (t0, tf) = self.times(x);
+        let (f, jacs) = (&mut cache.f, &mut cache.jacobians);
+        let work = cache
+            .dynamics
+            .iter_mut()
+            .zip(f.chunks_mut(chunk * l.ny))
+            .zip(jacs.chunks_mut(chunk))
+            .enumerate();
+        let evaluate_run = |(w, ((dynamics, f), jacs)): (
+            usize,
+            ((&mut PointDynamics, &mut [f64]), &mut [DMatrix<f64>]),
+        )| {
+            for (k, (f, jac)) in f.chunks_mut(l.ny).zip(jacs).enumerate() {
+                let p = w * chunk + k;
+                let (t, y, c) = (
+                    t0 + (tf - t0) * l.fraction(p),
+                    &x[l.y(p)..l.c(p)],
+                    &x[l.c(p)..l.c(p) + l.nc],
+                );
+                if jacobians {
+                    dynamics.jacobian(t, y, c, f, jac)?;
+                } else {
+                    dynamics.value(t, y, c, f)?;
+                }
             }
+            Ok(())
+        };
+        match &cache.pool {
+            Some(pool) => {
+                use rayon::prelude::*;
+                let work: Vec<_> = work.collect();
+                pool.install(|| work.into_par_iter().try_for_each(evaluate_run))?;
+            }
+            None => work.map(evaluate_run).collect::<Result<()>>()?,
         }
         remember(&mut cache.x_values, x);
         if jacobians {

@@ -13,10 +13,21 @@ pub struct NlpView {
 }
 
 impl NlpView {
-    /// Transcribes `problem` on `intervals` mesh intervals.
+    /// Transcribes `problem` on `intervals` mesh intervals (grid points evaluated on one
+    /// thread).
     pub fn new(problem: Problem, transcription: Transcription, intervals: usize) -> Result<Self> {
+        Self::with_threads(problem, transcription, intervals, 1)
+    }
+
+    /// [`Self::new`] with the grid points evaluated on `threads` threads.
+    pub fn with_threads(
+        problem: Problem,
+        transcription: Transcription,
+        intervals: usize,
+        threads: usize,
+    ) -> Result<Self> {
         Ok(Self {
-            nlp: Transcribed::new(problem, transcription, intervals)?,
+            nlp: Transcribed::new(problem, transcription, intervals, threads)?,
         })
     }
 

@@ -29,6 +29,7 @@
 //! convergence_tolerance = 1e-6
 //! constraint_tolerance = 1e-6
 //! max_iterations = 3000
+//! threads = 1                          # grid points' evaluation (default: every core)
 //! [solver.ipopt]                       # any IPOPT option, passed through
 //! mu_strategy = "adaptive"
 //! [[solver.homotopy]]                  # optional continuation stages, solved first, each
@@ -164,6 +165,8 @@ struct SolverSpec {
     convergence_tolerance: Option<f64>,
     constraint_tolerance: Option<f64>,
     max_iterations: Option<usize>,
+    /// Threads for the grid points (default: every core).
+    threads: Option<usize>,
     #[serde(default)]
     ipopt: BTreeMap<String, IpoptValue>,
     /// Continuation stages (`[[solver.homotopy]]`).
@@ -356,6 +359,7 @@ fn settings(s: SolverSpec) -> SolverSettings {
         max_iterations: s.max_iterations.unwrap_or(d.max_iterations),
         ipopt_options: s.ipopt.into_iter().collect(),
         progress: d.progress,
+        threads: s.threads,
         homotopy: s
             .homotopy
             .into_iter()

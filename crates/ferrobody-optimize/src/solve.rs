@@ -51,6 +51,10 @@ pub struct SolverSettings {
     pub ipopt_options: Vec<(String, IpoptValue)>,
     /// Print one line per iteration on stderr.
     pub progress: bool,
+    /// Threads evaluating the grid points' dynamics and Jacobians (Moco's `parallel`):
+    /// `None` uses every core, `Some(1)` one thread (as Moco with `parallel = 0`). IPOPT
+    /// itself runs on the calling thread.
+    pub threads: Option<usize>,
     /// Continuation stages solved before the problem itself, each from the previous one's
     /// solution (the first from the guess); the last solve is always the problem as given.
     pub homotopy: Vec<HomotopyStage>,
@@ -92,6 +96,7 @@ impl Default for SolverSettings {
             max_iterations: 3000,
             ipopt_options: Vec::new(),
             progress: true,
+            threads: None,
             homotopy: Vec::new(),
         }
     }
@@ -266,7 +271,15 @@ fn solve_once(problem: Problem, settings: &SolverSettings, guess: &Guess) -> Res
             "mesh_intervals must be at least 1".into(),
         ));
     }
-    let nlp = Transcribed::new(problem, settings.transcription, settings.mesh_intervals)?;
+    let threads = settings.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let nlp = Transcribed::new(
+        problem,
+        settings.transcription,
+        settings.mesh_intervals,
+        threads,
+    )?;
     let x0 = initial_point(&nlp, guess)?;
     let start = Instant::now();
     let problem = IpoptProblem {
