@@ -75,6 +75,12 @@ pub(crate) struct Transcribed {
     pub cache: std::cell::RefCell<PointCache>,
 }
 
+/// One thread's share of the grid: its workspace, its points' f (ny each) and Jacobians.
+type WorkerRun<'a> = (
+    (&'a mut PointDynamics, &'a mut [f64]),
+    &'a mut [DMatrix<f64>],
+);
+
 /// Stores x as the point a cache holds, reusing its buffer.
 fn remember(slot: &mut Option<Vec<f64>>, x: &[f64]) {
     let held = slot.get_or_insert_with(Vec::new);
@@ -232,10 +238,7 @@ impl Transcribed {
             .zip(f.chunks_mut(chunk * l.ny))
             .zip(jacs.chunks_mut(chunk))
             .enumerate();
-        let evaluate_run = |(w, ((dynamics, f), jacs)): (
-            usize,
-            ((&mut PointDynamics, &mut [f64]), &mut [DMatrix<f64>]),
-        )| {
+        let evaluate_run = |(w, ((dynamics, f), jacs)): (usize, WorkerRun<'_>)| -> Result<()> {
             for (k, (f, jac)) in f.chunks_mut(l.ny).zip(jacs).enumerate() {
                 let p = w * chunk + k;
                 let (t, y, c) = (
@@ -257,7 +260,7 @@ impl Transcribed {
                 let work: Vec<_> = work.collect();
                 pool.install(|| work.into_par_iter().try_for_each(evaluate_run))?;
             }
-            None => work.map(evaluate_run).collect::<Result<()>>()?,
+            None => work.into_iter().try_for_each(evaluate_run)?,
         }
         remember(&mut cache.x_values, x);
         if jacobians {
