@@ -45,3 +45,20 @@ def test_errors_map_to_python_exceptions():
     few = dict(problem, solver=dict(problem["solver"], max_iterations=2))
     with pytest.raises(RuntimeError, match="Maximum_Iterations_Exceeded"):
         ferrobody.optimize(few, base=EXAMPLES)
+
+
+def test_predictive_walking_states_stages_and_their_errors():
+    with open(EXAMPLES / "gait2d_predictive.toml", "rb") as f:
+        problem = tomllib.load(f)
+    # The muscle-driven problem's continuation stages pass through a dict as they are; a stage
+    # that names a parameter no force element has is an error naming it.
+    assert [s["hertz_smoothing"] for s in problem["solver"]["homotopy"]] == [10.0, 30.0, 100.0]
+    bad = dict(problem, solver=dict(problem["solver"], homotopy=[{"stiffnes": 1.0}]))
+    with pytest.raises(RuntimeError, match="'stiffnes'"):
+        ferrobody.optimize(bad, base=EXAMPLES)
+    # Three iterations on a coarse mesh: muscle activations and excitations are states and
+    # controls by Moco's names (the solve stops there, unconverged, with IPOPT's status).
+    few = dict(problem, solver=dict(problem["solver"], mesh_intervals=3, max_iterations=3,
+                                    homotopy=[]))
+    with pytest.raises(RuntimeError, match="Maximum_Iterations_Exceeded"):
+        ferrobody.optimize(few, base=EXAMPLES)
