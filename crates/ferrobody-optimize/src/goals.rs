@@ -68,7 +68,7 @@ impl GridView<'_> {
     }
 
     fn time(&self, i: usize) -> f64 {
-        self.t0 + (self.tf - self.t0) * self.layout.fraction(i)
+        self.layout.time(self.t0, self.tf, i)
     }
 
     fn controls(&self, i: usize) -> &[f64] {

@@ -86,6 +86,11 @@ impl Layout {
         i as f64 / (self.points() - 1) as f64
     }
 
+    /// Grid point i's time on the span [t0, tf] (s).
+    pub fn time(&self, t0: f64, tf: f64, i: usize) -> f64 {
+        t0 + (tf - t0) * self.fraction(i)
+    }
+
     /// The quadrature weights ω_i of the grid points (the integral is `h Σ ω_i L_i`):
     /// Simpson's rule or the trapezoidal rule per interval.
     pub fn quadrature(&self) -> Vec<f64> {

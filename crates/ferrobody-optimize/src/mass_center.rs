@@ -101,13 +101,13 @@ impl MassCenter {
         let [mut j_0, mut j_f] = std::mem::take(&mut self.jacobians);
         let r_0 = self.evaluate(q_0, &mut j_0);
         let r_f = self.evaluate(q_f, &mut j_f);
-        let result = self.fill(r_0, r_f, &j_0, &j_f, out);
+        let result = Self::fill(r_0, r_f, &j_0, &j_f, out);
         self.jacobians = [j_0, j_f];
         result
     }
 
+    /// The displacement and its gradients from both points' r and ∂r/∂q.
     fn fill(
-        &self,
         r_0: Result<Vector3<f64>>,
         r_f: Result<Vector3<f64>>,
         j_0: &[Vector3<f64>],

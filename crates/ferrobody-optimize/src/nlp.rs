@@ -182,7 +182,7 @@ impl Transcribed {
     /// The time of grid point i at x.
     pub fn time(&self, x: &[f64], i: usize) -> f64 {
         let (t0, tf) = self.times(x);
-        t0 + (tf - t0) * self.layout.fraction(i)
+        self.layout.time(t0, tf, i)
     }
 
     /// Lower and upper bounds of every variable.
@@ -242,7 +242,7 @@ impl Transcribed {
             for (k, (f, jac)) in f.chunks_mut(l.ny).zip(jacs).enumerate() {
                 let p = w * chunk + k;
                 let (t, y, c) = (
-                    t0 + (tf - t0) * l.fraction(p),
+                    l.time(t0, tf, p),
                     &x[l.y(p)..l.c(p)],
                     &x[l.c(p)..l.c(p) + l.nc],
                 );
