@@ -6,7 +6,8 @@
 //!   the centre of mass's displacement d = ‖r(t_f) − r(t₀)‖ when `divide_by_displacement`,
 //!   else 1; `∂J/∂q_{0,f} = −J/d ∂d/∂q_{0,f}` from [`crate::mass_center`]).
 //! * [`Goal::StateTracking`] — `J = w ∫ Σ_j w_j (y_j − r_j(t))² dt` (`MocoStateTrackingGoal`),
-//!   r_j a column of a table, linearly interpolated.
+//!   r_j a column of a table interpolated as Moco does ([`ReferenceSpline`]).
+//! * [`Goal::ContactTracking`] — Moco's `MocoContactTrackingGoal` ([`crate::contact_tracking`]).
 //!
 //! Integrals use the transcription's quadrature (Simpson's rule for Hermite–Simpson, the
 //! trapezoidal rule for trapezoidal), as Moco does: with h = (t_f − t₀)/N and weights h ω_i,
@@ -14,8 +15,11 @@
 //! with a free final time `∂J/∂t_f = J/(t_f − t₀) + h Σ_i ω_i ∂L_i/∂t_i · i/(points − 1)`
 //! (t_i moves with t_f; the effort divided by the duration has h/D = 1/N).
 
+use crate::contact_forces::ContactForces;
+use crate::contact_tracking::ContactTracking;
 use crate::error::{OptimizeError, Result};
 use crate::grid::Layout;
+use crate::spline::ReferenceSpline;
 use crate::trajectory::Table;
 
 /// One term of the objective.
@@ -48,7 +52,11 @@ pub enum Goal {
         reference: Table,
         /// (state index in y, table column, weight w_j) for each tracked state.
         columns: Vec<(usize, usize, f64)>,
+        /// r_j: the spline of each entry of `columns`, in the same order.
+        splines: Vec<ReferenceSpline>,
     },
+    /// `w/(m g) ∫ Σ_groups ‖P (F_g − r_g)‖² dt` (Moco's `MocoContactTrackingGoal`).
+    ContactTracking(ContactTracking),
 }
 
 /// The grid at one point x of the NLP, as the goals read it.
@@ -60,6 +68,8 @@ pub(crate) struct GridView<'a> {
     pub omega: &'a [f64],
     /// The centre of mass's displacement, when a goal or constraint needs it.
     pub displacement: Option<&'a crate::mass_center::Displacement>,
+    /// The tracked contacts' forces at every point, when a goal tracks them.
+    pub contact: Option<&'a ContactForces>,
 }
 
 impl GridView<'_> {
@@ -111,6 +121,7 @@ impl Goal {
             Goal::FinalTime { .. } => "final_time",
             Goal::ControlEffort { .. } => "effort",
             Goal::StateTracking { .. } => "state_tracking",
+            Goal::ContactTracking(_) => "contact_tracking",
         }
     }
 
@@ -119,7 +130,8 @@ impl Goal {
         let weight = match self {
             Goal::FinalTime { weight }
             | Goal::ControlEffort { weight, .. }
-            | Goal::StateTracking { weight, .. } => *weight,
+            | Goal::StateTracking { weight, .. }
+            | Goal::ContactTracking(ContactTracking { weight, .. }) => *weight,
         };
         if !weight.is_finite() {
             return bad(format!("{}: weight {weight} is not finite", self.label()));
@@ -144,8 +156,14 @@ impl Goal {
                 }
             }
             Goal::StateTracking {
-                reference, columns, ..
+                reference,
+                columns,
+                splines,
+                ..
             } => {
+                if splines.len() != columns.len() {
+                    return bad("state_tracking: one spline per tracked column".into());
+                }
                 if columns.is_empty() {
                     return bad("state_tracking: no column of the table names a state".into());
                 }
@@ -156,6 +174,11 @@ impl Goal {
                     return bad(format!(
                         "state_tracking: column {c} for state {j} with weight {w} is invalid"
                     ));
+                }
+            }
+            Goal::ContactTracking(ct) => {
+                if ct.groups.is_empty() || !(ct.denominator.is_finite() && ct.denominator > 0.0) {
+                    return bad("contact_tracking: no group, or a model without mass".into());
                 }
             }
             Goal::FinalTime { .. } => {}
@@ -178,14 +201,18 @@ impl Goal {
                 .map(|(k, c)| weight_of(control_weights, k) * c.abs().powi(*exponent as i32))
                 .sum(),
             Goal::StateTracking {
-                reference, columns, ..
+                columns, splines, ..
             } => {
                 let (y, t) = (g.states(i), g.time(i));
                 columns
                     .iter()
-                    .map(|&(j, col, w)| w * (y[j] - reference.interpolate(col, t)).powi(2))
+                    .zip(splines)
+                    .map(|(&(j, _, w), r)| w * (y[j] - r.value(t)).powi(2))
                     .sum()
             }
+            Goal::ContactTracking(ct) => g
+                .contact
+                .map_or(f64::NAN, |f| ct.integrand(f, i, g.time(i))),
         }
     }
 
@@ -210,6 +237,7 @@ impl Goal {
                 weight * g.h() / d
             }
             Goal::StateTracking { weight, .. } => weight * g.h(),
+            Goal::ContactTracking(ct) => ct.scale() * g.h(),
         }
     }
 
@@ -252,15 +280,21 @@ impl Goal {
                     }
                 }
                 Goal::StateTracking {
-                    reference, columns, ..
+                    columns, splines, ..
                 } => {
                     let (y, t) = (g.states(i), g.time(i));
-                    for &(j, col, wj) in columns {
-                        let e = y[j] - reference.interpolate(col, t);
+                    for (&(j, _, wj), r) in columns.iter().zip(splines) {
+                        let e = y[j] - r.value(t);
                         grad[l.y(i) + j] += scale * w * 2.0 * wj * e;
                         // ∂L/∂t_i through the reference: −2 w_j e r'(t_i).
-                        let de_dt = -reference.slope(col, t);
-                        dt_sum += w * 2.0 * wj * e * de_dt * l.fraction(i);
+                        dt_sum -= w * 2.0 * wj * e * r.slope(t) * l.fraction(i);
+                    }
+                }
+                Goal::ContactTracking(ct) => {
+                    if let Some(forces) = g.contact {
+                        let y = &mut grad[l.y(i)..l.c(i)];
+                        let d_dt = ct.add_point_gradient(forces, i, g.time(i), scale * w, y);
+                        dt_sum += w * d_dt * l.fraction(i);
                     }
                 }
                 Goal::FinalTime { .. } => {}

@@ -28,25 +28,33 @@
 //! Reference: C. L. Dembia, N. A. Bianco, A. Falisse, J. L. Hicks, S. L. Delp, "OpenSim Moco:
 //! Musculoskeletal optimal control", PLoS Comput. Biol. 16(12) e1008493 (2020).
 
+mod contact_forces;
+mod contact_tracking;
 mod dynamics;
 pub mod error;
+mod external_loads;
 mod goals;
 mod grid;
 mod guess;
 mod mass_center;
 mod nlp;
 mod problem;
+mod problem_contact;
 mod problem_file;
 mod solve;
+mod spline;
 mod trajectory;
 
+pub use contact_tracking::{ContactGroup, ContactTracking, Projection};
 pub use error::{OptimizeError, Result};
+pub use external_loads::{ExternalForce, ExternalLoads};
 pub use goals::Goal;
 pub use grid::Transcription;
 pub use guess::Guess;
 pub use problem::{Bounds, FinalTime, Problem, StateBounds, Variable};
 pub use problem_file::ProblemFile;
 pub use solve::{solve, HomotopyStage, IpoptValue, SolverSettings};
+pub use spline::ReferenceSpline;
 pub use trajectory::{Table, Trajectory};
 
 /// The NLP of a problem, for checks of its derivatives: variables, constraints g(x), the

@@ -14,8 +14,10 @@
 //!
 //! with J_p = ∂f/∂(y, c) at point p (the c columns through the same blocks).
 
+use crate::contact_forces::ContactForces;
 use crate::dynamics::PointDynamics;
 use crate::error::{OptimizeError, Result};
+use crate::goals::Goal;
 use crate::goals::GridView;
 use crate::grid::{Layout, Transcription};
 use crate::mass_center::{Displacement, MassCenter};
@@ -42,6 +44,9 @@ pub(crate) struct PointCache {
     /// Its displacement between the first and the last point, valid for `x_displacement`.
     displacement: Displacement,
     x_displacement: Option<Vec<f64>>,
+    /// The tracked contacts' forces, when a goal tracks them, and whether they hold x.
+    contact: Option<ContactForces>,
+    contact_valid: bool,
 }
 
 impl PointCache {
@@ -122,6 +127,7 @@ impl Transcribed {
             None
         };
         let points = layout.points();
+        let contact = tracked_contacts(&problem, points)?;
         let threads = threads.clamp(1, points);
         let dynamics = (0..threads)
             .map(|_| PointDynamics::new(&problem.model, &problem.base_state))
@@ -162,6 +168,8 @@ impl Transcribed {
                 mass_center,
                 displacement: Displacement::default(),
                 x_displacement: None,
+                contact,
+                contact_valid: false,
             }),
             cols_f,
             cols_identity_f,
@@ -518,11 +526,13 @@ impl Transcribed {
             tf,
             omega: &self.omega,
             displacement: cache.mass_center.as_ref().map(|_| &cache.displacement),
+            contact: cache.contact.as_ref().filter(|_| cache.contact_valid),
         }
     }
 
-    /// The cache with the centre of mass's displacement at x (NaN displacement if it could
-    /// not be evaluated: the goals' values are then NaN, which IPOPT reports).
+    /// The cache with what the goals read at x: the centre of mass's displacement and the
+    /// tracked contacts' forces (NaN displacement, no forces, if they could not be evaluated:
+    /// the goals' values are then NaN, which IPOPT reports).
     fn cache_with_displacement(&self, x: &[f64]) -> std::cell::Ref<'_, PointCache> {
         {
             let mut cache = self.cache.borrow_mut();
@@ -532,6 +542,10 @@ impl Transcribed {
             {
                 cache.displacement.norm = f64::NAN;
                 cache.x_displacement = None;
+            }
+            if let Some(forces) = &mut cache.contact {
+                let valid = forces.update(x, &self.layout).is_ok();
+                cache.contact_valid = valid;
             }
         }
         self.cache.borrow()
@@ -586,4 +600,22 @@ impl Transcribed {
             ..Default::default()
         }
     }
+}
+
+/// The workspace for the contacts that contact-tracking goals read (None without such goals).
+fn tracked_contacts(problem: &Problem, points: usize) -> Result<Option<ContactForces>> {
+    let mut elements: Vec<usize> = Vec::new();
+    for goal in &problem.goals {
+        if let Goal::ContactTracking(ct) = goal {
+            elements.extend(
+                ct.elements()
+                    .filter(|e| !elements.contains(e))
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    if elements.is_empty() {
+        return Ok(None);
+    }
+    ContactForces::new(&problem.model, &problem.base_state, elements, points).map(Some)
 }

@@ -438,10 +438,13 @@ impl Problem {
         reference: crate::Table,
         weights: &dyn Fn(&str) -> Option<f64>,
     ) -> Result<()> {
-        let mut columns = Vec::new();
+        let (mut columns, mut splines) = (Vec::new(), Vec::new());
         for (col, label) in reference.labels.iter().enumerate() {
             match self.variable(label)? {
-                Variable::State(j) => columns.push((j, col, weights(label).unwrap_or(1.0))),
+                Variable::State(j) => {
+                    columns.push((j, col, weights(label).unwrap_or(1.0)));
+                    splines.push(crate::spline::column_spline(&reference, col, label)?);
+                }
                 Variable::Control(_) => {
                     return Err(OptimizeError::InvalidGoal(format!(
                         "state_tracking: '{label}' is a control, not a state"
@@ -453,6 +456,7 @@ impl Problem {
             weight,
             reference,
             columns,
+            splines,
         })
     }
 

@@ -22,7 +22,12 @@
 //!                                      #   { name = w }), "periodicity" (pairs = [["q_r",
 //!                                      #   "q_l"], ...]: a(t₀) = b(t_f)), "average_speed"
 //!                                      #   (speed = 1.2: an endpoint constraint on the centre
-//!                                      #   of mass, Moco's MocoAverageSpeedGoal)
+//!                                      #   of mass, Moco's MocoAverageSpeedGoal),
+//!                                      #   "contact_tracking" (external_loads = "grf.xml",
+//!                                      #   contact_groups = [{ contacts = ["heel_r"],
+//!                                      #   external_force = "Right_GRF" }], projection =
+//!                                      #   "plane", projection_vector = [0, 0, 1],
+//!                                      #   normalize_tracking_error: MocoContactTrackingGoal)
 //! [solver]
 //! transcription = "hermite-simpson"    # or "trapezoidal"
 //! mesh_intervals = 50
@@ -40,13 +45,16 @@
 //!
 //! Paths are relative to the problem file. Errors name the file and line.
 
+use crate::contact_tracking::Projection;
 use crate::error::{OptimizeError, Result};
+use crate::external_loads::ExternalLoads;
 use crate::goals::Goal;
 use crate::grid::Transcription;
 use crate::guess::Guess;
 use crate::problem::{Bounds, FinalTime, Problem, StateBounds};
 use crate::solve::{IpoptValue, SolverSettings};
 use crate::trajectory::Table;
+use ferrobody::nalgebra::Vector3;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -147,6 +155,25 @@ struct GoalSpec {
     /// `periodicity`: pairs `[a, b]` with a(t₀) = b(t_f).
     #[serde(default)]
     pairs: Vec<[String; 2]>,
+    /// `contact_tracking`: the ExternalLoads XML file (relative to the problem file).
+    external_loads: Option<String>,
+    /// `contact_tracking`: the groups of contacts and the measured force each tracks.
+    #[serde(default)]
+    contact_groups: Vec<ContactGroupSpec>,
+    /// `contact_tracking`: "none" (default), "vector" or "plane".
+    projection: Option<String>,
+    /// `contact_tracking`: the projection's vector.
+    projection_vector: Option<[f64; 3]>,
+    /// `contact_tracking`: divide each axis' error by the measured force's peak.
+    #[serde(default)]
+    normalize_tracking_error: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContactGroupSpec {
+    contacts: Vec<String>,
+    external_force: String,
 }
 
 fn one() -> f64 {
@@ -309,11 +336,52 @@ fn add_goal(problem: &mut Problem, g: &GoalSpec, dir: &Path) -> Result<()> {
             let weights = |name: &str| g.state_weights.get(name).copied();
             problem.add_state_tracking(g.weight, table, &weights)
         }
+        "contact_tracking" => add_contact_tracking(problem, g, dir),
         _ => {
             let goal = goal(problem, g)?;
             problem.add_goal(goal)
         }
     }
+}
+
+fn add_contact_tracking(problem: &mut Problem, g: &GoalSpec, dir: &Path) -> Result<()> {
+    let bad = |m: &str| Err(OptimizeError::InvalidGoal(format!("contact_tracking: {m}")));
+    let Some(file) = &g.external_loads else {
+        return bad("needs external_loads = \"loads.xml\"");
+    };
+    if g.contact_groups.is_empty() {
+        return bad("needs contact_groups = [{ contacts = [...], external_force = \"...\" }]");
+    }
+    let loads = ExternalLoads::read(&dir.join(file))?;
+    let vector = || {
+        g.projection_vector
+            .map(|[x, y, z]| Vector3::new(x, y, z))
+            .ok_or_else(|| {
+                OptimizeError::InvalidGoal("contact_tracking: needs projection_vector".into())
+            })
+    };
+    let projection = match g.projection.as_deref().unwrap_or("none") {
+        "none" => Projection::None,
+        "vector" => Projection::Vector(vector()?),
+        "plane" => Projection::Plane(vector()?),
+        other => {
+            return bad(&format!(
+                "projection '{other}' is not none, vector or plane"
+            ))
+        }
+    };
+    let groups: Vec<(Vec<String>, String)> = g
+        .contact_groups
+        .iter()
+        .map(|c| (c.contacts.clone(), c.external_force.clone()))
+        .collect();
+    problem.add_contact_tracking(
+        g.weight,
+        &loads,
+        &groups,
+        projection,
+        g.normalize_tracking_error,
+    )
 }
 
 fn goal(problem: &Problem, g: &GoalSpec) -> Result<Goal> {
@@ -343,8 +411,8 @@ fn goal(problem: &Problem, g: &GoalSpec) -> Result<Goal> {
             })
         }
         other => Err(OptimizeError::InvalidGoal(format!(
-            "unknown goal kind '{other}' (final_time, control_effort, state_tracking, periodicity, \
-             average_speed)"
+            "unknown goal kind '{other}' (final_time, control_effort, state_tracking, \
+             contact_tracking, periodicity, average_speed)"
         ))),
     }
 }

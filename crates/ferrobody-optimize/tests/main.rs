@@ -5,3 +5,4 @@ mod moco_problems;
 mod nlp_derivatives;
 mod predictive_walking;
 mod problem_errors;
+mod reference_spline;
