@@ -80,6 +80,11 @@ impl NlpView {
         self.nlp.objective(x)
     }
 
+    /// Each goal's value at x, labelled as in a solution's header.
+    pub fn goal_values(&self, x: &[f64]) -> Vec<(&'static str, f64)> {
+        self.nlp.goal_values(x)
+    }
+
     /// The objective's gradient at x.
     pub fn objective_gradient(&self, x: &[f64]) -> Vec<f64> {
         let mut g = vec![0.0; self.n_variables()];

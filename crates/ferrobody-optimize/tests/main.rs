@@ -1,5 +1,6 @@
 //! Tests of ferrobody-optimize, one module per file.
 
+mod gait_tracking;
 mod goals_closed_form;
 mod moco_problems;
 mod nlp_derivatives;

@@ -176,6 +176,21 @@ fn predictive_walking_jacobian_matches_central_differences() {
     check_at(&view, &x);
 }
 
+/// Moco's tracking problem of example2DWalking (examples/optimal-control/gait2d_tracking.toml)
+/// on a coarse mesh: the contact-tracking goal's gradient (through the smooth contacts'
+/// forces in q and u) and the splined state tracking, at a point where the feet press on the
+/// ground (MocoTrack's guess, moved a little), against central differences.
+#[test]
+fn tracking_walking_gradient_matches_central_differences() {
+    let file = ProblemFile::load(&example("gait2d_tracking.toml")).unwrap();
+    let view = NlpView::new(file.problem, Transcription::HermiteSimpson, 3).unwrap();
+    let mut x = view.initial_point(&file.guess).unwrap();
+    for (i, xi) in x.iter_mut().enumerate() {
+        *xi += 0.01 * ((i as f64) * 0.7).sin();
+    }
+    check_at(&view, &x);
+}
+
 /// The grid points evaluated on several threads give the same constraints and Jacobian, bit
 /// for bit, as on one (each point's evaluation is independent and deterministic).
 #[test]
