@@ -4,8 +4,9 @@ same problems, alternated round by round; prints each run and the medians and th
 
 Usage (from the repository root, after `cargo build --release`):
     PYTHON=/path/to/python-with-opensim python3 bench/moco/compare.py ROUNDS [PROBLEM ...]
-PROBLEM: sliding_mass, double_pendulum_swingup (default: both). Moco's side is
-`make_moco_refs.py` from the shared Moco references (MOCO_REFS overrides its path); its time
+PROBLEM: sliding_mass, double_pendulum_swingup (default: both), gait2d_tracking. Moco's side is
+`make_moco_refs.py` from the shared Moco references (MOCO_REFS overrides its path), or for
+gait2d_tracking `bench/moco/gait_tracking.py` (example2DWalking's MocoTrack problem); its time
 is the wall time around `study.solve()` (CasADi problem building included). ferrobody's is
 `solver_duration_s` of summary.json (transcription and IPOPT) and the whole process.
 """
@@ -25,10 +26,21 @@ PYTHON = os.environ.get("PYTHON", "python3")
 FERROBODY = os.path.join(ROOT, "target", "release", "ferrobody")
 
 
+TRACKING = os.path.join(ROOT, "bench", "moco", "gait_tracking.py")
+
+
 def moco(problem, out):
-    subprocess.run([PYTHON, MOCO, out, problem], check=True, stdout=subprocess.DEVNULL)
-    with open(os.path.join(out, "moco_results.csv")) as f:
-        row = next(r for r in csv.DictReader(f) if r["problem"] == problem)
+    if problem == "gait2d_tracking":
+        if os.path.exists(os.path.join(out, "results.csv")):
+            os.remove(os.path.join(out, "results.csv"))
+        subprocess.run([PYTHON, TRACKING, out, "tracking"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        results, name = "results.csv", "tracking"
+    else:
+        subprocess.run([PYTHON, MOCO, out, problem], check=True, stdout=subprocess.DEVNULL)
+        results, name = "moco_results.csv", problem
+    with open(os.path.join(out, results)) as f:
+        row = next(r for r in csv.DictReader(f) if r["problem"] == name)
     return float(row["solve_wall_time_s"]), int(row["iterations"]), float(row["objective"])
 
 

@@ -42,6 +42,8 @@ pub(crate) struct Layout {
     pub free_time: bool,
     /// Endpoint constraints after the defects (periodicity pairs).
     pub endpoint_rows: usize,
+    /// Path-constraint rows at each mesh point, after the endpoint constraints.
+    pub path_rows: usize,
 }
 
 impl Layout {
@@ -78,7 +80,21 @@ impl Layout {
 
     /// Number of constraints.
     pub fn n_constraints(&self) -> usize {
+        self.path_row_start() + self.mesh_points().count() * self.path_rows
+    }
+
+    /// The first path-constraint row.
+    pub fn path_row_start(&self) -> usize {
         self.intervals * self.rows_per_interval() + self.endpoint_rows
+    }
+
+    /// The mesh points (interval ends: Hermite–Simpson's midpoints are not among them).
+    pub fn mesh_points(&self) -> impl Iterator<Item = usize> {
+        let step = match self.transcription {
+            Transcription::Trapezoidal => 1,
+            Transcription::HermiteSimpson => 2,
+        };
+        (0..self.points()).step_by(step)
     }
 
     /// Grid point i's fraction of the time span.

@@ -21,11 +21,13 @@ use crate::goals::Goal;
 use crate::goals::GridView;
 use crate::grid::{Layout, Transcription};
 use crate::mass_center::{Displacement, MassCenter};
+use crate::nlp_path::PathWorkspace;
+use crate::path_constraints::PathEvaluator;
 use crate::problem::{Bounds, FinalTime, Problem, Variable};
 use ferrobody::nalgebra::DMatrix;
 
 /// IPOPT's infinity (`nlp_upper_bound_inf`).
-const INFINITE: f64 = 2e19;
+pub(crate) const INFINITE: f64 = 2e19;
 
 /// The evaluated dynamics at every grid point, for one x.
 pub(crate) struct PointCache {
@@ -78,6 +80,8 @@ pub(crate) struct Transcribed {
     cols_f: Vec<Vec<usize>>,
     cols_identity_f: Vec<Vec<usize>>,
     pub cache: std::cell::RefCell<PointCache>,
+    /// The path constraints' evaluator and its rows' buffer, when there are path constraints.
+    pub(crate) path: std::cell::RefCell<Option<PathWorkspace>>,
 }
 
 /// One thread's share of the grid: its workspace, its points' f (ny each) and Jacobians.
@@ -120,6 +124,12 @@ impl Transcribed {
             free_time: problem.free_final_time(),
             endpoint_rows: problem.periodic_pairs.len()
                 + usize::from(problem.average_speed.is_some()),
+            path_rows: problem.path_constraints.iter().map(|c| c.rows()).sum(),
+        };
+        let path = if problem.path_constraints.is_empty() {
+            None
+        } else {
+            Some(PathEvaluator::new(&problem.model, &problem.base_state)?)
         };
         let mass_center = if problem.needs_displacement() {
             Some(MassCenter::new(&problem.model, &problem.base_state)?)
@@ -175,6 +185,7 @@ impl Transcribed {
             cols_identity_f,
             layout,
             problem,
+            path: std::cell::RefCell::new(path.map(|e| (e, Vec::new()))),
         })
     }
 
@@ -321,7 +332,7 @@ impl Transcribed {
         if let Some(speed) = self.problem.average_speed {
             g[row] = speed - cache.displacement.norm / (tf - t0);
         }
-        Ok(())
+        self.path_values(x, g)
     }
 
     /// Per periodicity pair: the column of its initial variable at the first grid point and
@@ -343,17 +354,20 @@ impl Transcribed {
     pub fn jacobian_nonzeros(&self) -> usize {
         let mut n = 0;
         self.jacobian_entries(&[], None, &mut |_, _, _| n += 1);
+        let _ = self.path_entries(&[], false, &mut |_, _, _| n += 1);
         n
     }
 
     /// The Jacobian's (row, column) pattern, in the order of [`Self::jacobian_values`].
     pub fn jacobian_pattern(&self, rows: &mut [i32], cols: &mut [i32]) {
         let mut n = 0;
-        self.jacobian_entries(&[], None, &mut |r, c, _| {
+        let mut pattern = |r: usize, c: usize, _| {
             rows[n] = r as i32;
             cols[n] = c as i32;
             n += 1;
-        });
+        };
+        self.jacobian_entries(&[], None, &mut pattern);
+        let _ = self.path_entries(&[], false, &mut pattern);
     }
 
     /// The Jacobian's values at x.
@@ -365,7 +379,10 @@ impl Transcribed {
             values[n] = v;
             n += 1;
         });
-        Ok(())
+        self.path_entries(x, true, &mut |_, _, v| {
+            values[n] = v;
+            n += 1;
+        })
     }
 
     /// Enumerates the Jacobian's entries (row, column, value); values are 0 without a cache.

@@ -115,6 +115,8 @@ pub struct Problem {
     /// Moco's `MocoAverageSpeedGoal` as an endpoint constraint:
     /// `v − ‖r(t_f) − r(t₀)‖/(t_f − t₀) = 0` for the centre of mass r (m/s).
     pub(crate) average_speed: Option<f64>,
+    /// Path constraints, enforced at the mesh points.
+    pub(crate) path_constraints: Vec<crate::PathConstraint>,
 }
 
 impl std::fmt::Debug for Problem {
@@ -248,6 +250,7 @@ impl Problem {
             goals: Vec::new(),
             periodic_pairs: Vec::new(),
             average_speed: None,
+            path_constraints: Vec::new(),
         })
     }
 

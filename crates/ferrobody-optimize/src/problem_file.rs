@@ -28,6 +28,10 @@
 //!                                      #   external_force = "Right_GRF" }], projection =
 //!                                      #   "plane", projection_vector = [0, 0, 1],
 //!                                      #   normalize_tracking_error: MocoContactTrackingGoal)
+//! [[path_constraint]]                  # optional: "control_bound" (controls, lower, upper:
+//! kind = "frame_distance"              #   numbers or { x = [...], y = [...] } in time),
+//! pairs = [{ frame1 = "calcn_r", frame2 = "calcn_l", minimum_distance = 0.1,
+//!            maximum_distance = 2.0 }]  #   "frame_distance" (see problem_file_path.rs)
 //! [solver]
 //! transcription = "hermite-simpson"    # or "trapezoidal"
 //! mesh_intervals = 50
@@ -84,6 +88,8 @@ struct Spec {
     control: Vec<ControlSpec>,
     #[serde(default)]
     goal: Vec<GoalSpec>,
+    #[serde(default)]
+    path_constraint: Vec<crate::problem_file_path::PathConstraintSpec>,
     #[serde(default)]
     solver: SolverSpec,
 }
@@ -279,6 +285,10 @@ impl ProblemFile {
         }
         for g in &spec.goal {
             add_goal(&mut problem, g, dir).map_err(|e| in_file(&g.kind, e))?;
+        }
+        for c in &spec.path_constraint {
+            crate::problem_file_path::add_path_constraint(&mut problem, c)
+                .map_err(|e| in_file(&c.kind, e))?;
         }
         let guess = match &spec.guess {
             Some(g) => Guess::Table(Table::read(&dir.join(g))?),

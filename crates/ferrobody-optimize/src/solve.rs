@@ -164,8 +164,7 @@ impl ConstrainedProblem for IpoptProblem {
     }
 
     fn constraint_bounds(&self, g_l: &mut [Number], g_u: &mut [Number]) -> bool {
-        g_l.fill(0.0);
-        g_u.fill(0.0);
+        self.nlp.constraint_bounds(g_l, g_u);
         true
     }
 

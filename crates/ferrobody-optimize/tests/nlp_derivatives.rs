@@ -36,7 +36,7 @@ fn double_pendulum_free_time() -> ferrobody_optimize::Problem {
 }
 
 /// A deterministic point: the guess plus a spread of smooth offsets.
-fn moved_point(view: &NlpView) -> Vec<f64> {
+pub fn moved_point(view: &NlpView) -> Vec<f64> {
     let mut x = view.initial_point(&Guess::Bounds).unwrap();
     for (i, xi) in x.iter_mut().enumerate() {
         *xi += 0.3 * ((i as f64) * 0.7).sin();
@@ -54,7 +54,7 @@ fn check(transcription: Transcription) {
 }
 
 /// The exact Jacobian and gradient of `view` at `x` against central differences.
-fn check_at(view: &NlpView, x: &[f64]) {
+pub fn check_at(view: &NlpView, x: &[f64]) {
     let x = x.to_vec();
     let n = view.n_variables();
     let mut exact = vec![vec![0.0; n]; view.n_constraints()];
