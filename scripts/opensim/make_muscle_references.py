@@ -2,11 +2,13 @@
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
 Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
-implicit]
+implicit | torus]
 (needs `pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
 wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
-`mus_pendulum_implicit`: its DeGroote muscle in the implicit tendon-compliance mode)
+`mus_pendulum_implicit`: its DeGroote muscle in the implicit tendon-compliance mode; `torus`
+makes `mus_pendulum_torus`: the wrapped pendulum with its WrapCylinder replaced by a WrapTorus
+whose ring the muscle must pass through)
 
 `mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
@@ -251,7 +253,34 @@ def write_sphere_variant(src, out_dir, name, quadrant):
     return save_through_opensim(tree, out_dir, name)
 
 
+def write_torus_variant(src, out_dir, name):
+    """The shared wrapped pendulum with its WrapCylinder replaced by a WrapTorus on the base:
+    axis circle of radius 0.1 m around (-0.1, 0, 0) in the base's xz plane (W's z along the
+    base's y), tube radius 0.02 m. The muscle runs down near x = 0 to 0.05 m, outside the
+    ring for part of the swing: the torus pulls it over the tube's inner side."""
+    tree = ET.parse(src)
+    root = tree.getroot()
+    root.find("Model").set("name", name)
+    objects = root.find(".//WrapObjectSet/objects")
+    cylinder = objects.find("WrapCylinder")
+    objects.remove(cylinder)
+    torus = ET.SubElement(objects, "WrapTorus", name="pivot_torus")
+    for tag, text in [("xyz_body_rotation", "-1.5707963267948966 0 0"),
+                      ("translation", "-0.1 0 0"), ("quadrant", "all"),
+                      ("inner_radius", "0.02"), ("outer_radius", "0.1")]:
+        ET.SubElement(torus, tag).text = text
+    wrap = root.find(".//PathWrap")
+    wrap.find("wrap_object").text = "pivot_torus"
+    return save_through_opensim(tree, out_dir, name)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 3 and sys.argv[3] == "torus":
+        osim_file = write_torus_variant(f"{sys.argv[1]}/mus_pendulum_wrap.osim", sys.argv[2],
+                                        "mus_pendulum_torus")
+        run(osim_file, f"{sys.argv[2]}/mus_pendulum_torus.csv")
+        print("wrote", osim_file)
+        sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "implicit":
         tree = ET.parse(f"{sys.argv[1]}/mus_pendulum_wrap.osim")
         root = tree.getroot()

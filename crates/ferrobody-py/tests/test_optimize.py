@@ -62,3 +62,32 @@ def test_predictive_walking_states_stages_and_their_errors():
                                     homotopy=[]))
     with pytest.raises(RuntimeError, match="Maximum_Iterations_Exceeded"):
         ferrobody.optimize(few, base=EXAMPLES)
+
+
+def test_path_constraint_from_a_dict():
+    with open(EXAMPLES / "sliding_mass.toml", "rb") as f:
+        problem = tomllib.load(f)
+    # Moco's MocoControlBoundConstraint |F| <= 25 N on the 2 kg mass: bang-bang at 12.5 m/s²,
+    # t_f = 2/sqrt(12.5) s (1e-3: the switch falls inside a mesh interval).
+    problem["path_constraint"] = [
+        {"kind": "control_bound", "controls": ["/actuator"], "lower": -25.0, "upper": 25.0}
+    ]
+    s = ferrobody.optimize(problem, base=EXAMPLES)
+    assert s.final_time == pytest.approx(2 / np.sqrt(12.5), rel=1e-3)
+    problem["path_constraint"][0]["kind"] = "speed_bound"
+    with pytest.raises(ValueError, match="unknown path constraint kind 'speed_bound'"):
+        ferrobody.optimize(problem, base=EXAMPLES)
+
+
+def test_tracking_walking_goals_from_a_dict():
+    with open(EXAMPLES / "gait2d_tracking.toml", "rb") as f:
+        problem = tomllib.load(f)
+    contact = next(g for g in problem["goal"] if g["kind"] == "contact_tracking")
+    assert [g["external_force"] for g in contact["contact_groups"]] == ["Right_GRF", "Left_GRF"]
+    # Two iterations on a coarse mesh run the contact-tracking goal from Python.
+    few = dict(problem, solver=dict(problem["solver"], mesh_intervals=4, max_iterations=2))
+    with pytest.raises(RuntimeError, match="Maximum_Iterations_Exceeded"):
+        ferrobody.optimize(few, base=EXAMPLES)
+    contact["contact_groups"][0]["external_force"] = "Right_Foot"
+    with pytest.raises(ValueError, match="external force 'Right_Foot' not found"):
+        ferrobody.optimize(problem, base=EXAMPLES)

@@ -634,6 +634,23 @@ fn the_wrap_sphere_changes_the_pendulums_path() {
     }
 }
 
+/// A DeGroote muscle through a WrapTorus (`mus_pendulum_torus`: the wrapped pendulum with a
+/// ring on its base, scripts/opensim/make_muscle_references.py `torus`), against OpenSim 4.6:
+/// the closest point of the ring by OpenSim's own `lmdif`, the tube as its cylinder.
+#[test]
+fn degroote_muscle_through_a_wrap_torus_matches_opensim() {
+    check("mus_pendulum_torus.osim", "mus_pendulum_torus.csv");
+}
+
+/// The torus takes part in that run: at some rows its path is longer than without it, and
+/// the length there is OpenSim's.
+#[test]
+fn the_wrap_torus_changes_the_pendulums_path() {
+    let wrapped = rows_where_wraps_change_paths("muscles/mus_pendulum_torus", |_| true, 1e-9);
+    eprintln!("mus_pendulum_torus: the torus lengthened the path at {wrapped} of 101 rows");
+    assert!(wrapped > 10, "the torus hardly ever wrapped");
+}
+
 /// At every row of the reference of `model` (a path under testdata/opensim/, without
 /// extension): checks every muscle's path length against OpenSim's within `tolerance`, and
 /// counts the muscle-rows where leaving out the wraps `dropped` selects changes that length by
@@ -722,7 +739,16 @@ fn bad_wrap_spheres_ellipsoids_and_methods_are_one_line_errors() {
         std::fs::read_to_string(root.join("testdata/opensim/muscles/mus_pendulum_sphere.osim"))
             .unwrap();
     let arm = std::fs::read_to_string(root.join("testdata/opensim/models/arm26.osim")).unwrap();
+    let torus =
+        std::fs::read_to_string(root.join("testdata/opensim/muscles/mus_pendulum_torus.osim"))
+            .unwrap();
     let cases = [
+        (
+            &torus,
+            "<inner_radius>0.02</inner_radius>",
+            "<inner_radius>0</inner_radius>",
+            "<inner_radius> 0 and <outer_radius> 0.1 must be positive",
+        ),
         (
             &sphere,
             "<radius>0.050000000000000003</radius>",

@@ -13,6 +13,7 @@
 
 pub mod degroote_fregly;
 mod ellipse_closest_point;
+mod lmdif;
 pub mod millard2012;
 pub mod millard_curves;
 mod millard_equilibrium;
@@ -29,6 +30,7 @@ pub mod wrap_ellipsoid;
 mod wrap_ellipsoid_path;
 mod wrap_math;
 pub mod wrap_sphere;
+pub mod wrap_torus;
 
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
 pub use millard2012::{Millard2012, MillardProperties};
@@ -39,6 +41,7 @@ pub use thelen2003::Thelen2003;
 pub use wrap_cylinder::{Quadrant, WrapCylinder};
 pub use wrap_ellipsoid::{WrapEllipsoid, WrapMethod};
 pub use wrap_sphere::WrapSphere;
+pub use wrap_torus::WrapTorus;
 
 use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};

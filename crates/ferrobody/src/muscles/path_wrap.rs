@@ -23,6 +23,7 @@ use super::path::{segment_length, station_at, GeometryPath, PointAt};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapCylinder, WrapHit};
 use super::wrap_ellipsoid::{WrapEllipsoid, WrapMethod};
 use super::wrap_sphere::WrapSphere;
+use super::wrap_torus::WrapTorus;
 use crate::forces::ForceContext;
 use crate::ids::BodyId;
 use crate::math::Transform;
@@ -39,6 +40,8 @@ pub enum WrapShape {
     Ellipsoid(WrapEllipsoid),
     /// OpenSim's `WrapSphere`.
     Sphere(WrapSphere),
+    /// OpenSim's `WrapTorus`.
+    Torus(WrapTorus),
 }
 
 /// A wrap object fixed on a body.
@@ -96,6 +99,7 @@ impl WrapObject {
             WrapShape::Cylinder(c) => c.wrap_line(&p1, &p2, self.quadrant, single),
             WrapShape::Ellipsoid(e) => e.wrap_line(&p1, &p2, self.quadrant, method),
             WrapShape::Sphere(s) => s.wrap_line(&p1, &p2, self.quadrant),
+            WrapShape::Torus(t) => t.wrap_line(&p1, &p2, self.quadrant, single),
         };
         let hit = hit.map(|h| WrapHit {
             r1: p_bw + r_bw * h.r1,

@@ -19,7 +19,7 @@ use crate::math::function::Function;
 use crate::model::Force;
 use crate::muscles::{
     CoordinateRef, Excitation, GeometryPath, Muscle, MuscleModel, PathPoint, PathWrap, Quadrant,
-    WrapCylinder, WrapEllipsoid, WrapMethod, WrapObject, WrapShape, WrapSphere,
+    WrapCylinder, WrapEllipsoid, WrapMethod, WrapObject, WrapShape, WrapSphere, WrapTorus,
 };
 use nalgebra::Vector3;
 use roxmltree::Node;
@@ -331,11 +331,26 @@ impl ForceCtx<'_, '_, '_> {
                 }
                 WrapShape::Sphere(WrapSphere { radius })
             }
+            "WrapTorus" => {
+                // OpenSim's defaults: inner 0.01 m, outer 0.05 m.
+                let inner_radius = doc.scalar(node, "inner_radius", 0.01)?;
+                let outer_radius = doc.scalar(node, "outer_radius", 0.05)?;
+                if !(inner_radius.is_finite() && inner_radius > 0.0 && outer_radius.is_finite() && outer_radius > 0.0) {
+                    return Err(doc.err(
+                        node,
+                        format!("<inner_radius> {inner_radius} and <outer_radius> {outer_radius} must be positive"),
+                    ));
+                }
+                WrapShape::Torus(WrapTorus {
+                    inner_radius,
+                    outer_radius,
+                })
+            }
             other => {
                 return Err(doc.err(
                     node,
                     format!(
-                        "wrap object <{other}> is not simulated yet (issue 37): WrapCylinder, WrapEllipsoid and WrapSphere are"
+                        "wrap object <{other}> is not an OpenSim wrap object: WrapCylinder, WrapEllipsoid, WrapSphere and WrapTorus are"
                     ),
                 ))
             }
