@@ -139,7 +139,7 @@ impl Transcribed {
         let points = layout.points();
         let contact = tracked_contacts(&problem, points)?;
         let threads = threads.clamp(1, points);
-        let dynamics = (0..threads)
+        let mut dynamics = (0..threads)
             .map(|_| PointDynamics::new(&problem.model, &problem.base_state))
             .collect::<Result<Vec<_>>>()?;
         let pool = if threads > 1 {
