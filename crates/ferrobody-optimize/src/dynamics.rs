@@ -102,13 +102,12 @@ impl PointDynamics {
             return dense();
         };
         let mut rows: Vec<Vec<usize>> = (0..nq).map(|i| vec![nq + i]).collect();
-        for i in nq..ny {
-            let mut cols: Vec<usize> = if i < nq + nu {
-                (0..ny).chain((ny..nb).filter(|&j| seen[i][j])).collect()
+        for (i, row) in seen.iter().enumerate().skip(nq) {
+            let cols: Vec<usize> = if i < nq + nu {
+                (0..ny).chain((ny..nb).filter(|&j| row[j])).collect()
             } else {
-                (0..nb).filter(|&j| seen[i][j] || j == i).collect()
+                (0..nb).filter(|&j| row[j] || j == i).collect()
             };
-            cols.dedup();
             rows.push(cols);
         }
         rows
