@@ -21,8 +21,7 @@ use crate::goals::Goal;
 use crate::goals::GridView;
 use crate::grid::{Layout, Transcription};
 use crate::mass_center::{Displacement, MassCenter};
-use crate::nlp_path::PathWorkspace;
-use crate::path_constraints::PathEvaluator;
+use crate::path_constraints::{PathEvaluator, PathWorkspace};
 use crate::problem::{Bounds, FinalTime, Problem, Variable};
 use ferrobody::nalgebra::DMatrix;
 

@@ -4,10 +4,7 @@
 
 use crate::error::Result;
 use crate::nlp::{Transcribed, INFINITE};
-use crate::path_constraints::{PathConstraint, PathEvaluator, RowValue};
-
-/// The evaluator and a buffer for one constraint's rows at one point.
-pub(crate) type PathWorkspace = (PathEvaluator, Vec<RowValue>);
+use crate::path_constraints::{PathConstraint, RowValue};
 
 impl Transcribed {
     /// Lower and upper bounds of every constraint row: 0 for the defects and endpoint rows,

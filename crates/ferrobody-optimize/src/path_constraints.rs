@@ -124,6 +124,9 @@ pub(crate) struct RowValue {
     pub d_q: Vec<f64>,
 }
 
+/// The evaluator and a buffer for one constraint's rows at one point.
+pub(crate) type PathWorkspace = (PathEvaluator, Vec<RowValue>);
+
 /// Evaluates the path constraints' rows (a dual-number copy of the model for the frames).
 pub(crate) struct PathEvaluator {
     model: Model<D>,
