@@ -97,12 +97,12 @@ impl Recorder {
                 .iter()
                 .filter_map(|f| match f {
                     Force::Muscle(m) => {
-                        let points = m.path.points_in_ground(&ctx);
+                        let points = m.path.drawn_points_in_ground(&ctx);
                         let points = points.iter().map(|p| [p.x, p.y, p.z]).collect();
                         Some((points, m.state(&ctx).activation))
                     }
                     Force::PathForce(p) => {
-                        let points = p.path.points_in_ground(&ctx);
+                        let points = p.path.drawn_points_in_ground(&ctx);
                         let points = points.iter().map(|p| [p.x, p.y, p.z]).collect();
                         Some((points, path_force_drive(p, &ctx)))
                     }

@@ -151,5 +151,8 @@ fn moco_s_prediction_satisfies_ferrobody_s_problem_with_moco_s_objective() {
     assert!(worst < 1e-4, "largest constraint violation {worst}");
     let (_, ours, y, _) = solution(50, "gait2d_predictive_from_tracking_solution.sto");
     let gap = (ours.objective(&y) - moco) / moco;
-    assert!(gap.abs() < 0.02, "ferrobody's prediction {gap:.2e} from Moco's");
+    assert!(
+        gap.abs() < 0.02,
+        "ferrobody's prediction {gap:.2e} from Moco's"
+    );
 }

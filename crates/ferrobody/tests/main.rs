@@ -60,3 +60,4 @@ mod unilateral_scenes;
 mod urdf_errors;
 mod urdf_robots;
 mod urdf_scenes;
+mod wrap_drawing;

@@ -30,6 +30,7 @@ pub mod wrap_ellipsoid;
 mod wrap_ellipsoid_path;
 mod wrap_math;
 pub mod wrap_sphere;
+mod wrap_surface;
 pub mod wrap_torus;
 
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};

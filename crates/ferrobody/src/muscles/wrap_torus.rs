@@ -117,6 +117,32 @@ fn closest_circle_point<T: Real>(
 }
 
 impl WrapTorus {
+    /// The cylinder that stands for the tube at the ring's point nearest the segment: its
+    /// axes as rows (x towards the torus's centre, y = −z, z = x × y) and its centre, in W
+    /// (None when a quadrant excludes both candidates).
+    pub(super) fn cylinder_frame<T: Real>(
+        &self,
+        p1: &Vector3<T>,
+        p2: &Vector3<T>,
+        quadrant: Quadrant,
+    ) -> Option<(Matrix3<T>, Vector3<T>)> {
+        let closest = closest_circle_point(self.outer_radius, p1, p2, quadrant)?;
+        let (x_axis, _) = normalize_or_zero(&(-closest));
+        let y_axis = Vector3::new(T::zero(), T::zero(), T::c(-1.0));
+        let z_axis = x_axis.cross(&y_axis);
+        let r_cw =
+            Matrix3::from_rows(&[x_axis.transpose(), y_axis.transpose(), z_axis.transpose()]);
+        Some((r_cw, closest))
+    }
+
+    /// The cylinder standing for the tube (radius `inner_radius`, length 10 000 m).
+    pub(super) fn cylinder(&self) -> WrapCylinder {
+        WrapCylinder {
+            radius: self.inner_radius,
+            length: CYLINDER_LENGTH,
+        }
+    }
+
     /// Wraps segment `p1`→`p2` (in W); `single` as for [`WrapCylinder::wrap_line`].
     pub fn wrap_line<T: Real>(
         &self,
@@ -125,22 +151,14 @@ impl WrapTorus {
         quadrant: Quadrant,
         single: bool,
     ) -> (WrapAction, Option<WrapHit<T>>) {
-        let Some(closest) = closest_circle_point(self.outer_radius, p1, p2, quadrant) else {
+        let Some((r_cw, closest)) = self.cylinder_frame(p1, p2, quadrant) else {
             return (WrapAction::NoWrap, None);
         };
-        // Rows: the cylinder's axes in W (x towards the torus's centre, y = −z, z = x × y).
-        let (x_axis, _) = normalize_or_zero(&(-closest));
-        let y_axis = Vector3::new(T::zero(), T::zero(), T::c(-1.0));
-        let z_axis = x_axis.cross(&y_axis);
-        let r_cw =
-            Matrix3::from_rows(&[x_axis.transpose(), y_axis.transpose(), z_axis.transpose()]);
         let to_cylinder = |p: &Vector3<T>| r_cw * (p - closest);
-        let cylinder = WrapCylinder {
-            radius: self.inner_radius,
-            length: CYLINDER_LENGTH,
-        };
         let plus_x = Quadrant::Half { axis: 0, sign: 1 };
-        let (code, hit) = cylinder.wrap_line(&to_cylinder(p1), &to_cylinder(p2), plus_x, single);
+        let (code, hit) =
+            self.cylinder()
+                .wrap_line(&to_cylinder(p1), &to_cylinder(p2), plus_x, single);
         match (code, hit) {
             (WrapAction::Wrapped | WrapAction::MandatoryWrap, Some(h)) => {
                 let back = |r: &Vector3<T>| r_cw.transpose() * r + closest;
