@@ -1,6 +1,6 @@
 //! The replay's wrapped paths: each wrapped stretch drawn over its object's surface (helix on
-//! a cylinder or a torus's tube, great-circle arc on a sphere), along the side the path
-//! actually takes — the drawn polyline is as long as the path (a wrong side would add or
+//! a cylinder or a torus's tube, great-circle arc on a sphere, the wrapping plane's section of
+//! an ellipsoid), along the side the path actually takes — the drawn polyline is as long as the path (a wrong side would add or
 //! drop most of a turn).
 
 use crate::common;
@@ -12,9 +12,9 @@ use ferrobody::{pipeline, Data, Stage};
 /// At every row of `model`'s OpenSim reference: (rows where the drawing added surface
 /// points, largest relative gap between the drawn polyline's length and the path's length).
 fn drawn_against_lengths(model: &str) -> (usize, f64) {
-    let file = common::repo_root().join(format!("testdata/opensim/muscles/{model}.osim"));
+    let file = common::repo_root().join(format!("testdata/opensim/{model}.osim"));
     let m = osim::load(&file).unwrap();
-    let rows = common::csv_rows(&format!("testdata/opensim/muscles/{model}.csv"));
+    let rows = common::csv_rows(&format!("testdata/opensim/{model}.csv"));
     let (mut drawn_rows, mut worst) = (0, 0.0f64);
     for row in &rows {
         let mut s = m.default_state.clone();
@@ -41,13 +41,15 @@ fn drawn_against_lengths(model: &str) -> (usize, f64) {
 
 /// 24 chords per wrapped stretch shorten an arc of angle θ by about θ²/(24·24²) of its
 /// length (under 3e-3 for a whole turn), and the stretch is part of the path: 3e-3.
+/// arm26 wraps its triceps and biceps over ellipsoids and cylinders.
 #[test]
-fn wrapped_stretches_are_drawn_over_cylinder_sphere_and_torus() {
+fn wrapped_stretches_are_drawn_over_cylinder_sphere_torus_and_ellipsoid() {
     for model in [
-        "mus_pendulum_wrap",
-        "mus_pendulum_sphere",
-        "mus_pendulum_sphere_all",
-        "mus_pendulum_torus",
+        "muscles/mus_pendulum_wrap",
+        "muscles/mus_pendulum_sphere",
+        "muscles/mus_pendulum_sphere_all",
+        "muscles/mus_pendulum_torus",
+        "models/arm26",
     ] {
         let (rows, worst) = drawn_against_lengths(model);
         eprintln!(

@@ -155,12 +155,34 @@ pub(super) fn distance_on_ellipsoid<T: Real>(
     far_side: bool,
     factor: f64,
 ) -> SurfacePath<T> {
+    let mut interior_ends: Option<(Vector3<T>, Vector3<T>)> = None;
+    let length = section(r1, r2, m, a, vs, vs4, far_side, factor, &mut |point| {
+        interior_ends = Some(interior_ends.map_or((*point, *point), |(first, _)| (first, *point)));
+    });
+    SurfacePath {
+        length,
+        interior_ends,
+    }
+}
+
+/// The section's length from r₁ to r₂, each interior point handed to `visit` in order (the
+/// points r₁, s₁ … s_{n−1}, r₂ are summed as they come, in OpenSim's order: nothing is
+/// stored, this runs in every force evaluation).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn section<T: Real>(
+    r1: &Vector3<T>,
+    r2: &Vector3<T>,
+    m: &Vector3<T>,
+    a: &Vector3<T>,
+    vs: &Vector3<T>,
+    vs4: T,
+    far_side: bool,
+    factor: f64,
+    visit: &mut impl FnMut(&Vector3<T>),
+) -> T {
     let len = (r1 - r2).norm() / T::c(factor);
     if len.re() < DESIRED_SEGMENT_LENGTH {
-        return SurfacePath {
-            length: len * T::c(factor),
-            interior_ends: None,
-        };
+        return len * T::c(factor);
     }
     let segments = ((len.re() / DESIRED_SEGMENT_LENGTH) as usize).min(499);
     let mut imax = 0;
@@ -185,11 +207,8 @@ pub(super) fn distance_on_ellipsoid<T: Real>(
     let (vsz, _) = normalize_or_zero(&ar1.cross(&ar2));
     let vsy = vsz.cross(&ar1);
     let f2 = (a0 - m).component_div(a);
-    // The points r₁, s₁ … s_{n−1}, r₂ are summed as they come (no list: this runs in every
-    // force evaluation), in OpenSim's order.
     let mut length = T::zero();
     let mut previous = *r1;
-    let mut interior_ends: Option<(Vector3<T>, Vector3<T>)> = None;
     for i in 0..segments.saturating_sub(1) {
         let phi = T::c((i + 1) as f64) * dphi;
         let (c, s) = (phi.cos(), phi.sin());
@@ -202,13 +221,9 @@ pub(super) fn distance_on_ellipsoid<T: Real>(
         let point = a0 + r * mu3;
         length += (point - previous).norm();
         previous = point;
-        interior_ends = Some(interior_ends.map_or((point, point), |(first, _)| (first, point)));
+        visit(&point);
     }
-    length += (r2 - previous).norm();
-    SurfacePath {
-        length,
-        interior_ends,
-    }
+    length + (r2 - previous).norm()
 }
 
 /// The surface path between the tangent points: its length (scaled) and its first and last

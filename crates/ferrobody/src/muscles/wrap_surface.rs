@@ -9,12 +9,15 @@
 //!   negative (its far-side wrap);
 //! * torus — the helix of the cylinder that stands for its tube at the ring's point nearest
 //!   the segment (found again from the segment's ends, deterministically);
-//! * ellipsoid — the chord r₁r₂: OpenSim's surface path is not kept here.
+//! * ellipsoid — the section by the wrapping plane (through the segment's ends and r₁), as
+//!   `CalcDistanceOnEllipsoid` samples it, the near or far way round as the length says.
 //!
 //! For drawing only (it allocates); lengths, speeds and forces never read it.
 
 use super::path::GeometryPath;
 use super::path_wrap::{WrapObject, WrapShape};
+use super::wrap_ellipsoid::WrapEllipsoid;
+use super::wrap_ellipsoid_path::section;
 use crate::forces::ForceContext;
 use nalgebra::{Rotation3, Unit, Vector3};
 use std::f64::consts::PI;
@@ -83,7 +86,9 @@ fn surface_in_ground(
                 None => Vec::new(),
             }
         }
-        _ => Vec::new(),
+        WrapShape::Ellipsoid(e) => {
+            ellipsoid_section(e, &r1, &r2, length, &to_w(ends.0), &to_w(ends.1))
+        }
     };
     samples.into_iter().map(|s| p_gw + r_gw * s).collect()
 }
@@ -135,4 +140,31 @@ pub(super) fn arc(r1: &Vector3<f64>, r2: &Vector3<f64>, length: f64) -> Vec<Vect
     (1..SAMPLES)
         .map(|k| Rotation3::from_axis_angle(&axis, angle * k as f64 / SAMPLES as f64) * r1)
         .collect()
+}
+
+/// The ellipsoid's section from r₁ to r₂ in the plane through the segment's ends `p1`, `p2`
+/// and r₁ (all in W), in OpenSim's scaled frame, the way round whose length is `length`.
+fn ellipsoid_section(
+    e: &WrapEllipsoid,
+    r1: &Vector3<f64>,
+    r2: &Vector3<f64>,
+    length: f64,
+    p1: &Vector3<f64>,
+    p2: &Vector3<f64>,
+) -> Vec<Vector3<f64>> {
+    let factor = 3.0 / e.dimensions.iter().sum::<f64>();
+    let (r1, r2, p1, p2) = (r1 * factor, r2 * factor, p1 * factor, p2 * factor);
+    let m = Vector3::zeros();
+    let a = Vector3::from(e.dimensions) * factor;
+    let Some(vs) = Unit::try_new((p1 - p2).cross(&(p1 - r1)), 1e-12) else {
+        return Vec::new();
+    };
+    let vs4 = -vs.dot(&r1);
+    let way = |far: bool| section(&r1, &r2, &m, &a, &vs, vs4, far, factor, &mut |_| {}) / factor;
+    let far = (way(true) - length).abs() < (way(false) - length).abs();
+    let mut points = Vec::new();
+    section(&r1, &r2, &m, &a, &vs, vs4, far, factor, &mut |p| {
+        points.push(p / factor)
+    });
+    points
 }
