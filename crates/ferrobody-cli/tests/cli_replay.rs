@@ -313,10 +313,21 @@ fn the_replay_carries_muscle_paths_and_activations() {
     assert_eq!(frames.len(), 6, "one frame per report");
     let first = frames[0][0].as_array().unwrap();
     // Activation 0.5 (its default), then the origin, the cylinder's two tangent points (the
-    // swing starts at −0.5 rad, wrapped), the moving point and the insertion (the conditional
-    // point is out at −0.5): five points.
+    // swing starts at −0.5 rad, wrapped) with the 23 points of the helix between them, the
+    // moving point and the insertion (the conditional point is out at −0.5): 28 points.
     assert_eq!(first[0].as_f64().unwrap(), 0.5);
-    assert_eq!((first.len() - 1) / 3, 5, "{first:?}");
+    assert_eq!((first.len() - 1) / 3, 28, "{first:?}");
+    // The tangent points and the helix lie on the cylinder (radius 0.05 m about the base's z
+    // axis through the origin, the base fixed in Ground): points 2 to 26 (point 1 is the
+    // origin); the replay keeps 5 decimals.
+    for k in 2..=26 {
+        let (x, y) = (
+            first[3 * k - 2].as_f64().unwrap(),
+            first[3 * k - 1].as_f64().unwrap(),
+        );
+        let r = (x * x + y * y).sqrt();
+        assert!((r - 0.05).abs() < 2e-5, "point {k} at radius {r}");
+    }
     let html = std::fs::read_to_string(dir.join("replay.html")).unwrap();
     assert!(html.contains("drawMuscles"));
 }
