@@ -8,6 +8,8 @@
 
 const MACHEP: f64 = 1.2e-16;
 const DWARF: f64 = 1.0e-38;
+/// The most residuals (and unknowns) a call may have: its work arrays live on the stack.
+pub(crate) const MAX: usize = 4;
 
 /// The settings of one call (OpenSim's arguments of `lmdif_C`).
 #[derive(Clone, Copy, Debug)]
@@ -21,7 +23,8 @@ pub(crate) struct LmdifSettings {
 }
 
 /// Minimises `Σ f_i(x)²` from `x` (m residuals, n = x.len() unknowns), `fcn(x, f)` filling
-/// the residuals; returns MINPACK's `info` (1–8; 0 for bad input). `mode` 1: variables scaled
+/// the residuals; returns MINPACK's `info` (1–8; 0 for bad input, or more than [`MAX`]
+/// residuals). `mode` 1: variables scaled
 /// by the Jacobian's column norms, as OpenSim calls it.
 pub(crate) fn lmdif(
     fcn: &mut dyn FnMut(&[f64], &mut [f64]),
@@ -30,44 +33,38 @@ pub(crate) fn lmdif(
     s: LmdifSettings,
 ) -> i32 {
     let n = x.len();
-    if n == 0 || m < n || s.ftol < 0.0 || s.xtol < 0.0 || s.gtol < 0.0 || s.maxfev == 0 {
+    if n == 0 || m < n || m > MAX || s.ftol < 0.0 || s.xtol < 0.0 || s.gtol < 0.0 || s.maxfev == 0 {
         return 0;
     }
     if s.factor <= 0.0 {
         return 0;
     }
-    let mut fvec = vec![0.0; m];
-    let mut fjac = vec![0.0; m * n];
-    let (mut diag, mut qtf) = (vec![0.0; n], vec![0.0; n]);
-    let (mut wa1, mut wa2, mut wa3) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    let mut wa4 = vec![0.0; m];
-    let mut ipvt = vec![0usize; n];
-    fcn(x, &mut fvec);
+    // Work arrays on the stack: this runs inside force evaluations (WrapTorus).
+    let mut work = [[0.0; MAX]; 7];
+    let [fvec, diag, qtf, wa1, wa2, wa3, wa4] = &mut work;
+    let (fvec, wa4) = (&mut fvec[..m], &mut wa4[..m]);
+    let (diag, qtf) = (&mut diag[..n], &mut qtf[..n]);
+    let (wa1, wa2, wa3) = (&mut wa1[..n], &mut wa2[..n], &mut wa3[..n]);
+    let mut fjac_store = [0.0; MAX * MAX];
+    let fjac = &mut fjac_store[..m * n];
+    let mut ipvt_store = [0usize; MAX];
+    let ipvt = &mut ipvt_store[..n];
+    fcn(x, fvec);
     let mut nfev = 1;
-    let mut fnorm = enorm(&fvec);
+    let mut fnorm = enorm(fvec);
     let mut par = 0.0;
     let mut iter = 1;
     let mut delta = 0.0;
     let mut xnorm = 0.0;
     loop {
-        fdjac2(fcn, m, x, &fvec, &mut fjac, &mut wa4);
-        qrfac(m, n, &mut fjac, &mut ipvt, &mut wa1, &mut wa2, &mut wa3);
+        fdjac2(fcn, m, x, fvec, fjac, wa4);
+        qrfac(m, n, fjac, ipvt, wa1, wa2, wa3);
         if iter == 1 {
-            for j in 0..n {
-                diag[j] = if wa2[j] == 0.0 { 1.0 } else { wa2[j] };
-            }
-            for j in 0..n {
-                wa3[j] = diag[j] * x[j];
-            }
-            xnorm = enorm(&wa3);
-            delta = s.factor * xnorm;
-            if delta.abs() <= 1e-4 {
-                delta = s.factor;
-            }
+            (xnorm, delta) = initial_scaling(diag, wa2, wa3, x, s.factor);
         }
-        wa4.copy_from_slice(&fvec);
-        form_qtf(m, n, &mut fjac, &wa1, &mut wa4, &mut qtf);
-        let gnorm = scaled_gradient_norm(m, n, &fjac, &ipvt, &wa2, &qtf, fnorm);
+        wa4.copy_from_slice(fvec);
+        form_qtf(m, n, fjac, wa1, wa4, qtf);
+        let gnorm = scaled_gradient_norm(m, n, fjac, ipvt, wa2, qtf, fnorm);
         if gnorm <= s.gtol {
             return 4;
         }
@@ -76,28 +73,28 @@ pub(crate) fn lmdif(
         }
         loop {
             lmpar(
-                n, &mut fjac, m, &ipvt, &diag, &qtf, delta, &mut par, &mut wa1, &mut wa2, &mut wa3,
-                &mut wa4,
+                n, fjac, m, ipvt, diag, qtf, delta, &mut par, wa1, wa2, wa3,
+                wa4,
             );
             for j in 0..n {
                 wa1[j] = -wa1[j];
                 wa2[j] = x[j] + wa1[j];
                 wa3[j] = diag[j] * wa1[j];
             }
-            let pnorm = enorm(&wa3);
+            let pnorm = enorm(wa3);
             if iter == 1 {
                 delta = dmin1(delta, pnorm);
             }
-            fcn(&wa2, &mut wa4);
+            fcn(wa2, wa4);
             nfev += 1;
-            let fnorm1 = enorm(&wa4);
+            let fnorm1 = enorm(wa4);
             let mut actred = -1.0;
             if 0.1 * fnorm1 < fnorm {
                 let temp = fnorm1 / fnorm;
                 actred = 1.0 - temp * temp;
             }
             let (prered, dirder) =
-                predicted_reduction(m, n, &fjac, &ipvt, &wa1, &mut wa3, par, pnorm, fnorm);
+                predicted_reduction(m, n, fjac, ipvt, wa1, wa3, par, pnorm, fnorm);
             let ratio = if prered != 0.0 { actred / prered } else { 0.0 };
             let trial = Trial {
                 actred,
@@ -114,8 +111,8 @@ pub(crate) fn lmdif(
                     x[j] = wa2[j];
                     wa2[j] = diag[j] * x[j];
                 }
-                fvec.copy_from_slice(&wa4);
-                xnorm = enorm(&wa2);
+                fvec.copy_from_slice(wa4);
+                xnorm = enorm(wa2);
                 fnorm = fnorm1;
                 iter += 1;
             }
@@ -128,6 +125,24 @@ pub(crate) fn lmdif(
             }
         }
     }
+}
+
+/// The first iteration's scaling (mode 1: the Jacobian's column norms, 1 for a zero
+/// column), ‖D x‖ and the step bound (OpenSim: `factor` itself when `factor·‖D x‖ ≤ 1e-4`).
+fn initial_scaling(
+    diag: &mut [f64],
+    acnorm: &[f64],
+    wa3: &mut [f64],
+    x: &[f64],
+    factor: f64,
+) -> (f64, f64) {
+    for j in 0..x.len() {
+        diag[j] = if acnorm[j] == 0.0 { 1.0 } else { acnorm[j] };
+        wa3[j] = diag[j] * x[j];
+    }
+    let xnorm = enorm(wa3);
+    let delta = factor * xnorm;
+    (xnorm, if delta.abs() <= 1e-4 { factor } else { delta })
 }
 
 /// The scaled predicted reduction and directional derivative of step `wa1`.
