@@ -98,9 +98,9 @@ impl Transcribed {
                 }
                 for j in 0..constraint.rows() {
                     let columns = match constraint {
-                        PathConstraint::ControlBound(b) => RowColumns::Control(
-                            b.controls[j / (constraint.rows() / b.controls.len())],
-                        ),
+                        PathConstraint::ControlBound(b) => {
+                            RowColumns::Control(b.controls[j / b.rows_per_control()])
+                        }
                         PathConstraint::FrameDistance(_) => RowColumns::Coordinates,
                     };
                     visit(point, columns, buffer.get(j));

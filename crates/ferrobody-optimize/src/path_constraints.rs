@@ -71,16 +71,22 @@ pub enum PathConstraint {
 }
 
 impl ControlBound {
-    /// The bounds f of each row of one control, with the row's (lower, upper).
-    fn row_functions(&self) -> Vec<(&Function, f64, f64)> {
-        let mut rows = Vec::new();
-        if self.equality_with_lower {
-            rows.extend(self.lower.iter().map(|f| (f, 0.0, 0.0)));
+    /// The bound f of each row of one control, with the row's (lower, upper).
+    fn row_functions(&self) -> impl Iterator<Item = (&Function, f64, f64)> + '_ {
+        let (lower, upper) = if self.equality_with_lower {
+            (self.lower.as_ref().map(|f| (f, 0.0, 0.0)), None)
         } else {
-            rows.extend(self.lower.iter().map(|f| (f, 0.0, f64::INFINITY)));
-            rows.extend(self.upper.iter().map(|f| (f, f64::NEG_INFINITY, 0.0)));
-        }
-        rows
+            (
+                self.lower.as_ref().map(|f| (f, 0.0, f64::INFINITY)),
+                self.upper.as_ref().map(|f| (f, f64::NEG_INFINITY, 0.0)),
+            )
+        };
+        lower.into_iter().chain(upper)
+    }
+
+    /// Rows per control.
+    pub(crate) fn rows_per_control(&self) -> usize {
+        self.row_functions().count()
     }
 }
 
@@ -88,7 +94,7 @@ impl PathConstraint {
     /// Rows at each mesh point.
     pub(crate) fn rows(&self) -> usize {
         match self {
-            PathConstraint::ControlBound(b) => b.controls.len() * b.row_functions().len(),
+            PathConstraint::ControlBound(b) => b.controls.len() * b.rows_per_control(),
             PathConstraint::FrameDistance(d) => d.pairs.len(),
         }
     }
@@ -96,13 +102,11 @@ impl PathConstraint {
     /// Each row's (lower, upper) bounds on g.
     pub(crate) fn bounds(&self) -> Vec<(f64, f64)> {
         match self {
-            PathConstraint::ControlBound(b) => {
-                let per = b.row_functions();
-                b.controls
-                    .iter()
-                    .flat_map(|_| per.iter().map(|&(_, lo, hi)| (lo, hi)))
-                    .collect()
-            }
+            PathConstraint::ControlBound(b) => b
+                .controls
+                .iter()
+                .flat_map(|_| b.row_functions().map(|(_, lo, hi)| (lo, hi)))
+                .collect(),
             PathConstraint::FrameDistance(d) => d
                 .pairs
                 .iter()
@@ -158,9 +162,8 @@ impl PathEvaluator {
     ) -> Result<()> {
         match constraint {
             PathConstraint::ControlBound(b) => {
-                let per = b.row_functions();
                 for &k in &b.controls {
-                    for &(f, _, _) in &per {
+                    for (f, _, _) in b.row_functions() {
                         out.push(RowValue {
                             value: c[k] - f.value(t),
                             control: Some((k, 1.0)),

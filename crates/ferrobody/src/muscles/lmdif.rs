@@ -73,8 +73,7 @@ pub(crate) fn lmdif(
         }
         loop {
             lmpar(
-                n, fjac, m, ipvt, diag, qtf, delta, &mut par, wa1, wa2, wa3,
-                wa4,
+                n, fjac, m, ipvt, diag, qtf, delta, &mut par, wa1, wa2, wa3, wa4,
             );
             for j in 0..n {
                 wa1[j] = -wa1[j];
