@@ -10,17 +10,15 @@
 //! Hunt–Crossley dissipation, the smoothed friction; Serrancolí et al., IEEE TNSRE 27 (2019)),
 //! so the goal tracks exactly the force the dynamics apply.
 
+use crate::dual_lanes::{lanes, seeded, D, LANES};
 use crate::error::{OptimizeError, Result};
 use crate::grid::Layout;
+use ferrobody::contact::SmoothSphereHalfSpaceForce;
 use ferrobody::forces::ForceContext;
 use ferrobody::model::Force;
-use ferrobody::nalgebra::{Const, Vector3, U1};
+use ferrobody::nalgebra::Vector3;
 use ferrobody::pipeline::realize;
 use ferrobody::{Data, Model, Stage, State};
-use num_dual::{Derivative, DualSVec64};
-
-const LANES: usize = 8;
-type D = DualSVec64<LANES>;
 
 /// Contact forces and their Jacobians at every point of the grid, for one x.
 pub(crate) struct ContactForces {
@@ -29,6 +27,8 @@ pub(crate) struct ContactForces {
     state: State<D>,
     /// The force elements evaluated (indices in the model's forces).
     elements: Vec<usize>,
+    /// Those elements, on the dual model.
+    contacts: Vec<SmoothSphereHalfSpaceForce<D>>,
     /// nq + nu: the columns of each Jacobian.
     columns: usize,
     /// `forces[point · elements + slot]`.
@@ -48,14 +48,16 @@ impl ContactForces {
         elements: Vec<usize>,
         points: usize,
     ) -> Result<Self> {
+        let dual = model.cast::<D>()?;
+        let mut contacts = Vec::with_capacity(elements.len());
         for &e in &elements {
-            if !matches!(model.forces().get(e), Some(Force::SmoothSphereHalfSpace(_))) {
+            let Some(Force::SmoothSphereHalfSpace(contact)) = dual.forces().get(e) else {
                 return Err(OptimizeError::InvalidGoal(format!(
                     "contact_tracking: force element {e} is not a smooth sphere/half-space contact"
                 )));
-            }
+            };
+            contacts.push(contact.clone());
         }
-        let dual = model.cast::<D>()?;
         let mut state = dual.default_state();
         state.assign_from(base);
         let columns = model.nq() + model.nu();
@@ -68,6 +70,7 @@ impl ContactForces {
             forces: vec![Vector3::zeros(); n],
             jacobians: vec![Vector3::zeros(); n * columns],
             elements,
+            contacts,
             held: None,
         })
     }
@@ -106,14 +109,7 @@ impl ContactForces {
         let ne = self.elements.len();
         for first in (0..self.columns).step_by(LANES) {
             for (k, &value) in y.iter().enumerate() {
-                let seeded = if (first..first + LANES).contains(&k) {
-                    D::new(
-                        value,
-                        Derivative::derivative_generic(Const::<LANES>, U1, k - first),
-                    )
-                } else {
-                    D::from_re(value)
-                };
+                let seeded = seeded(value, k, first);
                 if k < nq {
                     self.state.q[k] = seeded;
                 } else {
@@ -122,18 +118,12 @@ impl ContactForces {
             }
             realize(&self.model, &self.state, &mut self.data, Stage::Velocity)?;
             let ctx = ForceContext::new(&self.model, &self.state, &self.data);
-            for (slot, &e) in self.elements.iter().enumerate() {
-                let Force::SmoothSphereHalfSpace(contact) = &self.model.forces()[e] else {
-                    unreachable!("checked in ContactForces::new");
-                };
+            for (slot, contact) in self.contacts.iter().enumerate() {
                 let f = contact.evaluate(&ctx).force_on_half_space;
                 let index = point * ne + slot;
                 self.forces[index] = f.map(|c| c.re);
                 for axis in 0..3 {
-                    let lanes = f[axis]
-                        .eps
-                        .0
-                        .unwrap_or_else(ferrobody::nalgebra::SVector::zeros);
+                    let lanes = lanes(&f[axis]);
                     for lane in 0..LANES.min(self.columns - first) {
                         self.jacobians[index * self.columns + first + lane][axis] = lanes[lane];
                     }

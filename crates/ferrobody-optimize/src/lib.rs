@@ -30,6 +30,7 @@
 
 mod contact_forces;
 mod contact_tracking;
+mod dual_lanes;
 mod dynamics;
 pub mod error;
 mod external_loads;

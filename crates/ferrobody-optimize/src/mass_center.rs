@@ -11,14 +11,11 @@
 //! `MocoAverageSpeedGoal` and `MocoControlGoal::divide_by_displacement`, which use the
 //! Euclidean norm of the centre of mass's displacement).
 
+use crate::dual_lanes::{lanes, seeded, D, LANES};
 use crate::error::Result;
-use ferrobody::nalgebra::{Const, Vector3, U1};
+use ferrobody::nalgebra::Vector3;
 use ferrobody::pipeline::realize;
 use ferrobody::{Data, Model, Stage, State};
-use num_dual::{Derivative, DualSVec64};
-
-const LANES: usize = 8;
-type D = DualSVec64<LANES>;
 
 /// The centre of mass's displacement between the first and the last grid point.
 #[derive(Clone, Debug, Default)]
@@ -64,14 +61,7 @@ impl MassCenter {
         let mut r = Vector3::zeros();
         for first in (0..nq.max(1)).step_by(LANES) {
             for (k, &x) in q.iter().enumerate() {
-                self.state.q[k] = if (first..first + LANES).contains(&k) {
-                    D::new(
-                        x,
-                        Derivative::derivative_generic(Const::<LANES>, U1, k - first),
-                    )
-                } else {
-                    D::from_re(x)
-                };
+                self.state.q[k] = seeded(x, k, first);
             }
             realize(&self.model, &self.state, &mut self.data, Stage::Position)?;
             let poses = self.data.poses()?;
@@ -84,10 +74,7 @@ impl MassCenter {
             for axis in 0..3 {
                 let value = sum[axis] / m;
                 r[axis] = value.re;
-                let lanes = value
-                    .eps
-                    .0
-                    .unwrap_or_else(ferrobody::nalgebra::SVector::zeros);
+                let lanes = lanes(&value);
                 for lane in 0..LANES.min(nq - first) {
                     jacobian[first + lane][axis] = lanes[lane];
                 }

@@ -623,11 +623,11 @@ fn tracked_contacts(problem: &Problem, points: usize) -> Result<Option<ContactFo
     let mut elements: Vec<usize> = Vec::new();
     for goal in &problem.goals {
         if let Goal::ContactTracking(ct) = goal {
-            elements.extend(
-                ct.elements()
-                    .filter(|e| !elements.contains(e))
-                    .collect::<Vec<_>>(),
-            );
+            for e in ct.elements() {
+                if !elements.contains(&e) {
+                    elements.push(e);
+                }
+            }
         }
     }
     if elements.is_empty() {

@@ -15,15 +15,12 @@
 //! `OpenSim/Moco/MocoControlBoundConstraint.cpp`, `MocoFrameDistanceConstraint.cpp`.
 
 use crate::contact_tracking::Projection;
+use crate::dual_lanes::{lanes, seeded, D, LANES};
 use crate::error::Result;
 use ferrobody::math::function::Function;
-use ferrobody::nalgebra::{Const, Vector3, U1};
+use ferrobody::nalgebra::Vector3;
 use ferrobody::pipeline::realize;
 use ferrobody::{BodyId, Data, Model, Stage, State};
-use num_dual::{Derivative, DualSVec64};
-
-const LANES: usize = 8;
-type D = DualSVec64<LANES>;
 
 /// Moco's `MocoControlBoundConstraint`: controls bounded by functions of time.
 #[derive(Clone, Debug, PartialEq)]
@@ -187,14 +184,7 @@ impl PathEvaluator {
         }));
         for first in (0..nq.max(1)).step_by(LANES) {
             for (k, &x) in q.iter().enumerate() {
-                self.state.q[k] = if (first..first + LANES).contains(&k) {
-                    D::new(
-                        x,
-                        Derivative::derivative_generic(Const::<LANES>, U1, k - first),
-                    )
-                } else {
-                    D::from_re(x)
-                };
+                self.state.q[k] = seeded(x, k, first);
             }
             realize(&self.model, &self.state, &mut self.data, Stage::Position)?;
             let poses = self.data.poses()?;
@@ -215,7 +205,7 @@ impl PathEvaluator {
                 };
                 let g = projected.norm_squared();
                 row.value = g.re;
-                let lanes = g.eps.0.unwrap_or_else(ferrobody::nalgebra::SVector::zeros);
+                let lanes = lanes(&g);
                 for lane in 0..LANES.min(nq - first) {
                     row.d_q[first + lane] = lanes[lane];
                 }

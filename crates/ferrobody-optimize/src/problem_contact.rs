@@ -7,7 +7,7 @@ use crate::error::{OptimizeError, Result};
 use crate::external_loads::ExternalLoads;
 use crate::goals::Goal;
 use crate::problem::Problem;
-use crate::spline::column_spline;
+use crate::spline::{column_spline, ReferenceSpline};
 use ferrobody::model::Force;
 
 impl Problem {
@@ -55,13 +55,14 @@ impl Problem {
                     force_name,
                 )?);
             }
-            let mut reference = Vec::new();
-            let mut normalize_by = [1.0; 3];
-            for (axis, suffix) in ["x", "y", "z"].into_iter().enumerate() {
+            let invalid = |m: String| OptimizeError::InvalidGoal(format!("contact_tracking: {m}"));
+            // Each axis' spline and divisor (1, or its peak when normalized).
+            let axis = |suffix: &str| -> Result<(ReferenceSpline, f64)> {
                 let label = format!("{}{suffix}", external.force_identifier);
                 let Some(col) = loads.data.labels.iter().position(|l| *l == label) else {
-                    return bad(format!("the loads' data has no column '{label}'"));
+                    return Err(invalid(format!("the loads' data has no column '{label}'")));
                 };
+                let mut divisor = 1.0;
                 if normalize {
                     let peak = loads
                         .data
@@ -70,15 +71,14 @@ impl Problem {
                         .map(|r| r[col].abs())
                         .fold(0.0, f64::max);
                     if peak < 1e-14 {
-                        return bad(format!("normalize: the peak of '{label}' is zero"));
+                        return Err(invalid(format!("normalize: the peak of '{label}' is zero")));
                     }
-                    normalize_by[axis] = peak;
+                    divisor = peak;
                 }
-                reference.push(column_spline(&loads.data, col, &label)?);
-            }
-            let Ok(reference) = <[_; 3]>::try_from(reference) else {
-                unreachable!("three axes");
+                Ok((column_spline(&loads.data, col, &label)?, divisor))
             };
+            let ((x, nx), (y, ny), (z, nz)) = (axis("x")?, axis("y")?, axis("z")?);
+            let (reference, normalize_by) = ([x, y, z], [nx, ny, nz]);
             built.push(ContactGroup {
                 name: force_name.clone(),
                 elements,

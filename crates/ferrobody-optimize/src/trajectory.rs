@@ -218,21 +218,6 @@ impl Table {
         Ok(Self { labels, time, rows })
     }
 
-    /// The slope of [`Self::interpolate`] at t (0 outside the table, the right segment's at a
-    /// row's time).
-    pub fn slope(&self, label: usize, t: f64) -> f64 {
-        let k = self.time.partition_point(|&ti| ti <= t);
-        if k == 0 || k == self.time.len() {
-            return 0.0;
-        }
-        let dt = self.time[k] - self.time[k - 1];
-        if dt > 0.0 {
-            (self.rows[k][label] - self.rows[k - 1][label]) / dt
-        } else {
-            0.0
-        }
-    }
-
     /// Column `label` linearly interpolated at time t (held constant outside the table).
     pub fn interpolate(&self, label: usize, t: f64) -> f64 {
         let k = self.time.partition_point(|&ti| ti <= t);
