@@ -238,19 +238,27 @@ def write_path_forces(out_dir, name):
     return out
 
 
-def write_sphere_variant(src, out_dir, name, quadrant):
-    """The shared wrapped pendulum with its WrapCylinder replaced by a WrapSphere of the same
-    radius and place (quadrant `quadrant`): the muscle then wraps over a sphere."""
+def replace_cylinder(src, out_dir, name, tag, object_name, fields):
+    """The shared wrapped pendulum with its WrapCylinder replaced by a wrap object `tag` named
+    `object_name` with the properties `fields` ((tag, text) pairs), its PathWrap pointed at it."""
     tree = ET.parse(src)
     root = tree.getroot()
     root.find("Model").set("name", name)
     objects = root.find(".//WrapObjectSet/objects")
-    cylinder = objects.find("WrapCylinder")
-    objects.remove(cylinder)
-    sphere = ET.SubElement(objects, "WrapSphere", name=cylinder.get("name"))
-    for tag, text in [("translation", "0 0 0"), ("quadrant", quadrant), ("radius", "0.05")]:
-        ET.SubElement(sphere, tag).text = text
+    objects.remove(objects.find("WrapCylinder"))
+    wrap_object = ET.SubElement(objects, tag, name=object_name)
+    for field, text in fields:
+        ET.SubElement(wrap_object, field).text = text
+    root.find(".//PathWrap").find("wrap_object").text = object_name
     return save_through_opensim(tree, out_dir, name)
+
+
+def write_sphere_variant(src, out_dir, name, quadrant):
+    """The shared wrapped pendulum with its WrapCylinder replaced by a WrapSphere of the same
+    radius and place (quadrant `quadrant`): the muscle then wraps over a sphere."""
+    return replace_cylinder(src, out_dir, name, "WrapSphere", "pivot_cyl",
+                            [("translation", "0 0 0"), ("quadrant", quadrant),
+                             ("radius", "0.05")])
 
 
 def write_torus_variant(src, out_dir, name):
@@ -258,20 +266,10 @@ def write_torus_variant(src, out_dir, name):
     axis circle of radius 0.1 m around (-0.1, 0, 0) in the base's xz plane (W's z along the
     base's y), tube radius 0.02 m. The muscle runs down near x = 0 to 0.05 m, outside the
     ring for part of the swing: the torus pulls it over the tube's inner side."""
-    tree = ET.parse(src)
-    root = tree.getroot()
-    root.find("Model").set("name", name)
-    objects = root.find(".//WrapObjectSet/objects")
-    cylinder = objects.find("WrapCylinder")
-    objects.remove(cylinder)
-    torus = ET.SubElement(objects, "WrapTorus", name="pivot_torus")
-    for tag, text in [("xyz_body_rotation", "-1.5707963267948966 0 0"),
-                      ("translation", "-0.1 0 0"), ("quadrant", "all"),
-                      ("inner_radius", "0.02"), ("outer_radius", "0.1")]:
-        ET.SubElement(torus, tag).text = text
-    wrap = root.find(".//PathWrap")
-    wrap.find("wrap_object").text = "pivot_torus"
-    return save_through_opensim(tree, out_dir, name)
+    return replace_cylinder(src, out_dir, name, "WrapTorus", "pivot_torus",
+                            [("xyz_body_rotation", "-1.5707963267948966 0 0"),
+                             ("translation", "-0.1 0 0"), ("quadrant", "all"),
+                             ("inner_radius", "0.02"), ("outer_radius", "0.1")])
 
 
 if __name__ == "__main__":
