@@ -24,6 +24,7 @@ use crate::math::Transform;
 use crate::scalar::Real;
 use crate::tree::Body;
 use nalgebra::Vector3;
+use std::borrow::Borrow;
 
 /// A coordinate of the model: the body whose mobilizer has it and its index there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,10 +249,14 @@ impl GeometryPath {
 
     /// Length and lengthening speed over the current path.
     pub fn kinematics<T: Real>(&self, ctx: &ForceContext<'_, T>) -> PathKinematics<T> {
-        if self.wraps.is_empty() {
-            kinematics_of(self.fixed_nodes(ctx))
+        if !self.wraps.is_empty() {
+            kinematics_of(self.current_path(ctx).iter())
+        } else if self.points.len() <= STACK_POINTS {
+            let mut nodes: [Option<PointAt<T>>; STACK_POINTS] = std::array::from_fn(|_| None);
+            self.locate_into(ctx, &mut nodes);
+            kinematics_of(nodes.iter().flatten())
         } else {
-            kinematics_of(self.current_path(ctx).into_iter())
+            kinematics_of(self.fixed_nodes(ctx))
         }
     }
 
@@ -275,25 +280,39 @@ impl GeometryPath {
         self.apply_tension_with(ctx, out, |_| tension);
     }
 
-    /// Applies the tension `tension_of(ℓ, ℓ̇)` along the path, building the current path once
-    /// (a wrapped path is computed once per evaluation, as OpenSim caches it per stage).
+    /// Applies the tension `tension_of(ℓ, ℓ̇)` along the path, locating its points once (a
+    /// wrapped path is computed once per evaluation, as OpenSim caches it per stage; a path
+    /// of at most [`STACK_POINTS`] points without wrap objects is held on the stack).
     pub fn apply_tension_with<T: Real>(
         &self,
         ctx: &ForceContext<'_, T>,
         out: &mut ForceAccumulator<'_, T>,
         tension_of: impl FnOnce(PathKinematics<T>) -> T,
     ) {
-        if self.wraps.is_empty() {
+        if !self.wraps.is_empty() {
+            let nodes = self.current_path(ctx);
+            let tension = tension_of(kinematics_of(nodes.iter()));
+            apply_over(nodes.iter(), out, tension);
+        } else if self.points.len() <= STACK_POINTS {
+            let mut nodes: [Option<PointAt<T>>; STACK_POINTS] = std::array::from_fn(|_| None);
+            self.locate_into(ctx, &mut nodes);
+            let tension = tension_of(kinematics_of(nodes.iter().flatten()));
+            apply_over(nodes.iter().flatten(), out, tension);
+        } else {
             let tension = tension_of(kinematics_of(self.fixed_nodes(ctx)));
             apply_over(self.fixed_nodes(ctx), out, tension);
-        } else {
-            let nodes = self.current_path(ctx);
-            let tension = tension_of(kinematics_of(nodes.iter().cloned()));
-            apply_over(nodes.into_iter(), out, tension);
         }
     }
 
-    /// The active points of a path without wrap objects, streamed (nothing allocated).
+    /// Locates the active points of a path without wrap objects into `nodes` (a path of at
+    /// most [`STACK_POINTS`] points).
+    fn locate_into<T: Real>(&self, ctx: &ForceContext<'_, T>, nodes: &mut [Option<PointAt<T>>]) {
+        for (slot, node) in nodes.iter_mut().zip(self.fixed_nodes(ctx)) {
+            *slot = Some(node);
+        }
+    }
+
+    /// The active points of a path without wrap objects, streamed.
     fn fixed_nodes<'s, 'c, T: Real>(
         &'s self,
         ctx: &'s ForceContext<'c, T>,
@@ -306,15 +325,21 @@ impl GeometryPath {
     }
 }
 
+/// Paths without wrap objects of at most this many points are evaluated without allocating.
+pub const STACK_POINTS: usize = 16;
+
 /// Length and lengthening speed over a sequence of path nodes.
-fn kinematics_of<T: Real>(nodes: impl Iterator<Item = PointAt<T>>) -> PathKinematics<T> {
+fn kinematics_of<T: Real, P: Borrow<PointAt<T>>>(
+    nodes: impl Iterator<Item = P>,
+) -> PathKinematics<T> {
     let mut length = T::zero();
     let mut speed = T::zero();
-    let mut previous: Option<PointAt<T>> = None;
+    let mut previous: Option<P> = None;
     for here in nodes {
         if let Some(prev) = &previous {
-            length += segment_length(prev, &here);
-            speed += speed_between(prev, &here);
+            let (prev, here) = (prev.borrow(), here.borrow());
+            length += segment_length(prev, here);
+            speed += speed_between(prev, here);
         }
         previous = Some(here);
     }
@@ -322,14 +347,15 @@ fn kinematics_of<T: Real>(nodes: impl Iterator<Item = PointAt<T>>) -> PathKinema
 }
 
 /// Applies `tension` over a sequence of path nodes (`GeometryPath::produceForces`).
-fn apply_over<T: Real>(
-    nodes: impl Iterator<Item = PointAt<T>>,
+fn apply_over<T: Real, P: Borrow<PointAt<T>>>(
+    nodes: impl Iterator<Item = P>,
     out: &mut ForceAccumulator<'_, T>,
     tension: T,
 ) {
-    let mut previous: Option<PointAt<T>> = None;
+    let mut previous: Option<P> = None;
     for here in nodes {
         if let Some(prev) = &previous {
+            let (prev, here) = (prev.borrow(), here.borrow());
             if prev.body != here.body {
                 let r = here.p_g - prev.p_g;
                 let d = r.norm();

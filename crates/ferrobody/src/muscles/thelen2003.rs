@@ -30,6 +30,9 @@ pub(super) fn significant_real() -> f64 {
     f64::EPSILON.powf(0.875)
 }
 
+/// The tendon's normalized force at the end of its toe region, `F_toe`.
+const TOE_FORCE: f64 = 33.0 / 100.0;
+
 /// The properties of a `Thelen2003Muscle` (OpenSim's defaults in [`Default`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Thelen2003 {
@@ -164,20 +167,41 @@ impl Thelen2003 {
 
     /// The shortest fibre the pennation model allows (m).
     pub fn minimum_fiber_length(&self) -> f64 {
-        if self.maximum_pennation_angle > significant_real() {
-            self.parallelogram_height() / self.maximum_pennation_angle.sin()
+        self.shape().minimum_fiber_length
+    }
+
+    /// The constants of the curves and the pennation model, each computed as OpenSim does.
+    fn shape(&self) -> ThelenShape {
+        let height = self.parallelogram_height();
+        let sin_max = self.maximum_pennation_angle.sin();
+        let minimum_fiber_length = if self.maximum_pennation_angle > significant_real() {
+            height / sin_max
         } else {
             self.optimal_fiber_length * 0.01
+        };
+        let (e_toe, k_lin) = self.toe();
+        ThelenShape {
+            height,
+            sin_max,
+            minimum_fiber_length,
+            e_toe,
+            k_lin,
+            toe_scale: TOE_FORCE / (3.0f64.exp() - 1.0),
+            passive_scale: self.kshape_passive.exp() - 1.0,
         }
     }
 
     pub(super) fn pennation_angle<T: Real>(&self, fiber_length: T) -> T {
+        self.pennation_angle_in(&self.shape(), fiber_length)
+    }
+
+    fn pennation_angle_in<T: Real>(&self, shape: &ThelenShape, fiber_length: T) -> T {
         if self.pennation_angle_at_optimal <= f64::EPSILON {
             return T::zero();
         }
-        if fiber_length.re() > self.minimum_fiber_length() {
-            let sin_phi = T::c(self.parallelogram_height()) / fiber_length;
-            if sin_phi.re() < self.maximum_pennation_angle.sin() {
+        if fiber_length.re() > shape.minimum_fiber_length {
+            let sin_phi = T::c(shape.height) / fiber_length;
+            if sin_phi.re() < shape.sin_max {
                 return sin_phi.asin();
             }
         }
@@ -194,13 +218,16 @@ impl Thelen2003 {
 
     /// Tendon force multiplier at normalized tendon length.
     pub fn tendon_force_length<T: Real>(&self, tl_n: T) -> T {
+        Self::tendon_force_length_in(&self.shape(), tl_n)
+    }
+
+    fn tendon_force_length_in<T: Real>(shape: &ThelenShape, tl_n: T) -> T {
         let x = tl_n - T::one();
-        let (e_toe, k_lin) = self.toe();
-        let f_toe = 33.0 / 100.0;
+        let (e_toe, k_lin, f_toe) = (shape.e_toe, shape.k_lin, TOE_FORCE);
         if x.re() > e_toe {
             T::c(k_lin) * (x - T::c(e_toe)) + T::c(f_toe)
         } else if x.re() > 0.0 {
-            T::c(f_toe / (3.0f64.exp() - 1.0)) * ((T::c(3.0) * x / T::c(e_toe)).exp() - T::one())
+            T::c(shape.toe_scale) * ((T::c(3.0) * x / T::c(e_toe)).exp() - T::one())
         } else {
             T::zero()
         }
@@ -232,11 +259,15 @@ impl Thelen2003 {
 
     /// Passive force–length multiplier.
     pub fn passive_force_length<T: Real>(&self, lce_n: T) -> T {
+        self.passive_force_length_in(&self.shape(), lce_n)
+    }
+
+    fn passive_force_length_in<T: Real>(&self, shape: &ThelenShape, lce_n: T) -> T {
         if lce_n.re() <= 1.0 {
             return T::zero();
         }
         let (e0, kpe) = (self.fmax_muscle_strain, self.kshape_passive);
-        ((T::c(kpe) * (lce_n - T::one()) / T::c(e0)).exp() - T::one()) / T::c(kpe.exp() - 1.0)
+        ((T::c(kpe) * (lce_n - T::one()) / T::c(e0)).exp() - T::one()) / T::c(shape.passive_scale)
     }
 
     pub(super) fn passive_force_length_derivative(&self, lce_n: f64) -> f64 {
@@ -317,19 +348,20 @@ impl Thelen2003 {
     /// `calcMuscleDynamicsInfo`).
     pub fn evaluate<T: Real>(&self, l_mt: T, a: T, lce_state: T, e: T) -> ThelenOutput<T> {
         let (ofl, tsl) = (self.optimal_fiber_length, self.tendon_slack_length);
-        let min_fl = self.minimum_fiber_length();
+        let shape = self.shape();
+        let min_fl = shape.minimum_fiber_length;
         let lce = if lce_state.re() < min_fl {
             T::c(min_fl)
         } else {
             lce_state
         };
         let lce_n = lce / T::c(ofl);
-        let phi = self.pennation_angle(lce);
+        let phi = self.pennation_angle_in(&shape, lce);
         let cosphi = phi.cos();
         let tl = l_mt - lce * cosphi;
-        let fse = self.tendon_force_length(tl / T::c(tsl));
+        let fse = Self::tendon_force_length_in(&shape, tl / T::c(tsl));
         let fal = self.active_force_length(lce_n);
-        let fpe = self.passive_force_length(lce_n);
+        let fpe = self.passive_force_length_in(&shape, lce_n);
         let activation = self.clamp_activation(a);
         let afalfv = fse / cosphi - fpe;
         let mut dlce_n = self.fiber_velocity_normalized(activation, fal, afalfv);
@@ -344,4 +376,21 @@ impl Thelen2003 {
             activation_rate: self.activation_rate(a, e),
         }
     }
+}
+
+/// A Thelen muscle's constants that depend on its properties only (m, dimensionless).
+struct ThelenShape {
+    /// The pennation model's parallelogram height `ℓ_opt sin α_opt`.
+    height: f64,
+    /// `sin α_max`.
+    sin_max: f64,
+    /// The shortest fibre.
+    minimum_fiber_length: f64,
+    /// The tendon's toe strain ε_toe and linear stiffness k_lin.
+    e_toe: f64,
+    k_lin: f64,
+    /// `F_toe/(e³ − 1)`.
+    toe_scale: f64,
+    /// `exp(k_PE) − 1`.
+    passive_scale: f64,
 }
