@@ -18,6 +18,7 @@ pub mod millard2012;
 pub mod millard_curves;
 mod millard_equilibrium;
 pub mod path;
+mod path_buffer;
 pub mod path_force;
 pub mod path_wrap;
 pub mod pennation;

@@ -15,6 +15,7 @@
 //! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{GeometryPath, PathPoint, ConditionalPathPoint,
 //! MovingPathPoint, Point}.cpp`.
 
+use super::path_buffer::{PathBuffer, STACK_POINTS};
 use super::path_wrap::PathWrap;
 use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext};
@@ -139,6 +140,23 @@ impl PathPoint {
     }
 
     pub(super) fn at<T: Real>(&self, ctx: &ForceContext<'_, T>, index: usize) -> PointAt<T> {
+        let located = self.locate(ctx);
+        PointAt {
+            body: self.body(),
+            p_bs: located.p_bs,
+            p_g: located.p_g,
+            v_g: located.v_g,
+            moving: located.moving,
+            wrap: None,
+            source: Some(index),
+            is_second_tangent_point: false,
+        }
+    }
+
+    /// The point's station, Ground position and velocity and, for a moving point, its
+    /// coordinate and `R_GB p_bs'(q)`.
+    #[inline(always)]
+    pub(super) fn locate<T: Real>(&self, ctx: &ForceContext<'_, T>) -> Located<T> {
         let body = self.body();
         let x_gb = ctx.x_gb(body);
         let (p_bs, moving, v_local) = match self {
@@ -181,12 +199,31 @@ impl PathPoint {
                 (p, Some((*coordinate, dp_dq_g)), dp_dq_g * qdot)
             }
         };
-        let mut at = station_at(ctx, body, p_bs);
-        at.v_g += v_local;
-        at.moving = moving;
-        at.source = Some(index);
-        at
+        let v_gb = ctx.v_gb(body);
+        let r_g = x_gb.r * p_bs;
+        let w = v_gb.fixed_rows::<3>(0).into_owned();
+        let v = v_gb.fixed_rows::<3>(3).into_owned();
+        Located {
+            p_bs,
+            r_g,
+            p_g: x_gb.p + r_g,
+            v_g: (v + w.cross(&r_g)) + v_local,
+            moving,
+        }
     }
+}
+
+/// A path point located at a state (see [`PathPoint::locate`]).
+pub(super) struct Located<T: Real> {
+    /// The station on the body (m).
+    pub(super) p_bs: Vector3<T>,
+    /// `R_GB p_bs`, the station from the body origin in Ground axes (m).
+    pub(super) r_g: Vector3<T>,
+    /// Ground position (m) and velocity (m/s).
+    pub(super) p_g: Vector3<T>,
+    pub(super) v_g: Vector3<T>,
+    /// A moving point's coordinate and `R_GB p_bs'(q)`.
+    pub(super) moving: Option<(CoordinateRef, Vector3<T>)>,
 }
 
 /// A path through points, in order from origin to insertion.
@@ -252,9 +289,7 @@ impl GeometryPath {
         if !self.wraps.is_empty() {
             kinematics_of(self.current_path(ctx).iter())
         } else if self.points.len() <= STACK_POINTS {
-            let mut nodes: [Option<PointAt<T>>; STACK_POINTS] = std::array::from_fn(|_| None);
-            self.locate_into(ctx, &mut nodes);
-            kinematics_of(nodes.iter().flatten())
+            PathBuffer::locate(self, ctx).kinematics()
         } else {
             kinematics_of(self.fixed_nodes(ctx))
         }
@@ -294,21 +329,12 @@ impl GeometryPath {
             let tension = tension_of(kinematics_of(nodes.iter()));
             apply_over(nodes.iter(), out, tension);
         } else if self.points.len() <= STACK_POINTS {
-            let mut nodes: [Option<PointAt<T>>; STACK_POINTS] = std::array::from_fn(|_| None);
-            self.locate_into(ctx, &mut nodes);
-            let tension = tension_of(kinematics_of(nodes.iter().flatten()));
-            apply_over(nodes.iter().flatten(), out, tension);
+            let buffer = PathBuffer::locate(self, ctx);
+            let tension = tension_of(buffer.kinematics());
+            buffer.apply(out, tension);
         } else {
             let tension = tension_of(kinematics_of(self.fixed_nodes(ctx)));
             apply_over(self.fixed_nodes(ctx), out, tension);
-        }
-    }
-
-    /// Locates the active points of a path without wrap objects into `nodes` (a path of at
-    /// most [`STACK_POINTS`] points).
-    fn locate_into<T: Real>(&self, ctx: &ForceContext<'_, T>, nodes: &mut [Option<PointAt<T>>]) {
-        for (slot, node) in nodes.iter_mut().zip(self.fixed_nodes(ctx)) {
-            *slot = Some(node);
         }
     }
 
@@ -324,9 +350,6 @@ impl GeometryPath {
             .map(move |(k, p)| p.at(ctx, k))
     }
 }
-
-/// Paths without wrap objects of at most this many points are evaluated without allocating.
-pub const STACK_POINTS: usize = 16;
 
 /// Length and lengthening speed over a sequence of path nodes.
 fn kinematics_of<T: Real, P: Borrow<PointAt<T>>>(
