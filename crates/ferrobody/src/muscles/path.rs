@@ -289,7 +289,9 @@ impl GeometryPath {
         if !self.wraps.is_empty() {
             kinematics_of(self.current_path(ctx).iter())
         } else if self.points.len() <= STACK_POINTS {
-            PathBuffer::locate(self, ctx).kinematics()
+            let mut buffer = PathBuffer::new();
+            buffer.locate(self, ctx);
+            buffer.kinematics()
         } else {
             kinematics_of(self.fixed_nodes(ctx))
         }
@@ -329,9 +331,10 @@ impl GeometryPath {
             let tension = tension_of(kinematics_of(nodes.iter()));
             apply_over(nodes.iter(), out, tension);
         } else if self.points.len() <= STACK_POINTS {
-            let buffer = PathBuffer::locate(self, ctx);
+            let mut buffer = PathBuffer::new();
+            buffer.locate(self, ctx);
             let tension = tension_of(buffer.kinematics());
-            buffer.apply(out, tension);
+            buffer.apply(self, out, tension);
         } else {
             let tension = tension_of(kinematics_of(self.fixed_nodes(ctx)));
             apply_over(self.fixed_nodes(ctx), out, tension);

@@ -11,7 +11,7 @@
 //! Units: m, m/s, N. Source: OpenSim 4.6 `OpenSim/Simulation/Model/GeometryPath.cpp`
 //! (`computeLength`, `computeLengtheningSpeed`, `produceForces`).
 
-use super::path::{CoordinateRef, GeometryPath, PathKinematics};
+use super::path::{GeometryPath, PathKinematics, PathPoint};
 use crate::forces::{ForceAccumulator, ForceContext};
 use crate::ids::BodyId;
 use crate::math::spatial;
@@ -19,7 +19,8 @@ use crate::scalar::Real;
 use nalgebra::Vector3;
 
 /// Paths without wrap objects of at most this many points are evaluated from the stack.
-pub(super) const STACK_POINTS: usize = 16;
+/// (The paths of opensim-models have at most 9 points; those over 8 wrap or are rare.)
+pub(super) const STACK_POINTS: usize = 8;
 
 /// The located active points of a path (at most [`STACK_POINTS`]).
 pub(super) struct PathBuffer<T: Real> {
@@ -28,34 +29,49 @@ pub(super) struct PathBuffer<T: Real> {
     r_g: [Vector3<T>; STACK_POINTS],
     p_g: [Vector3<T>; STACK_POINTS],
     v_g: [Vector3<T>; STACK_POINTS],
-    moving: [Option<(CoordinateRef, Vector3<T>)>; STACK_POINTS],
+    /// `R_GB p_bs'(q)` of a moving point (zero for others).
+    dp_dq_g: [Vector3<T>; STACK_POINTS],
+    /// Which point of the path each entry is.
+    source: [usize; STACK_POINTS],
 }
 
 impl<T: Real> PathBuffer<T> {
-    /// Locates the active points of `path` (no wrap objects, at most [`STACK_POINTS`]
-    /// points).
-    #[inline]
-    pub(super) fn locate(path: &GeometryPath, ctx: &ForceContext<'_, T>) -> Self {
+    /// An empty buffer.
+    #[inline(always)]
+    pub(super) fn new() -> Self {
         let zero = Vector3::zeros();
-        let mut buffer = Self {
+        Self {
             count: 0,
             body: [BodyId(0); STACK_POINTS],
             r_g: [zero; STACK_POINTS],
             p_g: [zero; STACK_POINTS],
             v_g: [zero; STACK_POINTS],
-            moving: [None; STACK_POINTS],
-        };
-        for point in path.points.iter().filter(|p| p.is_active(ctx)) {
-            let k = buffer.count;
-            let located = point.locate(ctx);
-            buffer.body[k] = point.body();
-            buffer.r_g[k] = located.r_g;
-            buffer.p_g[k] = located.p_g;
-            buffer.v_g[k] = located.v_g;
-            buffer.moving[k] = located.moving;
-            buffer.count += 1;
+            dp_dq_g: [zero; STACK_POINTS],
+            source: [0; STACK_POINTS],
         }
-        buffer
+    }
+
+    /// Locates the active points of `path` (no wrap objects, at most [`STACK_POINTS`]
+    /// points).
+    #[inline]
+    pub(super) fn locate(&mut self, path: &GeometryPath, ctx: &ForceContext<'_, T>) {
+        self.count = 0;
+        for (j, point) in path.points.iter().enumerate() {
+            if !point.is_active(ctx) {
+                continue;
+            }
+            let k = self.count;
+            let located = point.locate(ctx);
+            self.body[k] = point.body();
+            self.r_g[k] = located.r_g;
+            self.p_g[k] = located.p_g;
+            self.v_g[k] = located.v_g;
+            if let Some((_, dp_dq_g)) = located.moving {
+                self.dp_dq_g[k] = dp_dq_g;
+            }
+            self.source[k] = j;
+            self.count += 1;
+        }
     }
 
     /// Length and lengthening speed (`kinematics_of` of [`super::path`]).
@@ -77,7 +93,7 @@ impl<T: Real> PathBuffer<T> {
     }
 
     /// Applies `tension` along the located path (`apply_over` of [`super::path`]).
-    pub(super) fn apply(&self, out: &mut ForceAccumulator<'_, T>, tension: T) {
+    pub(super) fn apply(&self, path: &GeometryPath, out: &mut ForceAccumulator<'_, T>, tension: T) {
         for k in 1..self.count {
             if self.body[k - 1] == self.body[k] {
                 continue;
@@ -93,11 +109,11 @@ impl<T: Real> PathBuffer<T> {
             out.add_body_force(self.body[k - 1], &spatial(self.r_g[k - 1].cross(&f), f));
             let f_here = -f;
             out.add_body_force(self.body[k], &spatial(self.r_g[k].cross(&f_here), f_here));
-            if let Some((c, dp_dq_g)) = &self.moving[k - 1] {
-                out.add_mobility_force(c.body, c.index, dp_dq_g.dot(&f));
+            if let PathPoint::Moving { coordinate: c, .. } = &path.points[self.source[k - 1]] {
+                out.add_mobility_force(c.body, c.index, self.dp_dq_g[k - 1].dot(&f));
             }
-            if let Some((c, dp_dq_g)) = &self.moving[k] {
-                out.add_mobility_force(c.body, c.index, -dp_dq_g.dot(&f));
+            if let PathPoint::Moving { coordinate: c, .. } = &path.points[self.source[k]] {
+                out.add_mobility_force(c.body, c.index, -self.dp_dq_g[k].dot(&f));
             }
         }
     }
