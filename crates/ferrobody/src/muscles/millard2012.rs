@@ -201,6 +201,20 @@ impl Millard2012 {
         })
     }
 
+    /// Shares each curve's data with an equal curve of `pool` (adding those it lacks): a
+    /// model's muscles with the same curve properties then evaluate one set of tables.
+    pub fn share_curves(&mut self, pool: &mut Vec<SmoothCurve>) {
+        for curve in [
+            &mut self.fal,
+            &mut self.fv,
+            &mut self.fv_inverse,
+            &mut self.fpe,
+            &mut self.fse,
+        ] {
+            curve.share(pool);
+        }
+    }
+
     /// The shortest fibre (m).
     pub fn minimum_fiber_length(&self) -> f64 {
         self.minimum_fiber_length

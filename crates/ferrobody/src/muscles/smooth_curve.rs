@@ -22,6 +22,7 @@
 //! Millard, Uchida, Seth, Delp (2013), *J. Biomech. Eng.* 135(2), 021005.
 
 use crate::scalar::Real;
+use std::sync::Arc;
 
 /// Newton tolerance on x(u) − x (OpenSim's `UTOL`).
 const U_TOL: f64 = f64::EPSILON * 1e2;
@@ -158,10 +159,18 @@ impl Quintic {
     }
 }
 
-/// A smooth segmented curve.
+/// A smooth segmented curve (its data shared between clones: muscles with the same curve
+/// properties share one, so a model's curves stay in cache; see [`SmoothCurve::share`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SmoothCurve {
+    data: Arc<CurveData>,
+}
+
+/// A curve's sections, in the Bézier and power bases, and its inverse tables.
+#[derive(Debug, PartialEq)]
+struct CurveData {
     x: Vec<Section>,
+    y: Vec<Section>,
     /// x(u) and y(u) of each section in the power basis.
     px: Vec<Quintic>,
     py: Vec<Quintic>,
@@ -187,8 +196,9 @@ impl SmoothCurve {
             .map(|(p, q)| InverseTable::new(p, q))
             .collect();
         let [(x0, y0, dydx0), (x1, y1, dydx1)] = ends;
-        Self {
+        let data = CurveData {
             x,
+            y,
             px,
             py,
             table,
@@ -198,21 +208,42 @@ impl SmoothCurve {
             y1,
             dydx0,
             dydx1,
+        };
+        Self {
+            data: Arc::new(data),
+        }
+    }
+
+    /// Shares the data of an equal curve of `pool` (the same sections and ends), or adds this
+    /// one to the pool.
+    pub fn share(&mut self, pool: &mut Vec<SmoothCurve>) {
+        let same = |c: &SmoothCurve| {
+            let (a, b) = (&c.data, &self.data);
+            Arc::ptr_eq(a, b)
+                || (a.x == b.x
+                    && a.y == b.y
+                    && [a.x0, a.x1, a.y0, a.y1, a.dydx0, a.dydx1]
+                        == [b.x0, b.x1, b.y0, b.y1, b.dydx0, b.dydx1])
+        };
+        match pool.iter().find(|c| same(c)) {
+            Some(c) => self.data = c.data.clone(),
+            None => pool.push(self.clone()),
         }
     }
 
     /// The section holding x (`calcIndex`); x is inside [x₀, x₁].
     fn section(&self, x: f64) -> usize {
-        self.x
+        self.data
+            .x
             .iter()
             .position(|p| x >= p[0] && x < p[5])
-            .unwrap_or(self.x.len() - 1)
+            .unwrap_or(self.data.x.len() - 1)
     }
 
     /// u with x(u) = x in section k (`calcU`).
     fn parameter(&self, k: usize, x: f64) -> f64 {
-        let p = &self.px[k];
-        let mut u = self.table[k].guess(x);
+        let p = &self.data.px[k];
+        let mut u = self.data.table[k].guess(x);
         let mut f = p.value(u) - x;
         let mut iter = 0;
         while f.abs() > U_TOL && iter < MAX_ITER {
@@ -229,15 +260,16 @@ impl SmoothCurve {
 
     /// y(x) and dy/dx at x (`calcValueAndFirstDerivative`).
     pub fn value_and_slope(&self, x: f64) -> (f64, f64) {
-        if x < self.x0 {
-            return (self.y0 + self.dydx0 * (x - self.x0), self.dydx0);
+        let d = &*self.data;
+        if x < d.x0 {
+            return (d.y0 + d.dydx0 * (x - d.x0), d.dydx0);
         }
-        if x > self.x1 {
-            return (self.y1 + self.dydx1 * (x - self.x1), self.dydx1);
+        if x > d.x1 {
+            return (d.y1 + d.dydx1 * (x - d.x1), d.dydx1);
         }
         let k = self.section(x);
         let u = self.parameter(k, x);
-        let (px, py) = (&self.px[k], &self.py[k]);
+        let (px, py) = (&d.px[k], &d.py[k]);
         (py.value(u), py.slope(u) / px.slope(u))
     }
 

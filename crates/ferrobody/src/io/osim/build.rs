@@ -224,6 +224,7 @@ fn add_forces(
         reflex_gains: &reflex_gains,
         ranges: &ranges,
         control_bounds: HashMap::new(),
+        curves: Vec::new(),
     };
     let mut paths = HashMap::new();
     for n in force_nodes {

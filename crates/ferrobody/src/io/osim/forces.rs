@@ -46,6 +46,8 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
     pub ranges: &'b HashMap<String, [f64; 2]>,
     /// Actuator name → `[min_control, max_control]`, as read.
     pub control_bounds: HashMap<String, [f64; 2]>,
+    /// The Millard curves read so far, shared by muscles with equal curves.
+    pub curves: Vec<crate::muscles::smooth_curve::SmoothCurve>,
 }
 
 /// The force tags this reader simulates.

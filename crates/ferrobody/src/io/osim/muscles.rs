@@ -44,7 +44,8 @@ impl ForceCtx<'_, '_, '_> {
                 (MuscleModel::Thelen2003(m), a_min)
             }
             "Millard2012EquilibriumMuscle" => {
-                let m = millard(doc, node)?;
+                let mut m = millard(doc, node)?;
+                m.share_curves(&mut self.curves);
                 let a_min = m.properties.minimum_activation;
                 (MuscleModel::Millard2012(Box::new(m)), a_min)
             }
