@@ -216,7 +216,7 @@ impl SmoothCurve {
 
     /// Shares the data of an equal curve of `pool` (the same sections and ends), or adds this
     /// one to the pool.
-    pub fn share(&mut self, pool: &mut Vec<SmoothCurve>) {
+    pub(crate) fn share(&mut self, pool: &mut Vec<SmoothCurve>) {
         let same = |c: &SmoothCurve| {
             let (a, b) = (&c.data, &self.data);
             Arc::ptr_eq(a, b)
