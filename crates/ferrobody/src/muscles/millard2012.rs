@@ -203,6 +203,7 @@ impl Millard2012 {
 
     /// Shares each curve's data with an equal curve of `pool` (adding those it lacks): a
     /// model's muscles with the same curve properties then evaluate one set of tables.
+    #[cfg(feature = "io")]
     pub(crate) fn share_curves(&mut self, pool: &mut Vec<SmoothCurve>) {
         for curve in [
             &mut self.fal,

@@ -216,6 +216,7 @@ impl SmoothCurve {
 
     /// Shares the data of an equal curve of `pool` (the same sections and ends), or adds this
     /// one to the pool.
+    #[cfg(feature = "io")]
     pub(crate) fn share(&mut self, pool: &mut Vec<SmoothCurve>) {
         let same = |c: &SmoothCurve| {
             let (a, b) = (&c.data, &self.data);
