@@ -1,5 +1,6 @@
-//! OpenSim's `GeometryPath` over path points (no wrap objects yet): its length, lengthening
-//! speed and the forces a tension along it applies.
+//! OpenSim's `GeometryPath` over path points: its length, lengthening speed and the forces a
+//! tension along it applies (wrap objects: `path_wrap.rs`; a path without them is evaluated
+//! from a stack buffer of its located points, `path_buffer.rs`).
 //!
 //! Points: a fixed `PathPoint` (station `p_bs` on a body), a `ConditionalPathPoint` (a fixed
 //! point active while its coordinate lies in `[min − 1e-5, max + 1e-5]`, OpenSim's tolerance) and
