@@ -320,7 +320,7 @@ impl GeometryPath {
 
     /// Applies the tension `tension_of(ℓ, ℓ̇)` along the path, locating its points once (a
     /// wrapped path is computed once per evaluation, as OpenSim caches it per stage; a path
-    /// of at most [`STACK_POINTS`] points without wrap objects is held on the stack).
+    /// of at most 8 points without wrap objects is held on the stack).
     pub fn apply_tension_with<T: Real>(
         &self,
         ctx: &ForceContext<'_, T>,

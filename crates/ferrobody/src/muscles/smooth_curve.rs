@@ -160,7 +160,7 @@ impl Quintic {
 }
 
 /// A smooth segmented curve (its data shared between clones: muscles with the same curve
-/// properties share one, so a model's curves stay in cache; see [`SmoothCurve::share`]).
+/// properties share one, so a model's curves stay in cache).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SmoothCurve {
     data: Arc<CurveData>,
