@@ -101,21 +101,32 @@ pub(super) fn station_at<T: Real>(
     body: BodyId,
     p_bs: Vector3<T>,
 ) -> PointAt<T> {
-    let x_gb = ctx.x_gb(body);
-    let v_gb = ctx.v_gb(body);
-    let r_g = x_gb.r * p_bs;
-    let w = v_gb.fixed_rows::<3>(0).into_owned();
-    let v = v_gb.fixed_rows::<3>(3).into_owned();
+    let (_, p_g, v_g) = station_kinematics(ctx, body, &p_bs);
     PointAt {
         body,
         p_bs,
-        p_g: x_gb.p + r_g,
-        v_g: v + w.cross(&r_g),
+        p_g,
+        v_g,
         moving: None,
         wrap: None,
         source: None,
         is_second_tangent_point: false,
     }
+}
+
+/// A body station's `r_G = R_GB p_bs`, Ground position and Ground velocity.
+#[inline(always)]
+fn station_kinematics<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    body: BodyId,
+    p_bs: &Vector3<T>,
+) -> (Vector3<T>, Vector3<T>, Vector3<T>) {
+    let x_gb = ctx.x_gb(body);
+    let v_gb = ctx.v_gb(body);
+    let r_g = x_gb.r * p_bs;
+    let w = v_gb.fixed_rows::<3>(0).into_owned();
+    let v = v_gb.fixed_rows::<3>(3).into_owned();
+    (r_g, x_gb.p + r_g, v + w.cross(&r_g))
 }
 
 impl PathPoint {
@@ -200,15 +211,12 @@ impl PathPoint {
                 (p, Some((*coordinate, dp_dq_g)), dp_dq_g * qdot)
             }
         };
-        let v_gb = ctx.v_gb(body);
-        let r_g = x_gb.r * p_bs;
-        let w = v_gb.fixed_rows::<3>(0).into_owned();
-        let v = v_gb.fixed_rows::<3>(3).into_owned();
+        let (r_g, p_g, v_g) = station_kinematics(ctx, body, &p_bs);
         Located {
             p_bs,
             r_g,
-            p_g: x_gb.p + r_g,
-            v_g: (v + w.cross(&r_g)) + v_local,
+            p_g,
+            v_g: v_g + v_local,
             moving,
         }
     }
@@ -384,14 +392,7 @@ fn apply_over<T: Real, P: Borrow<PointAt<T>>>(
         if let Some(prev) = &previous {
             let (prev, here) = (prev.borrow(), here.borrow());
             if prev.body != here.body {
-                let r = here.p_g - prev.p_g;
-                let d = r.norm();
-                let dir = if d.re() < f64::EPSILON {
-                    r * T::c(f64::NAN)
-                } else {
-                    r / d
-                };
-                let f = dir * tension;
+                let f = pull_direction(&prev.p_g, &here.p_g) * tension;
                 out.add_station_force(prev.body, &prev.p_bs, &f);
                 out.add_station_force(here.body, &here.p_bs, &(-f));
                 if let Some((c, dp_dq_g)) = &prev.moving {
@@ -417,12 +418,37 @@ pub(super) fn segment_length<T: Real>(a: &PointAt<T>, b: &PointAt<T>) -> T {
 
 /// `Point::calcSpeedBetween`: the relative velocity projected on the separation.
 fn speed_between<T: Real>(a: &PointAt<T>, b: &PointAt<T>) -> T {
-    let r = a.p_g - b.p_g;
+    separation_speed(&a.p_g, &b.p_g, &a.v_g, &b.v_g)
+}
+
+/// `Point::calcSpeedBetween` of two Ground points `p_a`, `p_b` with velocities `v_a`, `v_b`:
+/// `(v_a − v_b)·(p_a − p_b)/|p_a − p_b|`, or `|v_a − v_b|` when they coincide.
+#[inline(always)]
+pub(super) fn separation_speed<T: Real>(
+    p_a: &Vector3<T>,
+    p_b: &Vector3<T>,
+    v_a: &Vector3<T>,
+    v_b: &Vector3<T>,
+) -> T {
+    let r = p_a - p_b;
     let d = r.norm();
-    let v = a.v_g - b.v_g;
+    let v = v_a - v_b;
     if d.re() < f64::EPSILON {
         v.norm()
     } else {
         v.dot(&(r / d))
+    }
+}
+
+/// The unit vector from `from` to `to` along which a path pulls `from` (NaN where the two
+/// coincide, as OpenSim's division by a zero length gives).
+#[inline(always)]
+pub(super) fn pull_direction<T: Real>(from: &Vector3<T>, to: &Vector3<T>) -> Vector3<T> {
+    let r = to - from;
+    let d = r.norm();
+    if d.re() < f64::EPSILON {
+        r * T::c(f64::NAN)
+    } else {
+        r / d
     }
 }

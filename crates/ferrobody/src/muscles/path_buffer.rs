@@ -11,7 +11,7 @@
 //! Units: m, m/s, N. Source: OpenSim 4.6 `OpenSim/Simulation/Model/GeometryPath.cpp`
 //! (`computeLength`, `computeLengtheningSpeed`, `produceForces`).
 
-use super::path::{GeometryPath, PathKinematics, PathPoint};
+use super::path::{pull_direction, separation_speed, GeometryPath, PathKinematics, PathPoint};
 use crate::forces::{ForceAccumulator, ForceContext};
 use crate::ids::BodyId;
 use crate::math::spatial;
@@ -79,15 +79,9 @@ impl<T: Real> PathBuffer<T> {
         let mut length = T::zero();
         let mut speed = T::zero();
         for k in 1..self.count {
-            let r = self.p_g[k - 1] - self.p_g[k];
-            let d = r.norm();
-            length += d;
-            let v = self.v_g[k - 1] - self.v_g[k];
-            speed += if d.re() < f64::EPSILON {
-                v.norm()
-            } else {
-                v.dot(&(r / d))
-            };
+            let (p_a, p_b) = (&self.p_g[k - 1], &self.p_g[k]);
+            length += (p_a - p_b).norm();
+            speed += separation_speed(p_a, p_b, &self.v_g[k - 1], &self.v_g[k]);
         }
         PathKinematics { length, speed }
     }
@@ -98,14 +92,7 @@ impl<T: Real> PathBuffer<T> {
             if self.body[k - 1] == self.body[k] {
                 continue;
             }
-            let r = self.p_g[k] - self.p_g[k - 1];
-            let d = r.norm();
-            let dir = if d.re() < f64::EPSILON {
-                r * T::c(f64::NAN)
-            } else {
-                r / d
-            };
-            let f = dir * tension;
+            let f = pull_direction(&self.p_g[k - 1], &self.p_g[k]) * tension;
             out.add_body_force(self.body[k - 1], &spatial(self.r_g[k - 1].cross(&f), f));
             let f_here = -f;
             out.add_body_force(self.body[k], &spatial(self.r_g[k].cross(&f_here), f_here));

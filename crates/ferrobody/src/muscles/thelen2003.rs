@@ -167,18 +167,26 @@ impl Thelen2003 {
 
     /// The shortest fibre the pennation model allows (m).
     pub fn minimum_fiber_length(&self) -> f64 {
-        self.shape().minimum_fiber_length
+        self.minimum_fiber_length_from(
+            self.parallelogram_height(),
+            self.maximum_pennation_angle.sin(),
+        )
+    }
+
+    /// The shortest fibre from the parallelogram height and sin α_max.
+    fn minimum_fiber_length_from(&self, height: f64, sin_max: f64) -> f64 {
+        if self.maximum_pennation_angle > significant_real() {
+            height / sin_max
+        } else {
+            self.optimal_fiber_length * 0.01
+        }
     }
 
     /// The constants of the curves and the pennation model, each computed as OpenSim does.
     fn shape(&self) -> ThelenShape {
         let height = self.parallelogram_height();
         let sin_max = self.maximum_pennation_angle.sin();
-        let minimum_fiber_length = if self.maximum_pennation_angle > significant_real() {
-            height / sin_max
-        } else {
-            self.optimal_fiber_length * 0.01
-        };
+        let minimum_fiber_length = self.minimum_fiber_length_from(height, sin_max);
         let (e_toe, k_lin) = self.toe();
         ThelenShape {
             height,
