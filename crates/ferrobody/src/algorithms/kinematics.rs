@@ -20,6 +20,7 @@ use crate::math::inertia::RigidInertia;
 use crate::math::small::mul3v;
 use crate::math::spatial::shift_motion;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
+use crate::mobilizer::CustomJointFrame;
 use crate::mobilizer::HingeAxis;
 use crate::scalar::Real;
 use crate::state::State;
@@ -129,7 +130,12 @@ fn body_pose<T: Real>(
     // across the stores that wrote it.
     let qb = &q[body.q_range()];
     match &body.spatial_transform {
-        Some(st) => finish_pose(body, i, qb, x_gf, x_gf * st.x_fm(qb), pos),
+        Some(st) => {
+            let frame = st.frame(qb);
+            let x_gm = x_gf * frame.x_fm;
+            pos.custom_joints[i] = frame;
+            finish_pose(body, i, qb, x_gf, x_gm, pos)
+        }
         None => finish_pose(body, i, qb, x_gf, body.mobilizer.compose(&x_gf, qb), pos),
     }
 }
@@ -157,7 +163,12 @@ fn finish_pose<T: Real>(
         h
     } else {
         let p_mb = x_gb.p - x_gm.p;
-        hinge_in_ground(body, qb, &x_gf.r, &p_mb, &mut pos.h_g[body.u_range()]);
+        let frame = body
+            .spatial_transform
+            .as_ref()
+            .map(|_| &pos.custom_joints[i]);
+        let h_g = &mut pos.h_g[body.u_range()];
+        hinge_in_ground(body, qb, (&x_gf.r, &p_mb), frame, h_g);
         first_hinge_column(pos, body)
     };
     store_pose(pos, i, x_gf, x_gm.p, x_gb, inertia, h_first)
@@ -216,8 +227,8 @@ fn first_hinge_column<T: Real>(pos: &PositionCache<T>, body: &Body<T>) -> Spatia
 fn hinge_in_ground<T: Real>(
     body: &Body<T>,
     q: &[T],
-    r_gf: &Matrix3<T>,
-    p_mb: &Vector3<T>,
+    (r_gf, p_mb): (&Matrix3<T>, &Vector3<T>),
+    frame: Option<&CustomJointFrame<T>>,
     h_g: &mut [SpatialVec<T>],
 ) {
     if let Some(axes) = body.mobilizer.hinge_axes() {
@@ -233,7 +244,7 @@ fn hinge_in_ground<T: Real>(
         return;
     }
     let p_mb_copy = *p_mb;
-    general_hinge_in_ground(body, q, r_gf, &p_mb_copy, h_g);
+    general_hinge_in_ground(body, q, (r_gf, &p_mb_copy), frame, h_g);
 }
 
 /// [`hinge_in_ground`] for joints without unit-axis columns.
@@ -241,13 +252,13 @@ fn hinge_in_ground<T: Real>(
 fn general_hinge_in_ground<T: Real>(
     body: &Body<T>,
     q: &[T],
-    r_gf: &Matrix3<T>,
-    p_mb: &Vector3<T>,
+    (r_gf, p_mb): (&Matrix3<T>, &Vector3<T>),
+    frame: Option<&CustomJointFrame<T>>,
     h_g: &mut [SpatialVec<T>],
 ) {
     let mut h_f = [SpatialVec::<T>::zeros(); 6];
-    match &body.spatial_transform {
-        Some(st) => st.hinge(q, &mut h_f[..h_g.len()]),
+    match frame {
+        Some(frame) => h_f = frame.h_f,
         None => body.mobilizer.hinge(q, &mut h_f[..h_g.len()]),
     }
     for (h, hf) in h_g.iter_mut().zip(&h_f) {
@@ -355,7 +366,7 @@ fn body_velocity<T: Real>(
     if body.mobilizer.hinge_axes().is_none() {
         let (qb, ub) = (&q[body.q_range()], &u[body.u_range()]);
         let hdu = match &body.spatial_transform {
-            Some(st) => st.hdot_u(qb, ub),
+            Some(st) => st.hdot_u_in(&pos.custom_joints[i], ub),
             None => body.mobilizer.hdot_u(qb, ub),
         };
         alpha_c += mul3v(&pose.r_gf, &angular(&hdu));

@@ -11,6 +11,7 @@ pub use stage::Stage;
 
 use crate::math::inertia::RigidInertia;
 use crate::math::{SpatialVec, Transform};
+use crate::mobilizer::CustomJointFrame;
 use crate::scalar::Real;
 use crate::tree::Tree;
 use nalgebra::{DVector, Matrix3, Matrix6, Vector3};
@@ -29,6 +30,9 @@ pub(crate) struct PositionCache<T: Real> {
     pub inertia: Vec<RigidInertia<T>>,
     /// Hinge matrix columns in Ground, at the body origin: `V_GB = Φᵀ V_GP + Σ h_k u_k` (nu).
     pub h_g: Vec<SpatialVec<T>>,
+    /// Each function-based mobilizer at q, by body (nbodies when the tree has one, else
+    /// empty): its functions and rotations, evaluated once for the pose, H and `Ḣu`.
+    pub custom_joints: Vec<CustomJointFrame<T>>,
 }
 
 /// Velocity-stage results (depend on q and u).
@@ -150,6 +154,11 @@ impl<T: Real> Data<T> {
                 p_gm: vec![Vector3::zeros(); nb],
                 inertia: vec![RigidInertia::zero(); nb],
                 h_g: vec![SpatialVec::zeros(); nu],
+                custom_joints: if model.bodies.iter().any(|b| b.spatial_transform.is_some()) {
+                    vec![CustomJointFrame::default(); nb]
+                } else {
+                    Vec::new()
+                },
             },
             vel: VelocityCache {
                 v_gb: sv(),

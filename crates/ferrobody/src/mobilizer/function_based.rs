@@ -103,25 +103,34 @@ impl SpatialTransform {
         })
     }
 
-    /// Pose of M in F.
-    pub fn x_fm<T: Real>(&self, q: &[T]) -> Transform<T> {
+    /// Everything the kinematics needs of the joint at `q`, each function and rotation
+    /// evaluated once ([`CustomJointFrame`]).
+    pub(crate) fn frame<T: Real>(&self, q: &[T]) -> CustomJointFrame<T> {
         let s = self.spatial_coordinates(q);
-        let r = rotation(s[0].0, &self.axes[0])
-            * rotation(s[1].0, &self.axes[1])
-            * rotation(s[2].0, &self.axes[2]);
-        let p = (3..6).fold(Vector3::zeros(), |p, i| p + self.axes[i].map(T::c) * s[i].0);
-        Transform { r, p }
-    }
-
-    /// `W = [a₀, R₁ a₁, R₂ a₂]` as three columns.
-    fn w_columns<T: Real>(&self, s: &[(T, T, T); 6]) -> [Vector3<T>; 3] {
         let r1 = rotation(s[0].0, &self.axes[0]);
         let r2 = r1 * rotation(s[1].0, &self.axes[1]);
-        [
+        let w = [
             self.axes[0].map(T::c),
             r1 * self.axes[1].map(T::c),
             r2 * self.axes[2].map(T::c),
-        ]
+        ];
+        let r = r2 * rotation(s[2].0, &self.axes[2]);
+        let p = (3..6).fold(Vector3::zeros(), |p, i| p + self.axes[i].map(T::c) * s[i].0);
+        let mut h_f = [SpatialVec::<T>::zeros(); 6];
+        for (j, col) in h_f.iter_mut().enumerate().take(self.nq) {
+            *col = self.column(j, &s, &w);
+        }
+        CustomJointFrame {
+            s,
+            w,
+            x_fm: Transform { r, p },
+            h_f,
+        }
+    }
+
+    /// Pose of M in F.
+    pub fn x_fm<T: Real>(&self, q: &[T]) -> Transform<T> {
+        self.frame(q).x_fm
     }
 
     /// Column j of `H` given `W` and the spatial coordinates.
@@ -143,22 +152,20 @@ impl SpatialTransform {
 
     /// Hinge columns `H_FM` (in F), one per coordinate.
     pub fn hinge<T: Real>(&self, q: &[T], h: &mut [SpatialVec<T>]) {
-        let s = self.spatial_coordinates(q);
-        let w = self.w_columns(&s);
-        for (j, col) in h.iter_mut().enumerate().take(self.nq) {
-            *col = self.column(j, &s, &w);
-        }
+        let frame = self.frame(q);
+        let n = h.len().min(self.nq);
+        h[..n].copy_from_slice(&frame.h_f[..n]);
     }
 
     /// `Ḣ_FM u` (in F), as Simbody's `buildHdot` forms `Ḣ`.
     pub fn hdot_u<T: Real>(&self, q: &[T], u: &[T]) -> SpatialVec<T> {
+        self.hdot_u_in(&self.frame(q), u)
+    }
+
+    /// [`Self::hdot_u`] from the joint's frame at q.
+    pub(crate) fn hdot_u_in<T: Real>(&self, frame: &CustomJointFrame<T>, u: &[T]) -> SpatialVec<T> {
         let n = self.nq;
-        let s = self.spatial_coordinates(q);
-        let w = self.w_columns(&s);
-        let mut cols = [SpatialVec::<T>::zeros(); 6];
-        for (j, col) in cols.iter_mut().enumerate().take(n) {
-            *col = self.column(j, &s, &w);
-        }
+        let (s, w, cols) = (&frame.s, &frame.w, &frame.h_f);
         let combine = |keep: &dyn Fn(usize) -> bool| -> Vector3<T> {
             (0..n)
                 .filter(|&j| keep(j))
@@ -189,5 +196,29 @@ impl SpatialTransform {
             out += spatial(hw, hv) * uj;
         }
         out
+    }
+}
+
+/// A function-based mobilizer at one q: the spatial coordinates with their first and second
+/// derivatives, `W`, the pose of M in F and the hinge columns in F. The position stage
+/// computes it once per body and the velocity stage's `Ḣu` reads it back.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CustomJointFrame<T: Real> {
+    s: [(T, T, T); 6],
+    w: [Vector3<T>; 3],
+    /// Pose of M in F.
+    pub(crate) x_fm: Transform<T>,
+    /// Hinge columns `H_FM` in F (the first `nq` used).
+    pub(crate) h_f: [SpatialVec<T>; 6],
+}
+
+impl<T: Real> Default for CustomJointFrame<T> {
+    fn default() -> Self {
+        Self {
+            s: [(T::zero(), T::zero(), T::zero()); 6],
+            w: [Vector3::zeros(); 3],
+            x_fm: Transform::identity(),
+            h_f: [SpatialVec::zeros(); 6],
+        }
     }
 }

@@ -47,6 +47,7 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use euler_xyz::qdot_sin_cos as euler_xyz_qdot_sin_cos;
 pub(crate) use free::x_fm as free_x_fm;
+pub(crate) use function_based::CustomJointFrame;
 pub use function_based::{AxisFunction, SpatialTransform};
 
 /// The kind of a mobilizer.
