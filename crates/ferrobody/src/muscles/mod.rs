@@ -51,6 +51,7 @@ use crate::ids::ZId;
 use crate::math::function::Function;
 use crate::scalar::Real;
 use crate::tree::Body;
+use thelen2003::ThelenShape;
 
 /// Checks that every named property is finite and greater than zero (OpenSim's message).
 fn require_positive(properties: &[(&str, f64)]) -> Result<(), ModelError> {
@@ -162,6 +163,9 @@ pub struct Muscle {
     pub norm_tendon_force: Option<ZId>,
     /// The z holding its fibre length (Thelen, Millard with an elastic tendon).
     pub fiber_length: Option<ZId>,
+    /// A Thelen law's constants (two sines and an exponential of its properties), computed
+    /// once; checked against the properties at each use.
+    thelen_shape: Option<ThelenShape>,
 }
 
 /// One muscle's values at a state (for output and tests).
@@ -180,6 +184,30 @@ pub struct MuscleState<T> {
 }
 
 impl Muscle {
+    /// A muscle without states (set `activation`, `norm_tendon_force` and `fiber_length` to
+    /// the model's z variables its law needs).
+    pub fn new(
+        name: String,
+        path: GeometryPath,
+        model: MuscleModel,
+        excitation: Excitation,
+    ) -> Self {
+        let thelen_shape = match &model {
+            MuscleModel::Thelen2003(m) => Some(m.shape()),
+            _ => None,
+        };
+        Self {
+            name,
+            path,
+            model,
+            excitation,
+            activation: None,
+            norm_tendon_force: None,
+            fiber_length: None,
+            thelen_shape,
+        }
+    }
+
     /// Its name.
     pub fn name(&self) -> &str {
         &self.name
@@ -242,7 +270,8 @@ impl Muscle {
             }
             MuscleModel::Thelen2003(m) => {
                 let lce = self.fiber_length.map_or(T::zero(), |z| ctx.z(z));
-                let out = m.evaluate(path.length, activation, lce, excitation);
+                let shape = self.thelen_shape.as_ref();
+                let out = m.evaluate_with(shape, path.length, activation, lce, excitation);
                 MuscleState {
                     excitation,
                     activation: out.activation,

@@ -183,12 +183,13 @@ impl Thelen2003 {
     }
 
     /// The constants of the curves and the pennation model, each computed as OpenSim does.
-    fn shape(&self) -> ThelenShape {
+    pub(super) fn shape(&self) -> ThelenShape {
         let height = self.parallelogram_height();
         let sin_max = self.maximum_pennation_angle.sin();
         let minimum_fiber_length = self.minimum_fiber_length_from(height, sin_max);
         let (e_toe, k_lin) = self.toe();
         ThelenShape {
+            properties: self.shape_properties(),
             height,
             sin_max,
             minimum_fiber_length,
@@ -197,6 +198,17 @@ impl Thelen2003 {
             toe_scale: TOE_FORCE / (3.0f64.exp() - 1.0),
             passive_scale: self.kshape_passive.exp() - 1.0,
         }
+    }
+
+    /// The properties [`ThelenShape`] is computed from.
+    fn shape_properties(&self) -> [f64; 5] {
+        [
+            self.optimal_fiber_length,
+            self.pennation_angle_at_optimal,
+            self.maximum_pennation_angle,
+            self.fmax_tendon_strain,
+            self.kshape_passive,
+        ]
     }
 
     pub(super) fn pennation_angle<T: Real>(&self, fiber_length: T) -> T {
@@ -355,8 +367,28 @@ impl Thelen2003 {
     /// excitation `e` (`calcMuscleLengthInfo`, `calcFiberVelocityInfo`,
     /// `calcMuscleDynamicsInfo`).
     pub fn evaluate<T: Real>(&self, l_mt: T, a: T, lce_state: T, e: T) -> ThelenOutput<T> {
+        self.evaluate_with(None, l_mt, a, lce_state, e)
+    }
+
+    /// [`Self::evaluate`] with the constants of `memo` when they were computed from these
+    /// properties (else computed afresh).
+    pub(super) fn evaluate_with<T: Real>(
+        &self,
+        memo: Option<&ThelenShape>,
+        l_mt: T,
+        a: T,
+        lce_state: T,
+        e: T,
+    ) -> ThelenOutput<T> {
         let (ofl, tsl) = (self.optimal_fiber_length, self.tendon_slack_length);
-        let shape = self.shape();
+        let computed;
+        let shape = match memo {
+            Some(m) if m.properties == self.shape_properties() => m,
+            _ => {
+                computed = self.shape();
+                &computed
+            }
+        };
         let min_fl = shape.minimum_fiber_length;
         let lce = if lce_state.re() < min_fl {
             T::c(min_fl)
@@ -364,12 +396,12 @@ impl Thelen2003 {
             lce_state
         };
         let lce_n = lce / T::c(ofl);
-        let phi = self.pennation_angle_in(&shape, lce);
+        let phi = self.pennation_angle_in(shape, lce);
         let cosphi = phi.cos();
         let tl = l_mt - lce * cosphi;
-        let fse = Self::tendon_force_length_in(&shape, tl / T::c(tsl));
+        let fse = Self::tendon_force_length_in(shape, tl / T::c(tsl));
         let fal = self.active_force_length(lce_n);
-        let fpe = self.passive_force_length_in(&shape, lce_n);
+        let fpe = self.passive_force_length_in(shape, lce_n);
         let activation = self.clamp_activation(a);
         let afalfv = fse / cosphi - fpe;
         let mut dlce_n = self.fiber_velocity_normalized(activation, fal, afalfv);
@@ -387,7 +419,11 @@ impl Thelen2003 {
 }
 
 /// A Thelen muscle's constants that depend on its properties only (m, dimensionless).
-struct ThelenShape {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct ThelenShape {
+    /// The properties they were computed from (`ℓ_opt`, α_opt, α_max, ε₀ of the tendon,
+    /// k_PE), so that a stale copy is never used.
+    properties: [f64; 5],
     /// The pennation model's parallelogram height `ℓ_opt sin α_opt`.
     height: f64,
     /// `sin α_max`.

@@ -116,15 +116,10 @@ impl ForceCtx<'_, '_, '_> {
                 max_speed: model.max_shortening_speed(),
             };
         }
-        let muscle = Muscle {
-            name,
-            path,
-            model,
-            excitation,
-            activation,
-            norm_tendon_force,
-            fiber_length,
-        };
+        let mut muscle = Muscle::new(name, path, model, excitation);
+        muscle.activation = activation;
+        muscle.norm_tendon_force = norm_tendon_force;
+        muscle.fiber_length = fiber_length;
         self.push(node, Force::Muscle(Box::new(muscle)))?;
         Ok(states)
     }
