@@ -230,39 +230,63 @@ impl CubicSpline {
 
     /// Value (order 0), first or second derivative at `t`.
     fn eval<T: Real>(&self, t: T, order: u8) -> T {
+        self.eval_in(self.piece(t.re()), t, order)
+    }
+
+    /// Value, first and second derivative at `t`, the interval searched once.
+    fn eval_all<T: Real>(&self, t: T) -> (T, T, T) {
+        let piece = self.piece(t.re());
+        (
+            self.eval_in(piece, t, 0),
+            self.eval_in(piece, t, 1),
+            self.eval_in(piece, t, 2),
+        )
+    }
+
+    /// Where `t` falls: before the first knot, after the last, on either (within round-off),
+    /// or in the interval x[k] <= t <= x[k+1] (OpenSim's binary search).
+    fn piece(&self, tr: f64) -> SplinePiece {
         let n = self.x.len();
-        let tr = t.re();
         let (x0, xn) = (self.x[0], self.x[n - 1]);
-        let linear = |k: usize, xk: f64| match order {
-            0 => T::c(self.y[k]) + (t - T::c(xk)) * T::c(self.b[k]),
+        if tr < x0 {
+            SplinePiece::Before
+        } else if tr > xn {
+            SplinePiece::After
+        } else if (tr - x0).abs() <= ROUNDOFF_ERROR {
+            SplinePiece::Knot(0)
+        } else if (tr - xn).abs() <= ROUNDOFF_ERROR {
+            SplinePiece::Knot(n - 1)
+        } else if n < 3 {
+            SplinePiece::Interval(0)
+        } else {
+            SplinePiece::Interval(
+                self.x
+                    .partition_point(|&xi| xi <= tr)
+                    .saturating_sub(1)
+                    .min(n - 2),
+            )
+        }
+    }
+
+    /// The `order`-th derivative at `t` in `piece`.
+    fn eval_in<T: Real>(&self, piece: SplinePiece, t: T, order: u8) -> T {
+        let n = self.x.len();
+        let linear = |k: usize| match order {
+            0 => T::c(self.y[k]) + (t - T::c(self.x[k])) * T::c(self.b[k]),
             1 => T::c(self.b[k]),
             _ => T::zero(),
         };
-        if tr < x0 {
-            return linear(0, x0);
-        }
-        if tr > xn {
-            return linear(n - 1, xn);
-        }
-        let at_knot = |k: usize| match order {
-            0 => T::c(self.y[k]),
-            1 => T::c(self.b[k]),
-            _ => T::c(2.0 * self.c[k]),
-        };
-        if (tr - x0).abs() <= ROUNDOFF_ERROR {
-            return at_knot(0);
-        }
-        if (tr - xn).abs() <= ROUNDOFF_ERROR {
-            return at_knot(n - 1);
-        }
-        let k = if n < 3 {
-            0
-        } else {
-            // The interval with x[k] <= t <= x[k+1] (OpenSim's binary search).
-            self.x
-                .partition_point(|&xi| xi <= tr)
-                .saturating_sub(1)
-                .min(n - 2)
+        let k = match piece {
+            SplinePiece::Before => return linear(0),
+            SplinePiece::After => return linear(n - 1),
+            SplinePiece::Knot(k) => {
+                return match order {
+                    0 => T::c(self.y[k]),
+                    1 => T::c(self.b[k]),
+                    _ => T::c(2.0 * self.c[k]),
+                }
+            }
+            SplinePiece::Interval(k) => k,
         };
         let dx = t - T::c(self.x[k]);
         let (b, c, d) = (T::c(self.b[k]), T::c(self.c[k]), T::c(self.d[k]));
@@ -272,6 +296,15 @@ impl CubicSpline {
             _ => c * T::c(2.0) + dx * d * T::c(6.0),
         }
     }
+}
+
+/// Where an argument falls on a spline (see `CubicSpline::piece`).
+#[derive(Clone, Copy)]
+enum SplinePiece {
+    Before,
+    After,
+    Knot(usize),
+    Interval(usize),
 }
 
 /// `SimmSpline::calcCoefficients`, statement for statement.
@@ -339,6 +372,20 @@ impl Function {
     /// The first derivative at `x`.
     pub fn derivative<T: Real>(&self, x: T) -> T {
         self.eval(x, 1)
+    }
+
+    /// The value, first and second derivative at `x` (for a spline, its interval searched
+    /// once).
+    pub fn value_and_derivatives<T: Real>(&self, x: T) -> (T, T, T) {
+        match self {
+            Function::Spline(s) => s.eval_all(x),
+            Function::Multiplier(f, scale) => {
+                let (v, d1, d2) = f.value_and_derivatives(x);
+                let scale = T::c(*scale);
+                (v * scale, d1 * scale, d2 * scale)
+            }
+            _ => (self.eval(x, 0), self.eval(x, 1), self.eval(x, 2)),
+        }
     }
 
     /// The second derivative at `x`.
@@ -504,5 +551,24 @@ mod tests {
         assert_eq!(f.second_derivative(4.0f64), 0.0);
         assert!(CubicSpline::simm(vec![0.0, 0.0], vec![1.0, 2.0]).is_err());
         assert!(CubicSpline::simm(vec![0.0], vec![1.0]).is_err());
+    }
+
+    #[test]
+    fn value_and_derivatives_are_the_three_evaluations_bit_for_bit() {
+        let s = CubicSpline::simm(vec![0.0, 1.0, 2.0, 3.0], vec![0.0, 1.0, 0.0, 2.0]).unwrap();
+        let two = CubicSpline::simm(vec![0.0, 1.0], vec![1.0, 2.0]).unwrap();
+        let functions = [
+            Function::Spline(s.clone()),
+            Function::Spline(two),
+            Function::Multiplier(Box::new(Function::Spline(s)), -1.7),
+            Function::Polynomial(vec![0.5, -1.0, 2.0, 3.0]),
+        ];
+        // Before, on and between the knots, and after them.
+        for f in &functions {
+            for x in [-0.5f64, 0.0, 1e-16, 0.4, 1.0, 2.5, 3.0, 3.5] {
+                let expected = (f.value(x), f.derivative(x), f.second_derivative(x));
+                assert_eq!(f.value_and_derivatives(x), expected, "{f:?} at {x}");
+            }
+        }
     }
 }

@@ -93,11 +93,7 @@ impl SpatialTransform {
         std::array::from_fn(|i| {
             let f = &self.functions[i];
             match f.coordinate {
-                Some(k) => (
-                    f.function.value(q[k]),
-                    f.function.derivative(q[k]),
-                    f.function.second_derivative(q[k]),
-                ),
+                Some(k) => f.function.value_and_derivatives(q[k]),
                 None => (f.function.value(T::zero()), T::zero(), T::zero()),
             }
         })

@@ -186,27 +186,25 @@ impl PathPoint {
                 let qdot = ctx.u_of(coordinate.body, coordinate.index);
                 // OpenSim evaluates the location at q clamped to the coordinate's range, and
                 // its derivatives (velocity, generalized force) at q itself.
-                let q_clamped = if q.re() < range[0] {
-                    T::c(range[0])
-                } else if q.re() > range[1] {
-                    T::c(range[1])
-                } else {
-                    q
+                let clamped = q.re() < range[0] || q.re() > range[1];
+                let value_and_slope = |f: &Function| {
+                    if clamped {
+                        let bound = if q.re() < range[0] {
+                            range[0]
+                        } else {
+                            range[1]
+                        };
+                        let q_clamped = T::c(bound);
+                        (f.value(q_clamped), f.derivative(q))
+                    } else {
+                        let (value, slope, _) = f.value_and_derivatives(q);
+                        (value, slope)
+                    }
                 };
+                let [(x, dx), (y, dy), (z, dz)] = [0, 1, 2].map(|i| value_and_slope(&location[i]));
                 let r_bf = x_bf.r.map(T::c);
-                let p = x_bf.p.map(T::c)
-                    + r_bf
-                        * Vector3::new(
-                            location[0].value(q_clamped),
-                            location[1].value(q_clamped),
-                            location[2].value(q_clamped),
-                        );
-                let dp_dq = r_bf
-                    * Vector3::new(
-                        location[0].derivative(q),
-                        location[1].derivative(q),
-                        location[2].derivative(q),
-                    );
+                let p = x_bf.p.map(T::c) + r_bf * Vector3::new(x, y, z);
+                let dp_dq = r_bf * Vector3::new(dx, dy, dz);
                 let dp_dq_g = x_gb.r * dp_dq;
                 (p, Some((*coordinate, dp_dq_g)), dp_dq_g * qdot)
             }
