@@ -36,6 +36,7 @@ pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Res
     let mut stats = Default::default();
     for _ in 0..runs {
         let mut sim = Simulation::new(&scene.model, scene.initial_state.clone(), scene.integrator)?;
+        sim.set_parallel_forces(true);
         let start = Instant::now();
         sim.advance_to(scene.duration)?;
         walls.push(start.elapsed().as_secs_f64());

@@ -167,6 +167,13 @@ enum Command {
     },
 }
 
+/// Runs the command on a thread of rayon's pool, so that the parallel muscle evaluation of a
+/// simulation (`Simulation::set_parallel_forces`) hands work over within the pool (from the
+/// main thread each hand-over would wake the pool and cost more than it saves).
+fn on_a_pool_thread<R: Send>(command: impl FnOnce() -> R + Send) -> R {
+    rayon::scope(|_| command())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -188,7 +195,7 @@ fn main() -> ExitCode {
         }
     };
     interrupt::install();
-    let result = match cli.command {
+    let result = on_a_pool_thread(move || match cli.command {
         Command::Demo { out, quiet } => demo::demo(&out, quiet),
         Command::Run {
             scene,
@@ -259,7 +266,8 @@ fn main() -> ExitCode {
             let out = out.unwrap_or_else(|| run::default_out_dir(&format!("curves-{model}")));
             curves::curves(&model, &params, &out)
         }
-    };
+    });
+
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

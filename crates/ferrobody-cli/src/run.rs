@@ -242,6 +242,7 @@ pub fn simulate_to_files(
     let mut sim = match Simulation::new(model, scene.initial_state.clone(), scene.integrator) {
         Ok(mut sim) => {
             sim.set_wall_time_limit(extras.max_wall_time);
+            sim.set_parallel_forces(true);
             sim
         }
         Err(e) => {

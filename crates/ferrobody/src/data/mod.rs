@@ -4,9 +4,11 @@
 
 mod accessors;
 mod constraint_cache;
+mod force_records;
 mod stage;
 
 pub(crate) use constraint_cache::ConstraintCache;
+pub(crate) use force_records::{ForceOp, ForceRecords};
 pub use stage::Stage;
 
 use crate::math::inertia::RigidInertia;
@@ -131,6 +133,8 @@ pub struct Data<T: Real = f64> {
     pub(crate) constraints: ConstraintCache<T>,
     /// Reusable buffers of contact evaluation (surface poses, broad-phase pairs).
     pub(crate) contact_scratch: crate::geometry::ContactScratch<T>,
+    /// Forces of elements evaluated in parallel, replayed in order.
+    pub(crate) force_records: ForceRecords<T>,
 }
 
 impl<T: Real> Data<T> {
@@ -198,6 +202,7 @@ impl<T: Real> Data<T> {
             realizations: 0,
             constraints: ConstraintCache::new(rows, holonomic, nu, nb),
             contact_scratch: Default::default(),
+            force_records: Default::default(),
         }
     }
 

@@ -17,6 +17,7 @@ mod coordinate_limit;
 mod gravity;
 mod linear_bushing;
 mod mobility;
+mod sink;
 mod two_point;
 
 pub use constant::{ConstantForce, ConstantTorque, MobilityConstantForce};
@@ -28,6 +29,9 @@ pub use mobility::{MobilityLinearDamper, MobilityLinearSpring};
 pub use two_point::{TwoPointLinearDamper, TwoPointLinearSpring};
 
 pub(crate) use context::check_body;
+#[cfg(feature = "parallel")]
+pub(crate) use sink::ForceRecorder;
+pub(crate) use sink::{replay, ForceSink};
 
 use crate::scalar::Real;
 

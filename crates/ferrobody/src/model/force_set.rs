@@ -4,11 +4,11 @@
 //! per-source `qfrc_*` idea). The elements themselves live in [`crate::forces`] and
 //! [`crate::contact`].
 
-use crate::data::{Data, Stage};
+use crate::data::{Data, ForceRecords, Stage};
 use crate::error::ModelError;
 use crate::error::{Error, Result};
 use crate::forces::{
-    check_body, ConstantForce, ConstantTorque, CoordinateLimitForce, ForceAccumulator,
+    check_body, replay, ConstantForce, ConstantTorque, CoordinateLimitForce, ForceAccumulator,
     ForceContext, ForceElement, Gravity, LinearBushing, MobilityConstantForce,
     MobilityLinearDamper, MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
 };
@@ -188,6 +188,9 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
         .for_each(|f| *f = SpatialVec::zeros());
     dynamics.mobility_forces.fill(T::zero());
     let ctx = ForceContext::from_caches(model, state, &data.pos, &data.vel);
+    let enabled = state.discrete(model, model.force_enabled);
+    let records = &mut data.force_records;
+    let parallel = records.enabled && record_muscles_in_parallel(model, &ctx, enabled, records);
     let mut out = ForceAccumulator {
         model,
         x_gb: &data.pos.x_gb,
@@ -198,8 +201,7 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
         zdot: dynamics.zdot.as_mut_slice(),
         contact_scratch: &mut data.contact_scratch,
     };
-    let enabled = state.discrete(model, model.force_enabled);
-    for (f, flag) in model.forces.iter().zip(enabled) {
+    for (k, (f, flag)) in model.forces.iter().zip(enabled).enumerate() {
         if flag.re() == 0.0 {
             continue;
         }
@@ -209,12 +211,69 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
             Force::Gravity(e) => e.calc_force(&ctx, &mut out),
             Force::MobilityLinearSpring(e) => e.calc_force(&ctx, &mut out),
             Force::MobilityLinearDamper(e) => e.calc_force(&ctx, &mut out),
+            Force::Muscle(_) if parallel => replay(&records.per_element[k], &mut out),
             _ => f.calc_force(&ctx, &mut out),
         }
     }
     model.apply_actuators(state, dynamics.mobility_forces.as_mut_slice());
     data.realizations += 1;
     data.realized = Stage::Dynamics;
+}
+
+/// Models with fewer muscles evaluate them in the sequential pass: below this an evaluation
+/// is too short to gain from a second thread (measured: 2D_gait's 18 muscles, 6 µs per
+/// evaluation, ran 0.74× as fast on two threads; docs/performance.md).
+#[cfg(feature = "parallel")]
+const PARALLEL_MIN_MUSCLES: usize = 24;
+
+/// Evaluates the muscles on rayon's threads, each recording its forces for the sequential
+/// pass to replay in order (bit for bit the sequential sums); whether it did. Only on a
+/// thread of a rayon pool of two or more threads (from elsewhere the hand-over costs more
+/// than it saves) and for models of [`PARALLEL_MIN_MUSCLES`] muscles or more.
+#[cfg(feature = "parallel")]
+fn record_muscles_in_parallel<T: Real>(
+    model: &Model<T>,
+    ctx: &ForceContext<'_, T>,
+    enabled: &[T],
+    records: &mut ForceRecords<T>,
+) -> bool {
+    use rayon::prelude::*;
+    if rayon::current_thread_index().is_none() || rayon::current_num_threads() < 2 {
+        return false;
+    }
+    let muscles = model
+        .forces
+        .iter()
+        .filter(|f| matches!(f, Force::Muscle(_)));
+    if muscles.count() < PARALLEL_MIN_MUSCLES {
+        return false;
+    }
+    let x_gb = ctx.pos.x_gb.as_slice();
+    let lists = &mut records.per_element;
+    lists.resize_with(model.forces.len(), Vec::new);
+    // Pieces of a few elements: rayon's work stealing balances muscles of unequal cost (a
+    // wrapped path costs tens of times an unwrapped one).
+    lists
+        .par_iter_mut()
+        .zip(model.forces.par_iter().zip(enabled.par_iter()))
+        .with_min_len(4)
+        .for_each(|(ops, (force, flag))| {
+            ops.clear();
+            if let (Force::Muscle(m), true) = (force, flag.re() != 0.0) {
+                m.calc_force_into(ctx, &mut crate::forces::ForceRecorder { x_gb, ops });
+            }
+        });
+    true
+}
+
+#[cfg(not(feature = "parallel"))]
+fn record_muscles_in_parallel<T: Real>(
+    _: &Model<T>,
+    _: &ForceContext<'_, T>,
+    _: &[T],
+    _: &mut ForceRecords<T>,
+) -> bool {
+    false
 }
 
 /// The forces of one element alone: body forces (nbodies), mobility forces (nu) and its

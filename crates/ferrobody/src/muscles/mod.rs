@@ -46,7 +46,7 @@ pub use wrap_sphere::WrapSphere;
 pub use wrap_torus::WrapTorus;
 
 use crate::error::{invalid, ModelError};
-use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
+use crate::forces::{ForceAccumulator, ForceContext, ForceElement, ForceSink};
 use crate::ids::ZId;
 use crate::math::function::Function;
 use crate::scalar::Real;
@@ -313,8 +313,20 @@ impl<T: Real> ForceElement<T> for Muscle {
 
     /// Applies the tendon force along the path and writes the state rates.
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
+        self.calc_force_into(ctx, out);
+    }
+}
+
+impl Muscle {
+    /// [`ForceElement::calc_force`] into any sink (the accumulator, or a recorder when the
+    /// muscles run in parallel).
+    pub(crate) fn calc_force_into<T: Real>(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        out: &mut impl ForceSink<T>,
+    ) {
         let mut state = None;
-        self.path.apply_tension_with(ctx, out, |path| {
+        self.path.apply_tension_into(ctx, out, |path| {
             let s = self.state_on_path(ctx, path);
             state = Some(s);
             s.output.tendon_force

@@ -19,7 +19,7 @@
 use super::path_buffer::{PathBuffer, STACK_POINTS};
 use super::path_wrap::PathWrap;
 use crate::error::{invalid, ModelError};
-use crate::forces::{ForceAccumulator, ForceContext};
+use crate::forces::{ForceAccumulator, ForceContext, ForceSink};
 use crate::ids::BodyId;
 use crate::math::function::Function;
 use crate::math::Transform;
@@ -333,6 +333,17 @@ impl GeometryPath {
         out: &mut ForceAccumulator<'_, T>,
         tension_of: impl FnOnce(PathKinematics<T>) -> T,
     ) {
+        self.apply_tension_into(ctx, out, tension_of);
+    }
+
+    /// [`Self::apply_tension_with`] into any sink (the accumulator, or a recorder when the
+    /// element runs in parallel).
+    pub(crate) fn apply_tension_into<T: Real>(
+        &self,
+        ctx: &ForceContext<'_, T>,
+        out: &mut impl ForceSink<T>,
+        tension_of: impl FnOnce(PathKinematics<T>) -> T,
+    ) {
         if !self.wraps.is_empty() {
             let nodes = self.current_path(ctx);
             let tension = tension_of(kinematics_of(nodes.iter()));
@@ -382,7 +393,7 @@ fn kinematics_of<T: Real, P: Borrow<PointAt<T>>>(
 /// Applies `tension` over a sequence of path nodes (`GeometryPath::produceForces`).
 fn apply_over<T: Real, P: Borrow<PointAt<T>>>(
     nodes: impl Iterator<Item = P>,
-    out: &mut ForceAccumulator<'_, T>,
+    out: &mut impl ForceSink<T>,
     tension: T,
 ) {
     let mut previous: Option<P> = None;

@@ -12,7 +12,7 @@
 //! (`computeLength`, `computeLengtheningSpeed`, `produceForces`).
 
 use super::path::{pull_direction, separation_speed, GeometryPath, PathKinematics, PathPoint};
-use crate::forces::{ForceAccumulator, ForceContext};
+use crate::forces::{ForceContext, ForceSink};
 use crate::ids::BodyId;
 use crate::math::spatial;
 use crate::scalar::Real;
@@ -87,7 +87,7 @@ impl<T: Real> PathBuffer<T> {
     }
 
     /// Applies `tension` along the located path (`apply_over` of [`super::path`]).
-    pub(super) fn apply(&self, path: &GeometryPath, out: &mut ForceAccumulator<'_, T>, tension: T) {
+    pub(super) fn apply(&self, path: &GeometryPath, out: &mut impl ForceSink<T>, tension: T) {
         for k in 1..self.count {
             if self.body[k - 1] == self.body[k] {
                 continue;

@@ -229,6 +229,17 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.budget.set_wall_time(seconds);
     }
 
+    /// Evaluates the muscles of a model of 24 or more on rayon's threads, each recording its
+    /// forces for the sequential pass to add in order, so the results are bit for bit those
+    /// of one thread (the `parallel` feature). It takes effect while the simulation runs on a
+    /// thread of a rayon pool of two or more threads (`pool.install(|| sim.advance_to(t))`;
+    /// the `ferrobody` command runs there); `RAYON_NUM_THREADS=1` turns it off. Off by default:
+    /// parallel runs of many simulations gain nothing from it.
+    pub fn set_parallel_forces(&mut self, on: bool) {
+        self.data.force_records.enabled = on;
+        self.report_data.force_records.enabled = on;
+    }
+
     /// The step size the next attempt will use (s).
     pub fn next_step_size(&self) -> f64 {
         self.h
@@ -356,6 +367,8 @@ impl<'m, T: Real> Simulation<'m, T> {
 
 mod attempts;
 mod model_handle;
+#[cfg(all(test, feature = "parallel", feature = "io"))]
+mod parallel_forces_tests;
 mod reports;
 mod setup;
 pub mod step_jacobian;
