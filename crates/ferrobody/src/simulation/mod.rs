@@ -368,7 +368,7 @@ impl<'m, T: Real> Simulation<'m, T> {
 mod attempts;
 mod model_handle;
 #[cfg(all(test, feature = "parallel", feature = "io"))]
-mod parallel_forces_tests;
+mod tests;
 mod reports;
 mod setup;
 pub mod step_jacobian;

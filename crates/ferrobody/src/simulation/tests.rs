@@ -1,4 +1,5 @@
-//! Muscles evaluated on two threads give the one-thread results bit for bit.
+//! The simulation's tests: muscles evaluated on two threads give the one-thread results bit
+//! for bit.
 
 use crate::integrators::IntegratorSettings;
 use crate::io::osim;
