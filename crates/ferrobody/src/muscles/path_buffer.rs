@@ -39,14 +39,15 @@ impl<T: Real> PathBuffer<T> {
     /// An empty buffer.
     #[inline(always)]
     pub(super) fn new() -> Self {
-        let zero = Vector3::zeros();
+        // Each array filled on its own: from one shared zero vector the compiler fills one
+        // array and copies it into the others with a memcpy call each.
         Self {
             count: 0,
             body: [BodyId(0); STACK_POINTS],
-            r_g: [zero; STACK_POINTS],
-            p_g: [zero; STACK_POINTS],
-            v_g: [zero; STACK_POINTS],
-            dp_dq_g: [zero; STACK_POINTS],
+            r_g: std::array::from_fn(|_| Vector3::zeros()),
+            p_g: std::array::from_fn(|_| Vector3::zeros()),
+            v_g: std::array::from_fn(|_| Vector3::zeros()),
+            dp_dq_g: std::array::from_fn(|_| Vector3::zeros()),
             source: [0; STACK_POINTS],
         }
     }

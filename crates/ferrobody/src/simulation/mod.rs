@@ -367,11 +367,11 @@ impl<'m, T: Real> Simulation<'m, T> {
 
 mod attempts;
 mod model_handle;
-#[cfg(all(test, feature = "parallel", feature = "io"))]
-mod tests;
 mod reports;
 mod setup;
 pub mod step_jacobian;
+#[cfg(all(test, feature = "parallel", feature = "io"))]
+mod tests;
 
 pub use model_handle::ModelHandle;
 pub use reports::check_report_rows;
