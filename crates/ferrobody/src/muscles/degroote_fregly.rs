@@ -190,16 +190,31 @@ impl DeGrooteFregly2016 {
         Ok(())
     }
 
-    fn fiber_width(&self) -> f64 {
-        self.optimal_fiber_length * self.pennation_angle_at_optimal.sin()
+    /// The constants of the curves and the fibre's width, each computed as OpenSim does.
+    pub(super) fn shape(&self) -> DeGrooteShape {
+        let e0 = self.passive_fiber_strain_at_one_norm_force;
+        let passive_offset = (K_PE * (MIN_NORM_FIBER_LENGTH - 1.0) / e0).exp();
+        DeGrooteShape {
+            properties: self.shape_properties(),
+            fiber_width: self.optimal_fiber_length * self.pennation_angle_at_optimal.sin(),
+            passive_offset,
+            passive_denom: K_PE.exp() - passive_offset,
+            tendon_k: ((1.0 + C3) / C1).ln() / (1.0 + self.tendon_strain_at_one_norm_force - C2),
+        }
+    }
+
+    /// The properties [`DeGrooteShape`] is computed from.
+    fn shape_properties(&self) -> [f64; 4] {
+        [
+            self.optimal_fiber_length,
+            self.pennation_angle_at_optimal,
+            self.passive_fiber_strain_at_one_norm_force,
+            self.tendon_strain_at_one_norm_force,
+        ]
     }
 
     fn max_speed(&self) -> f64 {
         self.max_contraction_velocity * self.optimal_fiber_length
-    }
-
-    fn tendon_stiffness_parameter(&self) -> f64 {
-        ((1.0 + C3) / C1).ln() / (1.0 + self.tendon_strain_at_one_norm_force - C2)
     }
 
     /// Active force–length multiplier f_L(ℓ̃).
@@ -217,14 +232,17 @@ impl DeGrooteFregly2016 {
 
     /// Passive force–length multiplier f_PE(ℓ̃).
     pub fn passive_force_length<T: Real>(&self, norm_fiber_length: T) -> T {
+        self.passive_force_length_in(&self.shape(), norm_fiber_length)
+    }
+
+    fn passive_force_length_in<T: Real>(&self, shape: &DeGrooteShape, norm_fiber_length: T) -> T {
         if self.ignore_passive_fiber_force {
             return T::zero();
         }
         let e0 = self.passive_fiber_strain_at_one_norm_force;
-        let offset = (K_PE * (MIN_NORM_FIBER_LENGTH - 1.0) / e0).exp();
-        let denom = K_PE.exp() - offset;
-        ((T::c(K_PE) * (norm_fiber_length - T::one()) / T::c(e0)).exp() - T::c(offset))
-            / T::c(denom)
+        ((T::c(K_PE) * (norm_fiber_length - T::one()) / T::c(e0)).exp()
+            - T::c(shape.passive_offset))
+            / T::c(shape.passive_denom)
     }
 
     /// Force–velocity multiplier f_V(ṽ).
@@ -240,20 +258,25 @@ impl DeGrooteFregly2016 {
 
     /// Tendon force multiplier f̃_T(ℓ̃_T).
     pub fn tendon_force_length<T: Real>(&self, norm_tendon_length: T) -> T {
-        let k = self.tendon_stiffness_parameter();
+        let k = self.shape().tendon_k;
         T::c(C1) * (T::c(k) * (norm_tendon_length - T::c(C2))).exp() - T::c(C3)
     }
 
-    fn tendon_force_length_derivative<T: Real>(&self, norm_tendon_length: T) -> T {
-        let k = self.tendon_stiffness_parameter();
+    fn tendon_force_length_derivative_in<T: Real>(
+        shape: &DeGrooteShape,
+        norm_tendon_length: T,
+    ) -> T {
+        let k = shape.tendon_k;
         T::c(C1 * k) * (T::c(k) * (norm_tendon_length - T::c(C2))).exp()
     }
 
     /// Normalized tendon length ℓ̃_T at normalized tendon force f̃_T.
     pub fn tendon_force_length_inverse<T: Real>(&self, norm_tendon_force: T) -> T {
-        ((norm_tendon_force + T::c(C3)) * T::c(1.0 / C1)).ln()
-            / T::c(self.tendon_stiffness_parameter())
-            + T::c(C2)
+        Self::tendon_force_length_inverse_in(&self.shape(), norm_tendon_force)
+    }
+
+    fn tendon_force_length_inverse_in<T: Real>(shape: &DeGrooteShape, norm_tendon_force: T) -> T {
+        ((norm_tendon_force + T::c(C3)) * T::c(1.0 / C1)).ln() / T::c(shape.tendon_k) + T::c(C2)
     }
 
     /// ȧ at activation `a` and excitation `e`.
@@ -267,14 +290,19 @@ impl DeGrooteFregly2016 {
 
     /// The fibre's length, cos α, and the two length multipliers at path length `l_mt` with
     /// tendon length `tendon_length`.
-    fn fiber_geometry<T: Real>(&self, l_mt: T, tendon_length: T) -> (T, T, T, T) {
+    fn fiber_geometry<T: Real>(
+        &self,
+        shape: &DeGrooteShape,
+        l_mt: T,
+        tendon_length: T,
+    ) -> (T, T, T, T) {
         let along = l_mt - tendon_length;
-        let h = self.fiber_width();
+        let h = shape.fiber_width;
         let fiber_length = (along * along + T::c(h * h)).sqrt();
         let cos_alpha = along / fiber_length;
         let norm = fiber_length / T::c(self.optimal_fiber_length);
         let (f_pe, f_l) = (
-            self.passive_force_length(norm),
+            self.passive_force_length_in(shape, norm),
             self.active_force_length(norm),
         );
         (fiber_length, cos_alpha, f_pe, f_l)
@@ -290,10 +318,31 @@ impl DeGrooteFregly2016 {
         a: T,
         norm_tendon_force: T,
     ) -> MuscleOutput<T> {
+        self.evaluate_with(None, l_mt, v_mt, a, norm_tendon_force)
+    }
+
+    /// [`Self::evaluate`] with the constants of `memo` when they were computed from these
+    /// properties (else computed afresh).
+    pub(super) fn evaluate_with<T: Real>(
+        &self,
+        memo: Option<&DeGrooteShape>,
+        l_mt: T,
+        v_mt: T,
+        a: T,
+        norm_tendon_force: T,
+    ) -> MuscleOutput<T> {
+        let computed;
+        let shape = match memo {
+            Some(m) if m.properties == self.shape_properties() => m,
+            _ => {
+                computed = self.shape();
+                &computed
+            }
+        };
         let f_max = T::c(self.max_isometric_force);
         let ls = self.tendon_slack_length;
         if self.ignore_tendon_compliance {
-            let (fiber_length, cos_alpha, f_pe, f_l) = self.fiber_geometry(l_mt, T::c(ls));
+            let (fiber_length, cos_alpha, f_pe, f_l) = self.fiber_geometry(shape, l_mt, T::c(ls));
             let fiber_velocity = v_mt * cos_alpha;
             let norm_v = fiber_velocity / T::c(self.max_speed());
             let f_v = Self::force_velocity(norm_v);
@@ -306,9 +355,9 @@ impl DeGrooteFregly2016 {
                 norm_tendon_force_dot: T::zero(),
             };
         }
-        let norm_tendon_length = self.tendon_force_length_inverse(norm_tendon_force);
+        let norm_tendon_length = Self::tendon_force_length_inverse_in(shape, norm_tendon_force);
         let (fiber_length, cos_alpha, f_pe, f_l) =
-            self.fiber_geometry(l_mt, T::c(ls) * norm_tendon_length);
+            self.fiber_geometry(shape, l_mt, T::c(ls) * norm_tendon_length);
         if self.implicit_tendon_dynamics {
             // The rate is the discrete variable (zero): the tendon's length does not change,
             // so the fibre along the tendon moves with the path (OpenSim's implicit branch of
@@ -331,16 +380,17 @@ impl DeGrooteFregly2016 {
             fiber_length,
             fiber_velocity,
             norm_tendon_force_dot: norm_tendon_velocity
-                * self.tendon_force_length_derivative(norm_tendon_length),
+                * Self::tendon_force_length_derivative_in(shape, norm_tendon_length),
         }
     }
 
     /// OpenSim's equilibrium residual (implicit form, d f̃_T/dt = 0): normalized tendon force
     /// minus the fibre force along the tendon over F_max.
     fn equilibrium_residual(&self, l_mt: f64, v_mt: f64, a: f64, norm_tendon_force: f64) -> f64 {
-        let norm_tendon_length = self.tendon_force_length_inverse(norm_tendon_force);
+        let shape = self.shape();
+        let norm_tendon_length = Self::tendon_force_length_inverse_in(&shape, norm_tendon_force);
         let (_, cos_alpha, f_pe, f_l) =
-            self.fiber_geometry(l_mt, self.tendon_slack_length * norm_tendon_length);
+            self.fiber_geometry(&shape, l_mt, self.tendon_slack_length * norm_tendon_length);
         // With a zero tendon-force rate the tendon does not stretch: all of v_MT is the fibre's.
         let fiber_velocity = v_mt * cos_alpha;
         let norm_v = fiber_velocity / self.max_speed();
@@ -384,6 +434,21 @@ impl DeGrooteFregly2016 {
         }
         Ok(midpoint)
     }
+}
+
+/// A DeGroote–Fregly muscle's constants that depend on its properties only.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct DeGrooteShape {
+    /// The properties they were computed from (ℓ_opt, α_opt, the passive fibre strain and
+    /// the tendon strain at one normalized force), so that a stale copy is never used.
+    properties: [f64; 4],
+    /// `ℓ_opt sin α_opt` (m).
+    fiber_width: f64,
+    /// The passive curve's `exp(k_PE (ℓ̃_min − 1)/e₀)` and `exp(k_PE) −` that.
+    passive_offset: f64,
+    passive_denom: f64,
+    /// The tendon curve's stiffness `ln((1 + c₃)/c₁)/(1 + ε₀ − c₂)`.
+    tendon_k: f64,
 }
 
 #[cfg(test)]

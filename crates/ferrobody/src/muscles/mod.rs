@@ -51,6 +51,7 @@ use crate::ids::ZId;
 use crate::math::function::Function;
 use crate::scalar::Real;
 use crate::tree::Body;
+use degroote_fregly::DeGrooteShape;
 use thelen2003::ThelenShape;
 
 /// Checks that every named property is finite and greater than zero (OpenSim's message).
@@ -163,9 +164,17 @@ pub struct Muscle {
     pub norm_tendon_force: Option<ZId>,
     /// The z holding its fibre length (Thelen, Millard with an elastic tendon).
     pub fiber_length: Option<ZId>,
-    /// A Thelen law's constants (two sines and an exponential of its properties), computed
+    /// The law's constants (sines, exponentials and logarithms of its properties), computed
     /// once; checked against the properties at each use.
-    thelen_shape: Option<ThelenShape>,
+    law_constants: LawConstants,
+}
+
+/// A muscle law's constants, kept with the muscle (see [`Muscle::new`]).
+#[derive(Clone, Debug, PartialEq)]
+enum LawConstants {
+    Thelen(ThelenShape),
+    DeGroote(DeGrooteShape),
+    None,
 }
 
 /// One muscle's values at a state (for output and tests).
@@ -192,9 +201,10 @@ impl Muscle {
         model: MuscleModel,
         excitation: Excitation,
     ) -> Self {
-        let thelen_shape = match &model {
-            MuscleModel::Thelen2003(m) => Some(m.shape()),
-            _ => None,
+        let law_constants = match &model {
+            MuscleModel::Thelen2003(m) => LawConstants::Thelen(m.shape()),
+            MuscleModel::DeGrooteFregly2016(m) => LawConstants::DeGroote(m.shape()),
+            MuscleModel::Millard2012(_) => LawConstants::None,
         };
         Self {
             name,
@@ -204,7 +214,7 @@ impl Muscle {
             activation: None,
             norm_tendon_force: None,
             fiber_length: None,
-            thelen_shape,
+            law_constants,
         }
     }
 
@@ -254,7 +264,11 @@ impl Muscle {
         match &self.model {
             MuscleModel::DeGrooteFregly2016(m) => {
                 let ntf = self.norm_tendon_force.map_or(T::zero(), |z| ctx.z(z));
-                let output = m.evaluate(path.length, path.speed, activation, ntf);
+                let shape = match &self.law_constants {
+                    LawConstants::DeGroote(shape) => Some(shape),
+                    _ => None,
+                };
+                let output = m.evaluate_with(shape, path.length, path.speed, activation, ntf);
                 let activation_rate = if self.activation.is_some() {
                     m.activation_rate(activation, excitation)
                 } else {
@@ -270,7 +284,10 @@ impl Muscle {
             }
             MuscleModel::Thelen2003(m) => {
                 let lce = self.fiber_length.map_or(T::zero(), |z| ctx.z(z));
-                let shape = self.thelen_shape.as_ref();
+                let shape = match &self.law_constants {
+                    LawConstants::Thelen(shape) => Some(shape),
+                    _ => None,
+                };
                 let out = m.evaluate_with(shape, path.length, activation, lce, excitation);
                 MuscleState {
                     excitation,
