@@ -256,12 +256,15 @@ fn general_hinge_in_ground<T: Real>(
     frame: Option<&CustomJointFrame<T>>,
     h_g: &mut [SpatialVec<T>],
 ) {
-    let mut h_f = [SpatialVec::<T>::zeros(); 6];
-    match frame {
-        Some(frame) => h_f = frame.h_f,
-        None => body.mobilizer.hinge(q, &mut h_f[..h_g.len()]),
-    }
-    for (h, hf) in h_g.iter_mut().zip(&h_f) {
+    let mut computed = [SpatialVec::<T>::zeros(); 6];
+    let h_f = match frame {
+        Some(frame) => &frame.h_f,
+        None => {
+            body.mobilizer.hinge(q, &mut computed[..h_g.len()]);
+            &computed
+        }
+    };
+    for (h, hf) in h_g.iter_mut().zip(h_f) {
         let hw = mul3v(r_gf, &angular(hf));
         let hv = mul3v(r_gf, &linear(hf)) + hw.cross(p_mb);
         *h = spatial(hw, hv);

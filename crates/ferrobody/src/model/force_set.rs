@@ -223,13 +223,23 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
 /// Models with fewer muscles evaluate them in the sequential pass: below this an evaluation
 /// is too short to gain from a second thread (measured: 2D_gait's 18 muscles, 6 µs per
 /// evaluation, ran 0.74× as fast on two threads; docs/performance.md).
-#[cfg(feature = "parallel")]
 const PARALLEL_MIN_MUSCLES: usize = 24;
+
+/// Whether `model` has enough muscles to evaluate them in parallel (decided once, by
+/// `Simulation::set_parallel_forces`, not at each evaluation).
+pub(crate) fn muscles_worth_parallel<T: Real>(model: &Model<T>) -> bool {
+    let muscles = model
+        .forces
+        .iter()
+        .filter(|f| matches!(f, Force::Muscle(_)));
+    muscles.count() >= PARALLEL_MIN_MUSCLES
+}
 
 /// Evaluates the muscles on rayon's threads, each recording its forces for the sequential
 /// pass to replay in order (bit for bit the sequential sums); whether it did. Only on a
 /// thread of a rayon pool of two or more threads (from elsewhere the hand-over costs more
-/// than it saves) and for models of [`PARALLEL_MIN_MUSCLES`] muscles or more.
+/// than it saves); `records.enabled` is set only for models of [`PARALLEL_MIN_MUSCLES`]
+/// muscles or more.
 #[cfg(feature = "parallel")]
 fn record_muscles_in_parallel<T: Real>(
     model: &Model<T>,
@@ -239,13 +249,6 @@ fn record_muscles_in_parallel<T: Real>(
 ) -> bool {
     use rayon::prelude::*;
     if rayon::current_thread_index().is_none() || rayon::current_num_threads() < 2 {
-        return false;
-    }
-    let muscles = model
-        .forces
-        .iter()
-        .filter(|f| matches!(f, Force::Muscle(_)));
-    if muscles.count() < PARALLEL_MIN_MUSCLES {
         return false;
     }
     let x_gb = ctx.pos.x_gb.as_slice();

@@ -318,27 +318,18 @@ impl DeGrooteFregly2016 {
         a: T,
         norm_tendon_force: T,
     ) -> MuscleOutput<T> {
-        self.evaluate_with(None, l_mt, v_mt, a, norm_tendon_force)
+        self.evaluate_with(&self.shape(), l_mt, v_mt, a, norm_tendon_force)
     }
 
-    /// [`Self::evaluate`] with the constants of `memo` when they were computed from these
-    /// properties (else computed afresh).
+    /// [`Self::evaluate`] with the law's constants already computed ([`Self::shape`]).
     pub(super) fn evaluate_with<T: Real>(
         &self,
-        memo: Option<&DeGrooteShape>,
+        shape: &DeGrooteShape,
         l_mt: T,
         v_mt: T,
         a: T,
         norm_tendon_force: T,
     ) -> MuscleOutput<T> {
-        let computed;
-        let shape = match memo {
-            Some(m) if m.properties == self.shape_properties() => m,
-            _ => {
-                computed = self.shape();
-                &computed
-            }
-        };
         let f_max = T::c(self.max_isometric_force);
         let ls = self.tendon_slack_length;
         if self.ignore_tendon_compliance {
@@ -449,6 +440,13 @@ pub(super) struct DeGrooteShape {
     passive_denom: f64,
     /// The tendon curve's stiffness `ln((1 + c₃)/c₁)/(1 + ε₀ − c₂)`.
     tendon_k: f64,
+}
+
+impl DeGrooteShape {
+    /// Whether these constants were computed from `law`'s current properties.
+    pub(super) fn is_of(&self, law: &DeGrooteFregly2016) -> bool {
+        self.properties == law.shape_properties()
+    }
 }
 
 #[cfg(test)]

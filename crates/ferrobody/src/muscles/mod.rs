@@ -265,10 +265,10 @@ impl Muscle {
             MuscleModel::DeGrooteFregly2016(m) => {
                 let ntf = self.norm_tendon_force.map_or(T::zero(), |z| ctx.z(z));
                 let shape = match &self.law_constants {
-                    LawConstants::DeGroote(shape) => Some(shape),
-                    _ => None,
+                    LawConstants::DeGroote(shape) if shape.is_of(m) => *shape,
+                    _ => m.shape(),
                 };
-                let output = m.evaluate_with(shape, path.length, path.speed, activation, ntf);
+                let output = m.evaluate_with(&shape, path.length, path.speed, activation, ntf);
                 let activation_rate = if self.activation.is_some() {
                     m.activation_rate(activation, excitation)
                 } else {
@@ -285,10 +285,10 @@ impl Muscle {
             MuscleModel::Thelen2003(m) => {
                 let lce = self.fiber_length.map_or(T::zero(), |z| ctx.z(z));
                 let shape = match &self.law_constants {
-                    LawConstants::Thelen(shape) => Some(shape),
-                    _ => None,
+                    LawConstants::Thelen(shape) if shape.is_of(m) => *shape,
+                    _ => m.shape(),
                 };
-                let out = m.evaluate_with(shape, path.length, activation, lce, excitation);
+                let out = m.evaluate_with(&shape, path.length, activation, lce, excitation);
                 MuscleState {
                     excitation,
                     activation: out.activation,

@@ -367,28 +367,19 @@ impl Thelen2003 {
     /// excitation `e` (`calcMuscleLengthInfo`, `calcFiberVelocityInfo`,
     /// `calcMuscleDynamicsInfo`).
     pub fn evaluate<T: Real>(&self, l_mt: T, a: T, lce_state: T, e: T) -> ThelenOutput<T> {
-        self.evaluate_with(None, l_mt, a, lce_state, e)
+        self.evaluate_with(&self.shape(), l_mt, a, lce_state, e)
     }
 
-    /// [`Self::evaluate`] with the constants of `memo` when they were computed from these
-    /// properties (else computed afresh).
+    /// [`Self::evaluate`] with the law's constants already computed ([`Self::shape`]).
     pub(super) fn evaluate_with<T: Real>(
         &self,
-        memo: Option<&ThelenShape>,
+        shape: &ThelenShape,
         l_mt: T,
         a: T,
         lce_state: T,
         e: T,
     ) -> ThelenOutput<T> {
         let (ofl, tsl) = (self.optimal_fiber_length, self.tendon_slack_length);
-        let computed;
-        let shape = match memo {
-            Some(m) if m.properties == self.shape_properties() => m,
-            _ => {
-                computed = self.shape();
-                &computed
-            }
-        };
         let min_fl = shape.minimum_fiber_length;
         let lce = if lce_state.re() < min_fl {
             T::c(min_fl)
@@ -437,4 +428,11 @@ pub(super) struct ThelenShape {
     toe_scale: f64,
     /// `exp(k_PE) − 1`.
     passive_scale: f64,
+}
+
+impl ThelenShape {
+    /// Whether these constants were computed from `law`'s current properties.
+    pub(super) fn is_of(&self, law: &Thelen2003) -> bool {
+        self.properties == law.shape_properties()
+    }
 }

@@ -236,6 +236,7 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// the `ferrobody` command runs there); `RAYON_NUM_THREADS=1` turns it off. Off by default:
     /// parallel runs of many simulations gain nothing from it.
     pub fn set_parallel_forces(&mut self, on: bool) {
+        let on = on && crate::model::muscles_worth_parallel(self.model());
         self.data.force_records.enabled = on;
         self.report_data.force_records.enabled = on;
     }
