@@ -200,7 +200,7 @@ struct CurveData {
     py: Vec<Quintic>,
     /// u(x) at evenly spaced x, per section, built at the first evaluation: a model's loader
     /// builds each muscle's curves and then shares equal ones, so only the curves kept pay
-    /// for their tables (Rajagopal2016's 80 muscles: 400 curves built, few distinct).
+    /// for their tables (Rajagopal2016's 80 muscles build 400 curves, most of them equal).
     table: OnceLock<Vec<InverseTable>>,
     x0: f64,
     x1: f64,
