@@ -31,6 +31,10 @@ pub(crate) struct ForceRecords<T: Real> {
     pub enabled: bool,
     /// One list per force element; reused from one evaluation to the next.
     pub per_element: Vec<Vec<ForceOp<T>>>,
+    /// Where the force set is cut between two threads (moved by the measured times), or
+    /// `None` to leave the balance to rayon's work stealing (paths with wrap objects, whose
+    /// costs change from one evaluation to the next).
+    pub split: Option<usize>,
 }
 
 impl<T: Real> Default for ForceRecords<T> {
@@ -38,6 +42,7 @@ impl<T: Real> Default for ForceRecords<T> {
         Self {
             enabled: false,
             per_element: Vec::new(),
+            split: None,
         }
     }
 }

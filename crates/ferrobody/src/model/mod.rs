@@ -21,10 +21,10 @@ mod unilateral_queries;
 pub use crate::tree::planar;
 pub use crate::tree::{Body, BodyDef, SlotLayout, Tree, VarSlot, MAX_MASS_PROPERTY};
 pub use builder::ModelBuilder;
-pub(crate) use force_set::muscles_worth_parallel;
 pub use force_set::{
     calc_all_forces, element_contribution, potential_energy, ElementContribution, Force,
 };
+pub(crate) use force_set::{muscle_split, muscles_worth_parallel};
 
 use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
 use crate::data::Data;

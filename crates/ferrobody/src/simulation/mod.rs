@@ -239,6 +239,9 @@ impl<'m, T: Real> Simulation<'m, T> {
         let on = on && crate::model::muscles_worth_parallel(self.model());
         self.data.force_records.enabled = on;
         self.report_data.force_records.enabled = on;
+        let split = crate::model::muscle_split(self.model());
+        self.data.force_records.split = split;
+        self.report_data.force_records.split = split;
     }
 
     /// The step size the next attempt will use (s).
