@@ -19,6 +19,7 @@ use crate::math::SpatialVec;
 #[cfg(feature = "parallel")]
 use crate::math::Transform;
 use crate::model::{Body, Model};
+use crate::muscles::PathBuffer;
 use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::DVector;
@@ -205,6 +206,7 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
         zdot: dynamics.zdot.as_mut_slice(),
         contact_scratch: &mut data.contact_scratch,
     };
+    let mut path_buffer = PathBuffer::new();
     for (k, (f, flag)) in model.forces.iter().zip(enabled).enumerate() {
         if flag.re() == 0.0 {
             continue;
@@ -216,6 +218,7 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
             Force::MobilityLinearSpring(e) => e.calc_force(&ctx, &mut out),
             Force::MobilityLinearDamper(e) => e.calc_force(&ctx, &mut out),
             Force::Muscle(_) if parallel => replay(&records.per_element[k], &mut out),
+            Force::Muscle(m) => m.calc_force_into(&ctx, &mut out, &mut path_buffer),
             _ => f.calc_force(&ctx, &mut out),
         }
     }
@@ -298,14 +301,8 @@ fn record_muscles_in_parallel<T: Real>(
             .par_iter_mut()
             .zip(model.forces.par_iter().zip(enabled.par_iter()))
             .with_min_len(4)
-            .for_each(|(ops, (force, flag))| {
-                record_muscles(
-                    ctx,
-                    x_gb,
-                    std::slice::from_mut(ops),
-                    std::slice::from_ref(force),
-                    std::slice::from_ref(flag),
-                );
+            .for_each_init(PathBuffer::new, |buffer, (ops, (force, flag))| {
+                record_muscle(ctx, x_gb, ops, force, *flag, buffer);
             });
         return true;
     };
@@ -334,11 +331,25 @@ fn record_muscles<T: Real>(
     forces: &[Force<T>],
     enabled: &[T],
 ) {
+    let mut buffer = PathBuffer::new();
     for (ops, (force, flag)) in lists.iter_mut().zip(forces.iter().zip(enabled)) {
-        ops.clear();
-        if let (Force::Muscle(m), true) = (force, flag.re() != 0.0) {
-            m.calc_force_into(ctx, &mut crate::forces::ForceRecorder { x_gb, ops });
-        }
+        record_muscle(ctx, x_gb, ops, force, *flag, &mut buffer);
+    }
+}
+
+/// Records `force`'s additions into `ops` if it is an enabled muscle (else leaves it empty).
+#[cfg(feature = "parallel")]
+fn record_muscle<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    x_gb: &[Transform<T>],
+    ops: &mut Vec<ForceOp<T>>,
+    force: &Force<T>,
+    enabled: T,
+    buffer: &mut PathBuffer<T>,
+) {
+    ops.clear();
+    if let (Force::Muscle(m), true) = (force, enabled.re() != 0.0) {
+        m.calc_force_into(ctx, &mut crate::forces::ForceRecorder { x_gb, ops }, buffer);
     }
 }
 

@@ -37,6 +37,7 @@ pub mod wrap_torus;
 pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
 pub use millard2012::{Millard2012, MillardProperties};
 pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
+pub(crate) use path_buffer::PathBuffer;
 pub use path_force::{PathForce, PathForceLaw};
 pub use path_wrap::{PathWrap, WrapObject, WrapShape};
 pub use thelen2003::Thelen2003;
@@ -330,20 +331,22 @@ impl<T: Real> ForceElement<T> for Muscle {
 
     /// Applies the tendon force along the path and writes the state rates.
     fn calc_force(&self, ctx: &ForceContext<'_, T>, out: &mut ForceAccumulator<'_, T>) {
-        self.calc_force_into(ctx, out);
+        self.calc_force_into(ctx, out, &mut PathBuffer::new());
     }
 }
 
 impl Muscle {
     /// [`ForceElement::calc_force`] into any sink (the accumulator, or a recorder when the
-    /// muscles run in parallel).
+    /// muscles run in parallel), the path located into `buffer` (reused from one muscle to
+    /// the next: a fresh one is 900 bytes to clear).
     pub(crate) fn calc_force_into<T: Real>(
         &self,
         ctx: &ForceContext<'_, T>,
         out: &mut impl ForceSink<T>,
+        buffer: &mut PathBuffer<T>,
     ) {
         let mut state = None;
-        self.path.apply_tension_into(ctx, out, |path| {
+        self.path.apply_tension_into(ctx, out, buffer, |path| {
             let s = self.state_on_path(ctx, path);
             state = Some(s);
             s.output.tendon_force

@@ -333,15 +333,17 @@ impl GeometryPath {
         out: &mut ForceAccumulator<'_, T>,
         tension_of: impl FnOnce(PathKinematics<T>) -> T,
     ) {
-        self.apply_tension_into(ctx, out, tension_of);
+        self.apply_tension_into(ctx, out, &mut PathBuffer::new(), tension_of);
     }
 
     /// [`Self::apply_tension_with`] into any sink (the accumulator, or a recorder when the
-    /// element runs in parallel).
+    /// element runs in parallel), a path without wrap objects located into `buffer` (one
+    /// buffer serves all the muscles of an evaluation: it is not cleared for each).
     pub(crate) fn apply_tension_into<T: Real>(
         &self,
         ctx: &ForceContext<'_, T>,
         out: &mut impl ForceSink<T>,
+        buffer: &mut PathBuffer<T>,
         tension_of: impl FnOnce(PathKinematics<T>) -> T,
     ) {
         if !self.wraps.is_empty() {
@@ -349,7 +351,6 @@ impl GeometryPath {
             let tension = tension_of(kinematics_of(nodes.iter()));
             apply_over(nodes.iter(), out, tension);
         } else if self.points.len() <= STACK_POINTS {
-            let mut buffer = PathBuffer::new();
             buffer.locate(self, ctx);
             let tension = tension_of(buffer.kinematics());
             buffer.apply(self, out, tension);

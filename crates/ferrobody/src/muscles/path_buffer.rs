@@ -23,7 +23,7 @@ use nalgebra::Vector3;
 pub(super) const STACK_POINTS: usize = 8;
 
 /// The located active points of a path (at most [`STACK_POINTS`]).
-pub(super) struct PathBuffer<T: Real> {
+pub(crate) struct PathBuffer<T: Real> {
     count: usize,
     body: [BodyId; STACK_POINTS],
     r_g: [Vector3<T>; STACK_POINTS],
@@ -38,7 +38,7 @@ pub(super) struct PathBuffer<T: Real> {
 impl<T: Real> PathBuffer<T> {
     /// An empty buffer.
     #[inline(always)]
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         // Each array filled on its own: from one shared zero vector the compiler fills one
         // array and copies it into the others with a memcpy call each.
         Self {
