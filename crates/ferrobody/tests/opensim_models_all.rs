@@ -168,11 +168,16 @@ fn toy_landing_afo_models_match_opensim() {
 }
 
 /// arm26: six Thelen muscles over two WrapEllipsoids (hybrid method, quadrants z and −y) and
-/// WrapCylinders, falling without controls and driven by Sine excitations.
+/// WrapCylinders, falling without controls and driven by Sine excitations. The excited run
+/// is sensitive at t = 0.07–0.08 s: OpenSim's own run moves its speeds, fibre lengths and
+/// activations by 1.58e-5 (TRIlat's fibre length + 1 ulp), 1.60e-5 (TRIlong's) and 1.65e-5
+/// (BRA's activation + 1 ulp) (`python scripts/opensim/ulp_spread.py arm26_excited.osim 0.2
+/// /forceset/TRIlat/fiber_length …` in testdata/opensim/models), so those columns are held
+/// to 2e-5, that spread rounded up; body origins to 1e-5 m as everywhere (3.5e-8 m).
 #[test]
 fn arm26_matches_opensim() {
     check("arm26", 1e-5);
-    check("arm26_excited", 1e-5);
+    check("arm26_excited", 2e-5);
 }
 
 /// The arm's ellipsoids take part: over the excited run's poses, TRIlong's and BIClong's path
