@@ -11,7 +11,7 @@
 //! Units: m, m/s, N. Source: OpenSim 4.6 `OpenSim/Simulation/Model/GeometryPath.cpp`
 //! (`computeLength`, `computeLengtheningSpeed`, `produceForces`).
 
-use super::path::{pull_direction, separation_speed, GeometryPath, PathKinematics, PathPoint};
+use super::path::{GeometryPath, PathKinematics, PathPoint};
 use crate::forces::{ForceContext, ForceSink};
 use crate::ids::BodyId;
 use crate::math::spatial;
@@ -33,6 +33,9 @@ pub(crate) struct PathBuffer<T: Real> {
     dp_dq_g: [Vector3<T>; STACK_POINTS],
     /// Which point of the path each entry is.
     source: [usize; STACK_POINTS],
+    /// Of segment k (from point k − 1 to point k), set by [`Self::kinematics`]: the unit
+    /// vector `(P_{k−1} − P_k)/|P_{k−1} − P_k|` (NaN where the points coincide).
+    unit: [Vector3<T>; STACK_POINTS],
 }
 
 impl<T: Real> PathBuffer<T> {
@@ -49,6 +52,7 @@ impl<T: Real> PathBuffer<T> {
             v_g: std::array::from_fn(|_| Vector3::zeros()),
             dp_dq_g: std::array::from_fn(|_| Vector3::zeros()),
             source: [0; STACK_POINTS],
+            unit: std::array::from_fn(|_| Vector3::zeros()),
         }
     }
 
@@ -75,25 +79,38 @@ impl<T: Real> PathBuffer<T> {
         }
     }
 
-    /// Length and lengthening speed (`kinematics_of` of [`super::path`]).
-    pub(super) fn kinematics(&self) -> PathKinematics<T> {
+    /// Length and lengthening speed (`kinematics_of` of [`super::path`]'s arithmetic:
+    /// `ℓ̇ = Σ (v_{k−1} − v_k)·û_k`, or `|v_{k−1} − v_k|` where the points coincide); keeps
+    /// each segment's unit vector û_k for [`Self::apply`].
+    pub(super) fn kinematics(&mut self) -> PathKinematics<T> {
         let mut length = T::zero();
         let mut speed = T::zero();
         for k in 1..self.count {
-            let (p_a, p_b) = (&self.p_g[k - 1], &self.p_g[k]);
-            length += (p_a - p_b).norm();
-            speed += separation_speed(p_a, p_b, &self.v_g[k - 1], &self.v_g[k]);
+            let r = self.p_g[k - 1] - self.p_g[k];
+            let d = r.norm();
+            length += d;
+            let v = self.v_g[k - 1] - self.v_g[k];
+            speed += if d.re() < f64::EPSILON {
+                self.unit[k] = r * T::c(f64::NAN);
+                v.norm()
+            } else {
+                self.unit[k] = r / d;
+                v.dot(&self.unit[k])
+            };
         }
         PathKinematics { length, speed }
     }
 
-    /// Applies `tension` along the located path (`apply_over` of [`super::path`]).
+    /// Applies `tension` along the located path (`apply_over` of [`super::path`]), after
+    /// [`Self::kinematics`]: the pull direction from point k − 1 toward point k is −û_k,
+    /// the very value `pull_direction` computes (negation is exact), NaN where the points
+    /// coincide.
     pub(super) fn apply(&self, path: &GeometryPath, out: &mut impl ForceSink<T>, tension: T) {
         for k in 1..self.count {
             if self.body[k - 1] == self.body[k] {
                 continue;
             }
-            let f = pull_direction(&self.p_g[k - 1], &self.p_g[k]) * tension;
+            let f = -self.unit[k] * tension;
             out.add_body_force(self.body[k - 1], &spatial(self.r_g[k - 1].cross(&f), f));
             let f_here = -f;
             out.add_body_force(self.body[k], &spatial(self.r_g[k].cross(&f_here), f_here));
