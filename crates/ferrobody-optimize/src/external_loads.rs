@@ -86,7 +86,11 @@ fn parse(text: &str, file: &str) -> Result<(Vec<ExternalForce>, String)> {
         .descendants()
         .filter(|n| n.has_tag_name("ExternalForce"))
     {
-        let name = node.attribute("name").unwrap_or_default().to_string();
+        let name = node
+            .attribute("name")
+            .filter(|n| !n.trim().is_empty())
+            .ok_or_else(|| error(line_of(node), "ExternalForce: no name".to_string()))?
+            .to_string();
         let required = |tag: &str| {
             child_text(node, tag)
                 .filter(|v| !v.is_empty())
@@ -101,4 +105,119 @@ fn parse(text: &str, file: &str) -> Result<(Vec<ExternalForce>, String)> {
         });
     }
     Ok((forces, datafile))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message of `parse`'s error on `text` (read as `loads.xml`).
+    fn parse_error(text: &str) -> String {
+        parse(text, "loads.xml").unwrap_err().to_string()
+    }
+
+    fn force(name: &str, body: &str, identifier: &str) -> String {
+        format!(
+            "<ExternalForce name=\"{name}\">\n<applied_to_body>{body}</applied_to_body>\n\
+             <force_identifier>{identifier}</force_identifier>\n</ExternalForce>\n"
+        )
+    }
+
+    fn document(forces: &str, datafile: &str) -> String {
+        format!(
+            "<OpenSimDocument>\n<ExternalLoads name=\"grf\">\n<objects>\n{forces}</objects>\n\
+             <datafile>{datafile}</datafile>\n</ExternalLoads>\n</OpenSimDocument>\n"
+        )
+    }
+
+    #[test]
+    fn reads_forces_with_ground_as_the_default_frame() {
+        let text = document(
+            &force("Right_GRF", "calcn_r", "ground_force_r_v"),
+            "grf.sto",
+        );
+        let (forces, datafile) = parse(&text, "loads.xml").unwrap();
+        assert_eq!(datafile, "grf.sto");
+        assert_eq!(
+            forces,
+            vec![ExternalForce {
+                name: "Right_GRF".into(),
+                applied_to_body: "calcn_r".into(),
+                force_expressed_in_body: "ground".into(),
+                force_identifier: "ground_force_r_v".into(),
+            }]
+        );
+    }
+
+    #[test]
+    fn malformed_xml_names_file_and_line() {
+        let message = parse_error("<OpenSimDocument>\n<ExternalLoads>\n</Oops>\n");
+        assert!(message.starts_with("loads.xml:3: "), "{message}");
+    }
+
+    #[test]
+    fn a_document_without_external_loads_is_refused() {
+        let message = parse_error("<OpenSimDocument>\n<Model/>\n</OpenSimDocument>\n");
+        assert_eq!(message, "loads.xml: no <ExternalLoads> element");
+    }
+
+    #[test]
+    fn a_missing_or_empty_datafile_names_the_element_line() {
+        let text = document(&force("Right_GRF", "calcn_r", "f_r"), "");
+        assert_eq!(
+            parse_error(&text),
+            "loads.xml:2: ExternalLoads: no <datafile>"
+        );
+    }
+
+    #[test]
+    fn a_force_without_body_or_identifier_or_name_names_it_and_its_line() {
+        let no_body = document(&force("Right_GRF", " ", "f_r"), "grf.sto");
+        assert_eq!(
+            parse_error(&no_body),
+            "loads.xml:4: ExternalForce 'Right_GRF': no <applied_to_body>"
+        );
+        let no_identifier = document(&force("Left_GRF", "calcn_l", ""), "grf.sto");
+        assert_eq!(
+            parse_error(&no_identifier),
+            "loads.xml:4: ExternalForce 'Left_GRF': no <force_identifier>"
+        );
+        let no_name = document(&force("", "calcn_l", "f_l"), "grf.sto");
+        assert_eq!(parse_error(&no_name), "loads.xml:4: ExternalForce: no name");
+    }
+
+    #[test]
+    fn a_missing_file_or_data_file_names_the_path() {
+        let dir = std::env::temp_dir().join(format!("ferrobody-loads-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = ExternalLoads::read(&dir.join("absent.xml")).unwrap_err();
+        assert!(missing.to_string().ends_with("absent.xml"), "{missing}");
+        let xml = dir.join("loads.xml");
+        std::fs::write(&xml, document(&force("R", "calcn_r", "f_r"), "absent.sto")).unwrap();
+        let no_data = ExternalLoads::read(&xml).unwrap_err().to_string();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(no_data.contains("absent.sto"), "{no_data}");
+    }
+
+    #[test]
+    fn an_unknown_force_name_lists_the_known_ones() {
+        let loads = ExternalLoads {
+            forces: vec![ExternalForce {
+                name: "Right_GRF".into(),
+                applied_to_body: "calcn_r".into(),
+                force_expressed_in_body: "ground".into(),
+                force_identifier: "f_r".into(),
+            }],
+            data: Table {
+                labels: Vec::new(),
+                time: Vec::new(),
+                rows: Vec::new(),
+            },
+        };
+        let message = loads.force("Left_GRF").unwrap_err().to_string();
+        assert!(
+            message.contains("'Left_GRF' not found (the loads have: Right_GRF)"),
+            "{message}"
+        );
+    }
 }
