@@ -20,7 +20,9 @@
 //! in 64 steps OpenSim leaves its output untouched (whatever the caller's variable held); here
 //! the last iterate is used.
 
-use super::ellipse_closest_point::{closest_point_general, closest_point_to_ellipse};
+use super::ellipse_closest_point::{
+    closest_point_general, closest_point_general_from, closest_point_to_ellipse,
+};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapHit};
 use super::wrap_ellipsoid_path::{calc_tangent_point, distance_on_ellipsoid};
 use super::wrap_math::{dot, dsign, equal_within_error, normalize_or_zero};
@@ -208,9 +210,11 @@ impl WrapEllipsoid {
         if hybrid && mu[best].re() < MU_BLEND_MAX {
             let middle = r1 + r1r2 * T::c(0.5);
             let mut v_sum = Vector3::<T>::zeros();
+            let mut warm = None;
             for i in 1..NUM_FAN_SAMPLES - 1 {
                 let sample = r1 + r1r2 * T::c(i as f64 / NUM_FAN_SAMPLES as f64);
-                let (v, _) = normalize_or_zero(&(closest(&sample, None) - sample));
+                let closest = self.closest_point_from(a, &sample, &mut warm);
+                let (v, _) = normalize_or_zero(&(closest - sample));
                 v_sum += v;
             }
             let (v_sum, _) = normalize_or_zero(&v_sum);
@@ -268,34 +272,64 @@ impl WrapEllipsoid {
         p: &Vector3<T>,
         axis: Option<usize>,
     ) -> Vector3<T> {
-        let axis = axis.or_else(|| {
-            let mut chosen = None;
-            let mut min_sum = f64::INFINITY;
-            for i in 0..3 {
-                if equal_within_error(0.0, p[i].re()) {
-                    let sum: f64 = (0..3).filter(|&j| j != i).map(|j| self.dimensions[j]).sum();
-                    if min_sum > sum {
-                        chosen = Some(i);
-                        min_sum = sum;
-                    }
+        match axis.or_else(|| self.nearest_plane(p)) {
+            Some(axis) => closest_point_in_plane(a, p, axis),
+            None => closest_point_general(a, p),
+        }
+    }
+
+    /// [`Self::closest_point`] of a fan sample, Newton's iteration started from the previous
+    /// sample's root `warm` where both lie on the same side of the ellipsoid, away from the
+    /// coordinate planes (the samples are 1/300 of the chord apart: 3.7 iterations per sample instead
+    /// of 6.9 on arm26); `warm` becomes this sample's root, or `None`. The iteration stops
+    /// at the same tolerance (|f| < 1e-9), so the point differs from OpenSim's at that level.
+    fn closest_point_from<T: Real>(
+        &self,
+        a: &Vector3<T>,
+        p: &Vector3<T>,
+        warm: &mut Option<T>,
+    ) -> Vector3<T> {
+        if let Some(axis) = self.nearest_plane(p) {
+            *warm = None;
+            return closest_point_in_plane(a, p, axis);
+        }
+        let (point, t, converged) = closest_point_general_from(a, p, *warm);
+        *warm = converged.then_some(t);
+        point
+    }
+
+    /// The coordinate plane `p` lies on (within OpenSim's error), the one of the smallest
+    /// ellipse when several.
+    fn nearest_plane<T: Real>(&self, p: &Vector3<T>) -> Option<usize> {
+        let mut chosen = None;
+        let mut min_sum = f64::INFINITY;
+        for i in 0..3 {
+            if equal_within_error(0.0, p[i].re()) {
+                let sum: f64 = (0..3).filter(|&j| j != i).map(|j| self.dimensions[j]).sum();
+                if min_sum > sum {
+                    chosen = Some(i);
+                    min_sum = sum;
                 }
             }
-            chosen
-        });
-        match axis {
-            Some(0) => {
-                let (y, z) = closest_point_to_ellipse(a[1], a[2], p[1], p[2]);
-                Vector3::new(p[0], y, z)
-            }
-            Some(1) => {
-                let (z, x) = closest_point_to_ellipse(a[2], a[0], p[2], p[0]);
-                Vector3::new(x, p[1], z)
-            }
-            Some(_) => {
-                let (x, y) = closest_point_to_ellipse(a[0], a[1], p[0], p[1]);
-                Vector3::new(x, y, p[2])
-            }
-            None => closest_point_general(a, p),
+        }
+        chosen
+    }
+}
+
+/// The closest point of the ellipse in which the plane `axis = p[axis]` cuts the ellipsoid.
+fn closest_point_in_plane<T: Real>(a: &Vector3<T>, p: &Vector3<T>, axis: usize) -> Vector3<T> {
+    match axis {
+        0 => {
+            let (y, z) = closest_point_to_ellipse(a[1], a[2], p[1], p[2]);
+            Vector3::new(p[0], y, z)
+        }
+        1 => {
+            let (z, x) = closest_point_to_ellipse(a[2], a[0], p[2], p[0]);
+            Vector3::new(x, p[1], z)
+        }
+        _ => {
+            let (x, y) = closest_point_to_ellipse(a[0], a[1], p[0], p[1]);
+            Vector3::new(x, y, p[2])
         }
     }
 }
