@@ -173,7 +173,8 @@ fn toy_landing_afo_models_match_opensim() {
 /// activations by 1.58e-5 (TRIlat's fibre length + 1 ulp), 1.60e-5 (TRIlong's) and 1.65e-5
 /// (BRA's activation + 1 ulp) (`python scripts/opensim/ulp_spread.py arm26_excited.osim 0.2
 /// /forceset/TRIlat/fiber_length …` in testdata/opensim/models), so those columns are held
-/// to 2e-5, that spread rounded up; body origins to 1e-5 m as everywhere (3.5e-8 m).
+/// to 2e-5, that spread rounded up (measured 1.5e-5); body origins to 1e-5 m as everywhere
+/// (3.2e-8 m).
 #[test]
 fn arm26_matches_opensim() {
     check("arm26", 1e-5);
@@ -189,7 +190,8 @@ fn arm26_paths_wrap_over_their_ellipsoids() {
     let wrapped = crate::opensim_muscles::rows_where_wraps_change_paths(
         "models/arm26_excited",
         |w| matches!(w.object.shape, WrapShape::Ellipsoid(_)),
-        // Path lengths agree with OpenSim's to round-off plus the run's 2.4e-9 m gap.
+        // Path lengths agree with OpenSim's to round-off plus the run's own gap (its body
+        // origins differ by up to 3.2e-8 m).
         1e-8,
     );
     assert!(wrapped > 0, "no ellipsoid ever changed a path");
