@@ -218,32 +218,36 @@ impl Thelen2003 {
     }
 
     fn pennation_angle_in<T: Real>(&self, shape: &ThelenShape, fiber_length: T) -> T {
-        if self.pennation_angle_at_optimal <= f64::EPSILON {
-            return T::zero();
+        match self.pennation_in(shape, fiber_length) {
+            Pennation::None => T::zero(),
+            Pennation::Sine(sin_phi) => sin_phi.asin(),
+            Pennation::Maximum => T::c(self.maximum_pennation_angle),
         }
-        if fiber_length.re() > shape.minimum_fiber_length {
-            let sin_phi = T::c(shape.height) / fiber_length;
-            if sin_phi.re() < shape.sin_max {
-                return sin_phi.asin();
-            }
-        }
-        T::c(self.maximum_pennation_angle)
     }
 
     /// `cos φ` of [`Self::pennation_angle_in`]'s angle without forming it: `√(1 − sin²φ)`
     /// with `sin φ = h/ℓ_CE`, where OpenSim takes `cos(asin(h/ℓ_CE))` (the same value to
     /// an ulp or two; an arcsine and a cosine are 8 % of gait2392's evaluation).
     fn cos_pennation_in<T: Real>(&self, shape: &ThelenShape, fiber_length: T) -> T {
+        match self.pennation_in(shape, fiber_length) {
+            Pennation::None => T::one(),
+            Pennation::Sine(sin_phi) => (T::one() - sin_phi * sin_phi).sqrt(),
+            Pennation::Maximum => T::c(shape.cos_max),
+        }
+    }
+
+    /// Which case of the fixed-width pennation model applies at `fiber_length`.
+    fn pennation_in<T: Real>(&self, shape: &ThelenShape, fiber_length: T) -> Pennation<T> {
         if self.pennation_angle_at_optimal <= f64::EPSILON {
-            return T::one();
+            return Pennation::None;
         }
         if fiber_length.re() > shape.minimum_fiber_length {
             let sin_phi = T::c(shape.height) / fiber_length;
             if sin_phi.re() < shape.sin_max {
-                return (T::one() - sin_phi * sin_phi).sqrt();
+                return Pennation::Sine(sin_phi);
             }
         }
-        T::c(shape.cos_max)
+        Pennation::Maximum
     }
 
     fn toe(&self) -> (f64, f64) {
@@ -424,6 +428,14 @@ impl Thelen2003 {
             activation_rate: self.activation_rate(a, e),
         }
     }
+}
+
+/// The fixed-width pennation model's case at a fibre length: unpennated, `sin φ = h/ℓ_CE`,
+/// or held at the maximum angle (the fibre at or below its shortest length).
+enum Pennation<T> {
+    None,
+    Sine(T),
+    Maximum,
 }
 
 /// A Thelen muscle's constants that depend on its properties only (m, dimensionless).
