@@ -4,22 +4,19 @@
 //! per-source `qfrc_*` idea). The elements themselves live in [`crate::forces`] and
 //! [`crate::contact`].
 
-#[cfg(feature = "parallel")]
-use crate::data::ForceOp;
-use crate::data::{Data, ForceRecords, Stage};
+use super::parallel_muscles::record_muscles_in_parallel;
+use crate::data::{Data, Stage};
 use crate::error::ModelError;
 use crate::error::{Error, Result};
 use crate::forces::{
     check_body, replay, ConstantForce, ConstantTorque, CoordinateLimitForce, ForceAccumulator,
-    ForceContext, ForceElement, Gravity, LinearBushing, MobilityConstantForce,
+    ForceContext, ForceElement, ForceSink, Gravity, LinearBushing, MobilityConstantForce,
     MobilityLinearDamper, MobilityLinearSpring, TwoPointLinearDamper, TwoPointLinearSpring,
 };
 use crate::ids::ForceId;
 use crate::math::SpatialVec;
-#[cfg(feature = "parallel")]
-use crate::math::Transform;
 use crate::model::{Body, Model};
-use crate::muscles::PathBuffer;
+use crate::muscles::{Muscle, PathBuffer};
 use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::DVector;
@@ -206,10 +203,24 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
         zdot: dynamics.zdot.as_mut_slice(),
         contact_scratch: &mut data.contact_scratch,
     };
-    let mut path_buffer = PathBuffer::new();
+    let mut buffers = [PathBuffer::new(), PathBuffer::new()];
+    // A muscle waiting for the next one, to be evaluated as a pair (`muscles::paired`).
+    let mut waiting: Option<&Muscle> = None;
     for (k, (f, flag)) in model.forces.iter().zip(enabled).enumerate() {
         if flag.re() == 0.0 {
             continue;
+        }
+        if let (Force::Muscle(m), false) = (f, parallel) {
+            if m.pairs() {
+                match waiting.take() {
+                    Some(first) => calc_pair(first, m, &ctx, &mut out, &mut buffers),
+                    None => waiting = Some(m),
+                }
+                continue;
+            }
+        }
+        if let Some(first) = waiting.take() {
+            first.calc_force_into(&ctx, &mut out, &mut buffers[0]);
         }
         // The elements of a few loads and stores run here, inlined; through the dispatch of
         // every kind (a large function) each would pay its frame and register saves.
@@ -218,149 +229,30 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
             Force::MobilityLinearSpring(e) => e.calc_force(&ctx, &mut out),
             Force::MobilityLinearDamper(e) => e.calc_force(&ctx, &mut out),
             Force::Muscle(_) if parallel => replay(&records.per_element[k], &mut out),
-            Force::Muscle(m) => m.calc_force_into(&ctx, &mut out, &mut path_buffer),
+            Force::Muscle(m) => m.calc_force_into(&ctx, &mut out, &mut buffers[0]),
             _ => f.calc_force(&ctx, &mut out),
         }
+    }
+    if let Some(first) = waiting {
+        first.calc_force_into(&ctx, &mut out, &mut buffers[0]);
     }
     model.apply_actuators(state, dynamics.mobility_forces.as_mut_slice());
     data.realizations += 1;
     data.realized = Stage::Dynamics;
 }
 
-/// Models with fewer muscles evaluate them in the sequential pass: below this an evaluation
-/// is too short to gain from a second thread (measured: 2D_gait's 18 muscles, 6 µs per
-/// evaluation, ran 0.74× as fast on two threads; docs/performance.md).
-const PARALLEL_MIN_MUSCLES: usize = 24;
-
-/// Whether `model` has enough muscles to evaluate them in parallel (decided once, by
-/// `Simulation::set_parallel_forces`, not at each evaluation).
-pub(crate) fn muscles_worth_parallel<T: Real>(model: &Model<T>) -> bool {
-    let muscles = model
-        .forces
-        .iter()
-        .filter(|f| matches!(f, Force::Muscle(_)));
-    muscles.count() >= PARALLEL_MIN_MUSCLES
-}
-
-/// Where to first cut the force set between two threads: where about half of the muscles'
-/// path points lie on each side; `None` when a muscle's path has wrap objects (its cost
-/// changes from one evaluation to the next with the wrapping and the tangent slide's
-/// iterations, which rayon's work stealing follows and a cut moved once per evaluation does
-/// not: Rajagopal2016 ran 0.83× as fast with the cut).
-pub(crate) fn muscle_split<T: Real>(model: &Model<T>) -> Option<usize> {
-    let mut cost = Vec::with_capacity(model.forces.len());
-    for f in &model.forces {
-        cost.push(match f {
-            Force::Muscle(m) if !m.path.wraps.is_empty() => return None,
-            Force::Muscle(m) => 4 + m.path.points.len(),
-            _ => 0,
-        });
-    }
-    let total: usize = cost.iter().sum();
-    let mut sum = 0;
-    cost.iter()
-        .position(|c| {
-            sum += c;
-            2 * sum >= total
-        })
-        .map(|k| k + 1)
-}
-
-/// Evaluates the muscles on rayon's threads, each recording its forces for the sequential
-/// pass to replay in order (bit for bit the sequential sums); whether it did. Only on a
-/// thread of a rayon pool of two or more threads (from elsewhere the hand-over costs more
-/// than it saves); `records.enabled` is set only for models of [`PARALLEL_MIN_MUSCLES`]
-/// muscles or more.
-///
-/// With a cut (`records.split`, models without wrap objects) the calling thread takes the
-/// elements before it and one more thread the rest, and the cut moves by one element per
-/// evaluation toward the part that ended first. The second part's end is measured from
-/// before the hand-over and that thread starts with cold caches (measured on gait2392: a
-/// part that takes 6.2 µs on the calling thread took 9–11 µs there), so the cut settles
-/// where the second thread has less to do (about 58 % of the points stay on gait2392's
-/// calling thread). Without a cut, rayon's work stealing balances pieces of four elements.
-/// Where the work is done changes only who computes what, never the results.
-#[cfg(feature = "parallel")]
-fn record_muscles_in_parallel<T: Real>(
-    model: &Model<T>,
+/// Evaluates two muscles as a pair into one sink, `first`'s additions before `second`'s.
+#[inline]
+fn calc_pair<T: Real>(
+    first: &Muscle,
+    second: &Muscle,
     ctx: &ForceContext<'_, T>,
-    enabled: &[T],
-    records: &mut ForceRecords<T>,
-) -> bool {
-    use rayon::prelude::*;
-    use std::time::Instant;
-    let n = model.forces.len();
-    if rayon::current_thread_index().is_none() || rayon::current_num_threads() < 2 || n < 2 {
-        return false;
-    }
-    let x_gb = ctx.pos.x_gb.as_slice();
-    let lists = &mut records.per_element;
-    lists.resize_with(n, Vec::new);
-    let Some(split) = records.split.map(|k| k.clamp(1, n - 1)) else {
-        lists
-            .par_iter_mut()
-            .zip(model.forces.par_iter().zip(enabled.par_iter()))
-            .with_min_len(4)
-            .for_each_init(PathBuffer::new, |buffer, (ops, (force, flag))| {
-                record_muscle(ctx, x_gb, ops, force, *flag, buffer);
-            });
-        return true;
-    };
-    let (lists_a, lists_b) = lists.split_at_mut(split);
-    let (forces_a, forces_b) = model.forces.split_at(split);
-    let (enabled_a, enabled_b) = enabled.split_at(split);
-    let start = Instant::now();
-    let timed = |lists: &mut [Vec<ForceOp<T>>], forces: &[Force<T>], enabled: &[T]| {
-        record_muscles(ctx, x_gb, lists, forces, enabled);
-        start.elapsed()
-    };
-    let (end_a, end_b) = rayon::join(
-        || timed(lists_a, forces_a, enabled_a),
-        || timed(lists_b, forces_b, enabled_b),
-    );
-    records.split = Some(if end_a > end_b { split - 1 } else { split + 1 });
-    true
-}
-
-/// Evaluates the enabled muscles of `forces` into their lists (one per element).
-#[cfg(feature = "parallel")]
-fn record_muscles<T: Real>(
-    ctx: &ForceContext<'_, T>,
-    x_gb: &[Transform<T>],
-    lists: &mut [Vec<ForceOp<T>>],
-    forces: &[Force<T>],
-    enabled: &[T],
+    out: &mut impl ForceSink<T>,
+    buffers: &mut [PathBuffer<T>; 2],
 ) {
-    let mut buffer = PathBuffer::new();
-    for (ops, (force, flag)) in lists.iter_mut().zip(forces.iter().zip(enabled)) {
-        record_muscle(ctx, x_gb, ops, force, *flag, &mut buffer);
-    }
-}
-
-/// Records `force`'s additions into `ops` if it is an enabled muscle (else leaves it empty).
-#[cfg(feature = "parallel")]
-fn record_muscle<T: Real>(
-    ctx: &ForceContext<'_, T>,
-    x_gb: &[Transform<T>],
-    ops: &mut Vec<ForceOp<T>>,
-    force: &Force<T>,
-    enabled: T,
-    buffer: &mut PathBuffer<T>,
-) {
-    ops.clear();
-    if let (Force::Muscle(m), true) = (force, enabled.re() != 0.0) {
-        m.calc_force_into(ctx, &mut crate::forces::ForceRecorder { x_gb, ops }, buffer);
-    }
-}
-
-#[cfg(not(feature = "parallel"))]
-fn record_muscles_in_parallel<T: Real>(
-    _: &Model<T>,
-    _: &ForceContext<'_, T>,
-    _: &[T],
-    _: &mut ForceRecords<T>,
-) -> bool {
-    false
+    let [state_1, state_2] = Muscle::evaluate_pair(first, second, ctx, buffers);
+    first.finish_into(out, &buffers[0], &state_1);
+    second.finish_into(out, &buffers[1], &state_2);
 }
 
 /// The forces of one element alone: body forces (nbodies), mobility forces (nu) and its

@@ -14,6 +14,7 @@ mod builder;
 pub(crate) mod constraint_queries;
 mod contact_builders;
 mod force_set;
+mod parallel_muscles;
 mod parameters;
 pub(crate) mod planar_xy;
 mod unilateral_queries;
@@ -24,7 +25,7 @@ pub use builder::ModelBuilder;
 pub use force_set::{
     calc_all_forces, element_contribution, potential_energy, ElementContribution, Force,
 };
-pub(crate) use force_set::{muscle_split, muscles_worth_parallel};
+pub(crate) use parallel_muscles::{muscle_split, muscles_worth_parallel};
 
 use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
 use crate::data::Data;

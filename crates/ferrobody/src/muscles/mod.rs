@@ -17,6 +17,7 @@ mod lmdif;
 pub mod millard2012;
 pub mod millard_curves;
 mod millard_equilibrium;
+mod paired;
 pub mod path;
 mod path_buffer;
 pub mod path_force;
@@ -351,15 +352,8 @@ impl Muscle {
             state = Some(s);
             s.output.tendon_force
         });
-        let Some(s) = state else { return };
-        if let Some(z) = self.activation {
-            out.set_zdot(z, s.activation_rate);
-        }
-        if let Some(z) = self.norm_tendon_force {
-            out.set_zdot(z, s.output.norm_tendon_force_dot);
-        }
-        if let Some(z) = self.fiber_length {
-            out.set_zdot(z, s.output.fiber_velocity);
+        if let Some(s) = state {
+            self.set_state_rates(out, &s);
         }
     }
 }

@@ -336,6 +336,12 @@ impl GeometryPath {
         self.apply_tension_into(ctx, out, &mut PathBuffer::new(), tension_of);
     }
 
+    /// Whether the path is evaluated from a [`PathBuffer`] (no wrap objects, at most
+    /// [`STACK_POINTS`] points).
+    pub(crate) fn fits_buffer(&self) -> bool {
+        self.wraps.is_empty() && self.points.len() <= STACK_POINTS
+    }
+
     /// [`Self::apply_tension_with`] into any sink (the accumulator, or a recorder when the
     /// element runs in parallel), a path without wrap objects located into `buffer` (one
     /// buffer serves all the muscles of an evaluation: it is not cleared for each).
