@@ -214,9 +214,7 @@ fn adjust_tangent_point<T: Real>(
 ) -> bool {
     let pr = normalize_or_zero(&(*r - p)).0;
     let rw = normalize_or_zero(&(w - *r)).0;
-    let alpha = pr.dot(dn).acos();
-    let omega = rw.dot(dn).acos();
-    if (alpha - omega).re().abs() <= TANGENCY_THRESHOLD {
+    if meet_within_threshold(pr.dot(dn).re(), rw.dot(dn).re()) {
         return false;
     }
     let (p1a, _) = closest_point_on_line(p, r, dn);
@@ -224,6 +222,16 @@ fn adjust_tangent_point<T: Real>(
     let (_, _, int2, _) = intersect_lines(p, w, &p1a, &w1a);
     *r += (int2 - *r) * T::c(1.5);
     true
+}
+
+/// OpenSim's test `|acos(cos α) − acos(cos ω)| ≤ 0.1°`. Since |acos a − acos b| ≥ |a − b|
+/// (the arccosine's slope is at least 1 in magnitude), a gap in the cosines beyond the
+/// threshold, with room for the arccosines' rounding (an ulp of π each), decides it without
+/// them: the slide's arccosines were 9 % of Rajagopal2016's evaluation, and most of its
+/// steps are far from tangency.
+fn meet_within_threshold(cos_alpha: f64, cos_omega: f64) -> bool {
+    let surely_apart = (cos_alpha - cos_omega).abs() > TANGENCY_THRESHOLD + 1e-12;
+    !surely_apart && (cos_alpha.acos() - cos_omega.acos()).abs() <= TANGENCY_THRESHOLD
 }
 
 /// The segment's ends and their closest points on the axis.
@@ -362,4 +370,48 @@ fn slide_to_apex_plane<T: Real>(
         }
     }
     (r1, r2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{meet_within_threshold, TANGENCY_THRESHOLD};
+
+    #[test]
+    fn the_tangency_test_without_arccosines_decides_as_opensim_does() {
+        // Pairs of angles across [0, π] whose gap straddles the threshold by as little as
+        // 1e-13 of it (and far from it), NaN and cosines just past ±1 included.
+        let mut checked = 0;
+        for i in 0..=2000 {
+            let alpha = std::f64::consts::PI * i as f64 / 2000.0;
+            for gap in [
+                0.0,
+                0.5,
+                0.999_999,
+                1.0 - 1e-13,
+                1.0,
+                1.0 + 1e-13,
+                1.000_001,
+                1.5,
+                10.0,
+                1e3,
+            ] {
+                for sign in [-1.0, 1.0] {
+                    let omega = alpha + sign * gap * TANGENCY_THRESHOLD;
+                    let (a, b) = (alpha.cos(), omega.cos());
+                    let with_acos = (a.acos() - b.acos()).abs() <= TANGENCY_THRESHOLD;
+                    assert_eq!(meet_within_threshold(a, b), with_acos, "{alpha} {omega}");
+                    checked += 1;
+                }
+            }
+        }
+        for (a, b) in [
+            (f64::NAN, 0.5),
+            (1.0 + f64::EPSILON, 1.0),
+            (-1.0, -1.0 - 1e-16f64),
+        ] {
+            let with_acos = (a.acos() - b.acos()).abs() <= TANGENCY_THRESHOLD;
+            assert_eq!(meet_within_threshold(a, b), with_acos, "{a} {b}");
+        }
+        assert_eq!(checked, 2001 * 10 * 2);
+    }
 }
