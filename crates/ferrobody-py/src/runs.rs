@@ -25,6 +25,7 @@ fn options(
         report_interval: Some(report_interval.unwrap_or(model.report_interval)),
         step_to_reports: model.step_to_reports,
         contacts,
+        parallel_forces: false,
     }
 }
 
@@ -45,6 +46,10 @@ fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py
 /// step boundary): a float64 array of one row of `nctrl` controls per report interval (open
 /// loop), or a callable `controls(state) -> array` called at the start of each interval
 /// (closed loop at the report rate). Without it the state's controls are held throughout.
+///
+/// Without a callable, a model of 24 muscles or more evaluates them on two or more of
+/// rayon's threads (`RAYON_NUM_THREADS`), as the command line does; the results are bit for
+/// bit those of one thread.
 #[pyfunction]
 #[pyo3(signature = (model, state=None, duration=None, report_interval=None, contacts=false, integrator=None, accuracy=None, controls=None))]
 #[allow(clippy::too_many_arguments)]
@@ -64,7 +69,10 @@ pub fn simulate<'py>(
         Some(s) => s.to_state(py, &model.model)?,
         None => model.initial_state.clone(),
     };
-    let options = options(model, duration, report_interval, contacts);
+    let options = RecordOptions {
+        parallel_forces: true,
+        ..options(model, duration, report_interval, contacts)
+    };
     let run = run_one(py, model, start, settings, &options, controls)?;
     if let Some(e) = run.error {
         return Err(PyRuntimeError::new_err(e.message()));
@@ -89,7 +97,7 @@ fn run_one(
     let m = &model.model;
     let Some(controls) = controls.filter(|c| !c.is_none()) else {
         return py
-            .detach(|| rollout::simulate(m, start, settings, options))
+            .detach(|| on_a_pool_thread(|| rollout::simulate(m, start, settings, options)))
             .map_err(to_py_err);
     };
     if controls.is_callable() {
@@ -103,8 +111,17 @@ fn run_one(
             schedule.len() / model.model.nctrl().max(1)
         )));
     }
-    py.detach(|| rollout::simulate_schedule(m, start, settings, options, &schedule))
-        .map_err(to_py_err)
+    py.detach(|| {
+        on_a_pool_thread(|| rollout::simulate_schedule(m, start, settings, options, &schedule))
+    })
+    .map_err(to_py_err)
+}
+
+/// Runs `run` on a thread of rayon's global pool, where a simulation's parallel muscle
+/// evaluation (`RecordOptions::parallel_forces`) hands work over within the pool (from
+/// another thread it does not run in parallel: each hand-over would cost more than it saves).
+fn on_a_pool_thread<R: Send>(run: impl FnOnce() -> R + Send) -> R {
+    rayon::scope(|_| run())
 }
 
 /// A run whose controls a Python callable gives from the state at each report time.

@@ -2,6 +2,10 @@
 OpenSim's state-variable paths, and they match OpenSim 4.6's own run."""
 
 import csv
+import json
+import os
+import subprocess
+import sys
 
 import ferrobody
 import numpy as np
@@ -73,3 +77,33 @@ def test_uncontrolled_muscles_take_their_excitations_from_the_control_vector(roo
     assert np.all(driven["BIClong.excitation"][1:] == 1.0)
     assert driven["BIClong.activation"][-1] > 0.9 > passive["BIClong.activation"][-1]
     assert driven["q:r_elbow_flex"][-1] > passive["q:r_elbow_flex"][-1] + 0.01
+
+
+def test_simulate_evaluates_many_muscles_on_threads_with_one_thread_results(root):
+    # gait2392's 92 Thelen muscles run on two of rayon's threads in `simulate` (the run is
+    # put on a pool thread); a batch of one run through `rollouts` evaluates them on one.
+    # The results must agree to the bit, and RAYON_NUM_THREADS=1 must give them too.
+    path = root / "testdata" / "opensim" / "models" / "gait2392_thelen.osim"
+    model = ferrobody.load(path)
+    run = ferrobody.simulate(model, duration=0.02, report_interval=0.01)
+    batch = ferrobody.rollouts(
+        model, [model.default_state()], duration=0.02, report_interval=0.01, threads=1
+    )
+    z_names = [n for n in run if n.startswith("/forceset/")]
+    assert len(z_names) == 2 * 92
+    z = np.stack([run[n] for n in z_names], axis=1)
+    assert np.array_equal(run["t"], batch["t"][0])
+    assert np.array_equal(z, batch["z"][0])
+    script = (
+        "import ferrobody, json, sys; m = ferrobody.load(sys.argv[1]);"
+        "r = ferrobody.simulate(m, duration=0.02, report_interval=0.01);"
+        "print(json.dumps([r[n].tolist() for n in r if n.startswith('/forceset/')]))"
+    )
+    one_thread = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        env={**os.environ, "RAYON_NUM_THREADS": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert np.array_equal(np.array(json.loads(one_thread)).T, z)

@@ -28,6 +28,7 @@ fn run(s: &Scene, duration: f64) -> Trajectory {
         report_interval: Some(0.01),
         step_to_reports: false,
         contacts: true,
+        parallel_forces: false,
     };
     let t = simulate(&s.model, s.initial_state.clone(), s.integrator, &options).unwrap();
     assert!(t.error.is_none(), "{:?}", t.error);

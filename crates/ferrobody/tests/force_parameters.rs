@@ -21,6 +21,7 @@ fn run(scene: &Scene) -> Vec<f64> {
         report_interval: Some(0.01),
         step_to_reports: false,
         contacts: false,
+        parallel_forces: false,
     };
     let t = simulate(
         &scene.model,

@@ -30,6 +30,7 @@ fn options(duration: f64) -> RecordOptions {
         report_interval: Some(0.01),
         step_to_reports: false,
         contacts: true,
+        parallel_forces: false,
     }
 }
 

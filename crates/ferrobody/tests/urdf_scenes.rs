@@ -31,6 +31,7 @@ fn run(model: &Model<f64>, start: State<f64>, duration: f64) -> Trajectory {
         report_interval: Some(0.01),
         step_to_reports: false,
         contacts: true,
+        parallel_forces: false,
     };
     let t = simulate(model, start, IntegratorSettings::rk_merson(1e-6), &options).unwrap();
     assert!(t.error.is_none(), "{:?}", t.error);

@@ -371,7 +371,9 @@ def simulate(
     plus coordinates and speeds by name) and `run.contacts` (contacts.csv's columns with
     contacts=True, else empty). controls: one row of nctrl controls per report interval, or
     a callable state -> controls called at each report time (held until the next). Raises
-    RuntimeError if the run fails."""
+    RuntimeError if the run fails. Without a callable, a model of 24 muscles or more
+    evaluates them on rayon's threads (RAYON_NUM_THREADS), with the one-thread results bit
+    for bit."""
 
 def rollouts(
     model: Model,

@@ -30,6 +30,11 @@ pub struct RecordOptions {
     pub step_to_reports: bool,
     /// Whether to record the contacts at every report.
     pub contacts: bool,
+    /// Whether a model of many muscles evaluates them on the threads of the rayon pool the
+    /// run is on ([`Simulation::set_parallel_forces`]: the same results bit for bit). For a
+    /// single run called from a pool thread; batches of runs ([`rollouts`]) leave it off,
+    /// their runs already filling the threads.
+    pub parallel_forces: bool,
 }
 
 /// The contacts of a run, one entry per contact per report (flat arrays).
@@ -262,6 +267,7 @@ fn record(
     let mut out = Trajectory::empty(&start);
     out.reserve(model, expected_reports(options.duration, interval));
     let mut sim = Simulation::new(model, start, settings)?;
+    sim.set_parallel_forces(options.parallel_forces);
     let t_end = sim.state().t + options.duration;
     let on_report = |m: &Model<f64>, s: &State<f64>, d: &Data<f64>| {
         out.record(m, s, d, options.contacts);
