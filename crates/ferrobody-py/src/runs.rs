@@ -35,12 +35,12 @@ fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py
 
 /// Simulates `model` from `state` (default: the model's initial state) for `duration` s
 /// (default: the scene's), reporting every `report_interval` s (default: the scene's).
-/// Returns a dict of equal-length 1-D arrays: the columns of `trajectory.csv` (`time` for
-/// its `t`, body poses `BODY.px` … `BODY.qz`, velocities `BODY.vx` … `BODY.wz`, `ke`, `pe`,
-/// `energy`) and one per coordinate, speed and z; `pandas.DataFrame(result)` turns it into a
-/// table. With `contacts=True`, returns `(trajectory, contacts)`, the second the columns of
-/// `contacts.csv` (again `time` for `t`). A run that fails raises `RuntimeError` with the
-/// command line's message.
+/// Returns a dict of equal-length 1-D arrays: the columns of `trajectory.csv` (`t`, body
+/// poses `BODY.px` … `BODY.qz`, velocities `BODY.vx` … `BODY.wz`, `ke`, `pe`, `energy`) and
+/// one per coordinate, speed and z; `pandas.DataFrame(result)` turns it into a table. With
+/// `contacts=True`, returns `(trajectory, contacts)`, the second the columns of
+/// `contacts.csv`. (The package's `ferrobody.simulate` wraps both in one `Run`.) A run that
+/// fails raises `RuntimeError` with the command line's message.
 ///
 /// `controls` drives the model's actuators, held constant between report times (each then a
 /// step boundary): a float64 array of one row of `nctrl` controls per report interval (open
@@ -49,7 +49,8 @@ fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py
 ///
 /// Without a callable, a model of 24 muscles or more evaluates them on two or more of
 /// rayon's threads (`RAYON_NUM_THREADS`), as the command line does; the results are bit for
-/// bit those of one thread.
+/// bit those of one thread. Process pools whose runs already fill the cores (Ray's workers,
+/// multiprocessing) should set `RAYON_NUM_THREADS=1`.
 #[pyfunction]
 #[pyo3(signature = (model, state=None, duration=None, report_interval=None, contacts=false, integrator=None, accuracy=None, controls=None))]
 #[allow(clippy::too_many_arguments)]

@@ -372,8 +372,9 @@ def simulate(
     contacts=True, else empty). controls: one row of nctrl controls per report interval, or
     a callable state -> controls called at each report time (held until the next). Raises
     RuntimeError if the run fails. Without a callable, a model of 24 muscles or more
-    evaluates them on rayon's threads (RAYON_NUM_THREADS), with the one-thread results bit
-    for bit."""
+    evaluates them on rayon's threads, with the one-thread results bit for bit; set
+    RAYON_NUM_THREADS=1 in process pools (Ray's workers, multiprocessing) whose runs already
+    fill the cores."""
 
 def rollouts(
     model: Model,
