@@ -12,7 +12,7 @@ use crate::forces::{ForceContext, ForceSink};
 use crate::scalar::Real;
 
 impl Muscle {
-    /// Whether [`Self::calc_pair_into`] can take this muscle (a path without wrap objects
+    /// Whether [`Self::evaluate_pair`] can take this muscle (a path without wrap objects
     /// that fits a [`PathBuffer`]).
     pub(crate) fn pairs(&self) -> bool {
         self.path.fits_buffer()

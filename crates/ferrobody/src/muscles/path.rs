@@ -293,12 +293,12 @@ impl GeometryPath {
 
     /// Length and lengthening speed over the current path.
     pub fn kinematics<T: Real>(&self, ctx: &ForceContext<'_, T>) -> PathKinematics<T> {
-        if !self.wraps.is_empty() {
-            kinematics_of(self.current_path(ctx).iter())
-        } else if self.points.len() <= STACK_POINTS {
+        if self.fits_buffer() {
             let mut buffer = PathBuffer::new();
             buffer.locate(self, ctx);
             buffer.kinematics()
+        } else if !self.wraps.is_empty() {
+            kinematics_of(self.current_path(ctx).iter())
         } else {
             kinematics_of(self.fixed_nodes(ctx))
         }
@@ -352,14 +352,14 @@ impl GeometryPath {
         buffer: &mut PathBuffer<T>,
         tension_of: impl FnOnce(PathKinematics<T>) -> T,
     ) {
-        if !self.wraps.is_empty() {
-            let nodes = self.current_path(ctx);
-            let tension = tension_of(kinematics_of(nodes.iter()));
-            apply_over(nodes.iter(), out, tension);
-        } else if self.points.len() <= STACK_POINTS {
+        if self.fits_buffer() {
             buffer.locate(self, ctx);
             let tension = tension_of(buffer.kinematics());
             buffer.apply(self, out, tension);
+        } else if !self.wraps.is_empty() {
+            let nodes = self.current_path(ctx);
+            let tension = tension_of(kinematics_of(nodes.iter()));
+            apply_over(nodes.iter(), out, tension);
         } else {
             let tension = tension_of(kinematics_of(self.fixed_nodes(ctx)));
             apply_over(self.fixed_nodes(ctx), out, tension);

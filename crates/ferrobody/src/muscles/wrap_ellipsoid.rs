@@ -280,9 +280,10 @@ impl WrapEllipsoid {
 
     /// [`Self::closest_point`] of a fan sample, Newton's iteration started from the previous
     /// sample's root `warm` where both lie on the same side of the ellipsoid, away from the
-    /// coordinate planes (the samples are 1/300 of the chord apart: 3.7 iterations per sample instead
-    /// of 6.9 on arm26); `warm` becomes this sample's root, or `None`. The iteration stops
-    /// at the same tolerance (|f| < 1e-9), so the point differs from OpenSim's at that level.
+    /// coordinate planes (the samples are 1/300 of the chord apart: 3.7 iterations per
+    /// sample instead of 6.9 on arm26); `warm` becomes this sample's root, or `None`. The
+    /// iteration stops at the same tolerance (|f| < 1e-9), so the point differs from
+    /// OpenSim's at that level.
     fn closest_point_from<T: Real>(
         &self,
         a: &Vector3<T>,
