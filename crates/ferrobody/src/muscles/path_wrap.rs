@@ -29,6 +29,15 @@ use crate::ids::BodyId;
 use crate::math::Transform;
 use crate::scalar::Real;
 use nalgebra::Vector3;
+use smallvec::{smallvec, SmallVec};
+
+/// A wrapped path's nodes, held on the stack up to 12 (the wrapped paths of opensim-models
+/// have at most 11: 7 points and two wraps' tangent points), so that evaluating one does not
+/// allocate.
+pub(super) type PathNodes<T> = SmallVec<[PointAt<T>; 12]>;
+
+/// Per-wrap bookkeeping of one evaluation, on the stack up to 4 wrap objects on a path.
+type PerWrap<X> = SmallVec<[X; 4]>;
 
 /// A wrap object's shape.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,8 +121,8 @@ impl WrapObject {
 
 impl GeometryPath {
     /// The current path: active points with the wrap points inserted.
-    pub(super) fn current_path<T: Real>(&self, ctx: &ForceContext<'_, T>) -> Vec<PointAt<T>> {
-        let mut path: Vec<PointAt<T>> = self
+    pub(super) fn current_path<T: Real>(&self, ctx: &ForceContext<'_, T>) -> PathNodes<T> {
+        let mut path: PathNodes<T> = self
             .points
             .iter()
             .enumerate()
@@ -122,8 +131,8 @@ impl GeometryPath {
             .collect();
         let n = self.wraps.len();
         let mut frozen = FrozenWrapPoints::new(n);
-        let mut order: Vec<usize> = (0..n).collect();
-        let mut result = vec![WrapAction::NoWrap; n];
+        let mut order: PerWrap<usize> = (0..n).collect();
+        let mut result: PerWrap<WrapAction> = smallvec![WrapAction::NoWrap; n];
         let iterations = if n < 2 { 1 } else { 8 };
         let mut last_length = f64::INFINITY;
         for kk in 0..iterations {
@@ -170,7 +179,7 @@ impl GeometryPath {
     fn wrap_once<T: Real>(
         &self,
         ctx: &ForceContext<'_, T>,
-        path: &mut Vec<PointAt<T>>,
+        path: &mut PathNodes<T>,
         w: usize,
         single: bool,
         frozen: &mut FrozenWrapPoints<T>,
@@ -259,11 +268,11 @@ impl GeometryPath {
 
 /// The Ground locations of each wrap object's two tangent points as OpenSim first measured
 /// them in this state (see the module documentation).
-struct FrozenWrapPoints<T: Real>(Vec<[Option<Vector3<T>>; 2]>);
+struct FrozenWrapPoints<T: Real>(PerWrap<[Option<Vector3<T>>; 2]>);
 
 impl<T: Real> FrozenWrapPoints<T> {
     fn new(wraps: usize) -> Self {
-        Self(vec![[None, None]; wraps])
+        Self(smallvec![[None, None]; wraps])
     }
 
     /// Records a wrap point's Ground location if it is the first measurement.
@@ -284,7 +293,7 @@ impl<T: Real> FrozenWrapPoints<T> {
     }
 }
 
-fn remove_wrap_points<T: Real>(path: &mut Vec<PointAt<T>>, w: usize) {
+fn remove_wrap_points<T: Real>(path: &mut PathNodes<T>, w: usize) {
     if let Some(j) = path
         .iter()
         .position(|p| matches!(p.wrap, Some((k, _)) if k == w))

@@ -197,7 +197,13 @@ pub fn constrained_accelerations<T: Real>(
     }
     chol.solve_mut(&mut cache.minv_gt);
     cache.mass = chol.unpack();
-    cache.g.mul_to(&cache.minv_gt, &mut cache.schur);
+    // `G (M⁻¹ Gᵀ)` entry by entry: nalgebra's product of dynamic matrices this size goes to
+    // matrixmultiply, which allocates a packing buffer on every call.
+    for r in 0..m {
+        for c in 0..m {
+            cache.schur[(r, c)] = cache.g.row(r).tr_dot(&cache.minv_gt.column(c));
+        }
+    }
     schur::factor_ldlt(&mut cache.schur, m, m as f64 * EPS_34);
     cache
         .multipliers
