@@ -33,10 +33,13 @@ pub struct ExternalLoads {
 impl ExternalLoads {
     /// Reads an `ExternalLoads` XML file and its data file; errors name the file and line.
     pub fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| OptimizeError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        // OpenSim's files may hold Latin-1 bytes (`ferrobody::io::decode_text`).
+        let text = std::fs::read(path)
+            .map(ferrobody::io::decode_text)
+            .map_err(|source| OptimizeError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         let file = path.display().to_string();
         let (forces, datafile) = parse(&text, &file)?;
         let data_path = path.parent().unwrap_or(Path::new(".")).join(datafile);

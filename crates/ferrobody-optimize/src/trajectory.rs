@@ -154,10 +154,13 @@ pub struct Table {
 impl Table {
     /// Reads a table; errors name the file and line.
     pub fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| OptimizeError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        // OpenSim's files may hold Latin-1 bytes (`ferrobody::io::decode_text`).
+        let text = std::fs::read(path)
+            .map(ferrobody::io::decode_text)
+            .map_err(|source| OptimizeError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         Self::parse(&text, &path.display().to_string())
     }
 

@@ -162,7 +162,14 @@ pub fn load(
     kv: f64,
 ) -> PyResult<PyModel> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(&path).map_err(|e| {
+    let extension = path
+        .extension()
+        .map_or(String::new(), |e| e.to_string_lossy().to_ascii_lowercase());
+    let kind = match extension.as_str() {
+        "osim" | "urdf" => extension,
+        _ => "toml".to_string(),
+    };
+    let bytes = std::fs::read(&path).map_err(|e| {
         let message = format!("{file}: cannot read the file: {e}");
         if e.kind() == std::io::ErrorKind::NotFound {
             PyFileNotFoundError::new_err(message)
@@ -170,12 +177,14 @@ pub fn load(
             PyValueError::new_err(message)
         }
     })?;
-    let extension = path
-        .extension()
-        .map_or(String::new(), |e| e.to_string_lossy().to_ascii_lowercase());
-    let kind = match extension.as_str() {
-        "osim" | "urdf" => extension,
-        _ => "toml".to_string(),
+    // XML files may hold Latin-1 bytes, as OpenSim writes them (`ferrobody::io::decode_text`);
+    // TOML is UTF-8 by definition, as the command line reads it.
+    let text = if kind == "toml" {
+        String::from_utf8(bytes).map_err(|e| {
+            PyValueError::new_err(format!("{file}: cannot read the file: {}", e.utf8_error()))
+        })?
+    } else {
+        ferrobody::io::decode_text(bytes)
     };
     urdf::UrdfActuators::from_name(actuators, kp, kv)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

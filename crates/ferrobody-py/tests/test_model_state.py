@@ -26,6 +26,24 @@ def test_osim_model_uses_opensim_coordinate_names(root):
     assert run["t"][-1] == pytest.approx(0.05)
 
 
+def test_osim_model_with_latin1_bytes_loads_as_opensim_reads_it(root, tmp_path):
+    # OpenSim keeps a file's bytes: a re-saved 3.x model may declare UTF-8 and hold Latin-1.
+    text = (root / "testdata" / "opensim" / "models" / "double_pendulum.osim").read_text()
+    path = tmp_path / "latin1.osim"
+    path.write_bytes(text.replace("rod1", "rod1_\u00e9").encode("latin-1"))
+    m = ferrobody.load(path)
+    assert "rod1_\u00e9" in m.body_names
+    run = ferrobody.simulate(m, duration=0.02)
+    assert run["t"][-1] == pytest.approx(0.02)
+
+
+def test_a_scene_file_must_be_utf8(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('name = "b\u00e9"\n'.encode("latin-1"))
+    with pytest.raises(ValueError, match="cannot read the file"):
+        ferrobody.load(path)
+
+
 def test_state_arrays_are_the_states_own(scenes):
     m = ferrobody.load(scenes / "s1_hc_ball.toml")
     s = m.default_state()

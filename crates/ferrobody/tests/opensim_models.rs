@@ -381,3 +381,49 @@ fn step_counts_match_opensims_manager() {
         assert_eq!(step_counts(&leg, kind, 1.0), leg_steps, "leg, {method}");
     }
 }
+
+/// OpenSim keeps a file's bytes as they are, so a model re-saved by OpenSim 4.x may declare
+/// UTF-8 and hold Latin-1 bytes (authors' names in its credits, names of components): such a
+/// file loads, its names read as Latin-1, and it runs as the UTF-8 file does.
+#[test]
+fn a_model_with_latin1_bytes_loads_as_opensim_reads_it() {
+    let path = common::repo_root().join("testdata/opensim/models/double_pendulum.osim");
+    let utf8 = std::fs::read_to_string(&path).unwrap();
+    // "Müller" in the credits and body rod1 renamed "rod1_é" everywhere, both in Latin-1.
+    let latin1: Vec<u8> = utf8
+        .replace("<credits>Ajay Seth", "<credits>Ajay Seth, M\u{fc}ller")
+        .replace("rod1", "rod1_\u{e9}")
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).expect("the model is Latin-1 text"))
+        .collect();
+    assert!(
+        std::str::from_utf8(&latin1).is_err(),
+        "the bytes are not UTF-8"
+    );
+    let dir = std::env::temp_dir().join(format!("ferrobody-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("double_pendulum_latin1.osim");
+    std::fs::write(&file, &latin1).unwrap();
+    let loaded = osim::load(&file).unwrap();
+    let names: Vec<&str> = loaded
+        .model
+        .bodies()
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    assert!(names.contains(&"rod1_\u{e9}"), "bodies: {names:?}");
+    let original = load("models/double_pendulum.osim");
+    let (ours, theirs) = (
+        simulate(&loaded, 1e-6, 0.05),
+        simulate(&original, 1e-6, 0.05),
+    );
+    assert_eq!(ours.len(), theirs.len());
+    for (a, b) in ours.iter().zip(&theirs) {
+        assert_eq!(a.len(), b.len());
+        for (key, value) in b {
+            let renamed = key.replace("rod1", "rod1_\u{e9}");
+            assert_eq!(a[&renamed], *value, "{renamed} at t = {}", b["t"]);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

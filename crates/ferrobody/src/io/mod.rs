@@ -25,6 +25,7 @@ mod scene_types;
 mod scene_unilateral;
 pub mod scene_visual;
 pub mod sto;
+mod text_file;
 pub mod trajectory;
 pub mod urdf;
 
@@ -35,6 +36,7 @@ pub use muscles_csv::{muscle_reports, MuscleReport, MusclesWriter};
 pub use scene::{load_scene, parse_scene, Scene};
 pub use scene_visual::{Visual, VisualShape};
 pub use sto::StatesWriter;
+pub use text_file::{decode_text, read_text_file};
 pub use trajectory::{csv_field, format_number, TrajectoryWriter};
 
 /// A parser's message on one line (errors are one line): roxmltree quotes the character it

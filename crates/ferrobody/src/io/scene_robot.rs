@@ -69,7 +69,8 @@ fn add_robot(
         _ => {}
     }
     let path = scene_dir.join(&s.file);
-    let text = std::fs::read_to_string(&path)
+    let text = std::fs::read(&path)
+        .map(crate::io::decode_text)
         .map_err(|e| invalid!("file: cannot read '{}': {e}", path.display()))?;
     let shown = path.display().to_string();
     let xml = roxmltree::Document::parse(&text).map_err(|e| {

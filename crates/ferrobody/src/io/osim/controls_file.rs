@@ -27,8 +27,7 @@ pub struct ControlColumn {
 /// Reads a controls file; errors name the file and line.
 pub fn read(path: &Path) -> Result<Vec<ControlColumn>> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::io(path, "cannot read the controls file", e))?;
+    let text = crate::io::read_text_file(path, "cannot read the controls file")?;
     parse(&text, &file)
 }
 

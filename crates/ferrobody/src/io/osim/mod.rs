@@ -244,8 +244,7 @@ pub const RUN_REPORT_INTERVAL: f64 = 0.01;
 /// Reads an .osim file.
 pub fn load(path: &Path) -> Result<OsimModel> {
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read the file", e))?;
+    let text = crate::io::read_text_file(path, "cannot read the file")?;
     parse(&text, &file)
 }
 
@@ -257,8 +256,7 @@ pub fn load(path: &Path) -> Result<OsimModel> {
 pub fn load_with_controls(path: &Path, controls: &Path) -> Result<OsimModel> {
     let columns = controls_file::read(controls)?;
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read the file", e))?;
+    let text = crate::io::read_text_file(path, "cannot read the file")?;
     parse_with_controls(&text, &file, &columns, &controls.display().to_string())
 }
 

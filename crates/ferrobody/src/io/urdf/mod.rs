@@ -52,8 +52,7 @@ pub fn load(path: &Path, root: RootJoint) -> Result<UrdfModel> {
 /// Reads a URDF file, with actuators on its joints ([`UrdfActuators`]).
 pub fn load_actuated(path: &Path, root: RootJoint, actuators: UrdfActuators) -> Result<UrdfModel> {
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read the file", e))?;
+    let text = crate::io::read_text_file(path, "cannot read the file")?;
     parse_actuated(&text, &file, root, actuators)
 }
 
