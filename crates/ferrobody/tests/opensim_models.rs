@@ -427,3 +427,21 @@ fn a_model_with_latin1_bytes_loads_as_opensim_reads_it() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A model file need not write its Ground (OpenSim's `printToXML` leaves out a Ground with
+/// default properties, as in a converted 3.x model): the sockets naming `/ground` still reach
+/// it, and the model runs as the file that writes it does.
+#[test]
+fn a_model_without_a_ground_element_has_ground() {
+    let path = common::repo_root().join("testdata/opensim/models/double_pendulum.osim");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let start = text.find("<Ground name=\"ground\">").unwrap();
+    let end = text.find("</Ground>").unwrap() + "</Ground>".len();
+    let without = format!("{}{}", &text[..start], &text[end..]);
+    let loaded = osim::parse(&without, "double_pendulum_without_ground.osim").unwrap();
+    let original = load("models/double_pendulum.osim");
+    assert_eq!(
+        simulate(&loaded, 1e-6, 0.05),
+        simulate(&original, 1e-6, 0.05)
+    );
+}

@@ -201,6 +201,21 @@ pub(super) fn escape_scoped_tags(text: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// OpenSim's model always has its Ground, named `ground`; a file whose Ground has only
+/// default properties may not write it (OpenSim's own `printToXML` of a converted 3.x model
+/// does not), and its sockets still name `/ground`. When the text holds no `<Ground`, this
+/// adds `<Ground name="ground" />` just before `</Model>`, on the same line, so every line
+/// number stays as written.
+pub(super) fn with_default_ground(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains("<Ground") {
+        return text.into();
+    }
+    match text.rfind("</Model>") {
+        Some(at) => format!("{}<Ground name=\"ground\" />{}", &text[..at], &text[at..]).into(),
+        None => text.into(),
+    }
+}
+
 /// A tag as OpenSim wrote it (`::` restored).
 pub(super) fn tag_of(node: Node) -> String {
     node.tag_name().name().replace("__", "::")

@@ -267,7 +267,8 @@ pub fn parse_with_controls(
     columns: &[controls_file::ControlColumn],
     controls_file: &str,
 ) -> Result<OsimModel> {
-    let text = document::escape_scoped_tags(text);
+    let escaped = document::escape_scoped_tags(text);
+    let text = document::with_default_ground(&escaped);
     let xml = roxmltree::Document::parse(&text).map_err(|e| {
         ParseError::in_file(
             file,
