@@ -256,3 +256,25 @@ fn arm26_state_jacobian_through_ellipsoid_wraps_matches_central_differences() {
     // differences' own error (truncation h², cancellation 1e-16/h) near 1e-9.
     assert!(largest < 1e-4, "{largest:e}");
 }
+
+/// opensim-core's knee_patella_ligament (`OpenSim/Simulation/Test/`, converted to 4.x by
+/// OpenSim 4.6's `printToXML`): a patella on its own CustomJoint held to the tibia by a
+/// ConstantDistanceConstraint, its coordinate `is_free_to_satisfy_constraints`. The default
+/// pose violates the constraint; OpenSim's assembler keeps the knee at its default and moves
+/// only the patella's coordinate (a least-change projection moved both: 5.7e-4 m off).
+#[test]
+fn knee_patella_ligament_assembles_as_opensim_does() {
+    check("knee_patella_ligament", 1e-7);
+}
+
+/// opensim-core's CoupledCoordinatesMPPsMomentArmTest (converted likewise): two knees whose
+/// coordinates are coupled, moving path points, a WeldConstraint, four coordinates free to
+/// satisfy the constraints (a least-change projection put the foot 1.5e-2 m off). Body
+/// origins agree to 1.1e-7 m; the foot's angular speed differs by 1.1e-5 rad/s at 0.19 s,
+/// inside OpenSim's own spread there (its run moves by 1.6e-5 when foot_angle's default value
+/// moves by one ulp: `python scripts/opensim/ulp_spread.py coupled_coordinates_mpps.osim 0.2
+/// /jointset/footToGround/foot_angle/value`), so the other columns are held to 2e-5.
+#[test]
+fn coupled_coordinates_with_free_coordinates_assemble_as_opensim_does() {
+    check("coupled_coordinates_mpps", 2e-5);
+}

@@ -11,6 +11,7 @@
 pub mod assembly;
 pub mod constraint_dynamics;
 mod contact_report;
+pub mod goal_assembly;
 pub(crate) mod planar_xy;
 pub mod projection;
 

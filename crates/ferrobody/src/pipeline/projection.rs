@@ -33,7 +33,7 @@ use steps::{
     factor_rows, map_to_q, map_to_u, min_norm_step, q_metric_scale, rows_times, select_rows,
 };
 
-mod steps;
+pub(in crate::pipeline) mod steps;
 
 /// Simbody's `SignificantReal = eps^(7/8)`.
 const SIGNIFICANT_REAL: f64 = 2.0097183471152322e-14;

@@ -94,8 +94,8 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
         state.q[c.q_index] = c.default_value;
         state.u[c.u_index] = c.default_speed;
     }
-    constraints::assemble(&model, &mut state, &added.couplers)
-        .map_err(|e| doc.err(model_node, e.to_string()))?;
+    constraints::assemble(&model, &mut state, &added.couplers, &added.free)
+        .map_err(|e| doc.err(model_node, crate::error::message_chain(&e)))?;
     equilibrate::equilibrate_muscles(&model, &mut state)
         .map_err(|(name, e)| doc.err(model_node, format!("muscle '{name}': {e}")))?;
     Ok(OsimModel {

@@ -47,6 +47,8 @@ pub(super) struct Added {
     pub elements: Vec<(String, String)>,
     /// Enforced couplers in ConstraintSet order, for the assembly of the default pose.
     pub couplers: Vec<crate::constraints::ConstraintId>,
+    /// The q of each coordinate marked `is_free_to_satisfy_constraints` (no assembly goal).
+    pub free: Vec<usize>,
 }
 
 /// Adds the locks and prescribed motions of the coordinates.
@@ -75,6 +77,9 @@ pub(super) fn add_coordinate_constraints(
         }
         let (body, k, _) = sk.coordinate_map[&c.name];
         let coordinate = CoordinateRef::new(body, k);
+        if doc.boolean(node, "is_free_to_satisfy_constraints", false)? {
+            added.free.push(c.q_index);
+        }
         let locked = doc.boolean(node, "locked", false)?;
         if locked {
             if v < lo || v > hi {
@@ -273,18 +278,25 @@ fn coupler(doc: &Doc, sk: &Skeleton, n: Node) -> Res<CoordinateCoupler> {
 /// prescribed coordinates constrain the model, and assembles to `assembly_accuracy` 1e-9).
 const ASSEMBLY_TOLERANCE: f64 = 1e-10;
 
-/// The default pose as OpenSim's `initSystem` assembles it: a coupler's dependent coordinate
-/// has no goal in OpenSim's assembler, so it takes the value (and speed) its coupler gives,
-/// every other coordinate keeps its default; what still violates a constraint (a prescribed
-/// coordinate, a point constraint) is then projected with the least change (the assembler's
-/// goal, equal weights).
+/// The default pose as OpenSim's `initSystem` assembles it (`Model::assemble`): the q nearest
+/// the default values, each coordinate with weight 1 except a coupler's dependent coordinate
+/// and one marked `is_free_to_satisfy_constraints` (no goal in OpenSim's assembler), that
+/// satisfies the constraints (`pipeline::goal_assembly`). A dependent coordinate first takes
+/// the value and speed its coupler gives (where the optimum puts it when only couplers
+/// constrain the model); the result is then projected to 1e-10 and its speeds onto the
+/// velocity constraints.
 pub(super) fn assemble(
     model: &crate::Model<f64>,
     state: &mut crate::State<f64>,
     couplers: &[crate::constraints::ConstraintId],
+    free: &[usize],
 ) -> crate::Result<()> {
     if !model.has_constraints() {
         return Ok(());
+    }
+    let mut weights = vec![1.0; model.nq()];
+    for &q in free {
+        weights[q] = 0.0;
     }
     // Repeated so that a coupler whose independent coordinate is another's dependent one
     // sees its final value.
@@ -294,8 +306,10 @@ pub(super) fn assemble(
                 let (qi, ui) = (state.q[c.independent.q], state.u[c.independent.u]);
                 state.q[c.dependent.q] = c.scale * c.function.value(qi);
                 state.u[c.dependent.u] = c.scale * c.function.derivative(qi) * ui;
+                weights[c.dependent.q] = 0.0;
             }
         }
     }
+    crate::pipeline::goal_assembly::assemble_toward_goals(model, state, &weights)?;
     crate::pipeline::assembly::assemble(model, state, ASSEMBLY_TOLERANCE)
 }

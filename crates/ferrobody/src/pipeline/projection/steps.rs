@@ -87,7 +87,12 @@ pub(super) fn map_to_q<T: Real>(model: &Model<T>, q: &[T], du: &DVector<T>, dq: 
 }
 
 /// `N⁺ dq` into `du`, mobilizer by mobilizer.
-pub(super) fn map_to_u<T: Real>(model: &Model<T>, q: &[T], dq: &[T], du: &mut DVector<T>) {
+pub(in crate::pipeline) fn map_to_u<T: Real>(
+    model: &Model<T>,
+    q: &[T],
+    dq: &[T],
+    du: &mut DVector<T>,
+) {
     for b in &model.bodies[1..] {
         let (qs, us) = (b.q_range(), b.u_range());
         match b.mobilizer.quaternion_offset() {
