@@ -5,7 +5,7 @@
 //! `OpenSim/Simulation/Model/ExternalLoads.cpp`, `ExternalForce.cpp`.
 
 use crate::error::{OptimizeError, Result};
-use crate::trajectory::Table;
+use crate::trajectory::{read_opensim_text, Table};
 use std::path::Path;
 
 /// One measured force of an `ExternalLoads` file.
@@ -33,13 +33,7 @@ pub struct ExternalLoads {
 impl ExternalLoads {
     /// Reads an `ExternalLoads` XML file and its data file; errors name the file and line.
     pub fn read(path: &Path) -> Result<Self> {
-        // OpenSim's files may hold Latin-1 bytes (`ferrobody::io::decode_text`).
-        let text = std::fs::read(path)
-            .map(ferrobody::io::decode_text)
-            .map_err(|source| OptimizeError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        let text = read_opensim_text(path)?;
         let file = path.display().to_string();
         let (forces, datafile) = parse(&text, &file)?;
         let data_path = path.parent().unwrap_or(Path::new(".")).join(datafile);

@@ -151,16 +151,21 @@ pub struct Table {
     pub rows: Vec<Vec<f64>>,
 }
 
+/// The text of an OpenSim file (storage, ExternalLoads XML), read as OpenSim reads it: UTF-8,
+/// or Latin-1 when not valid UTF-8 (`ferrobody::io::decode_text`).
+pub(crate) fn read_opensim_text(path: &Path) -> Result<String> {
+    std::fs::read(path)
+        .map(ferrobody::io::decode_text)
+        .map_err(|source| OptimizeError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
 impl Table {
     /// Reads a table; errors name the file and line.
     pub fn read(path: &Path) -> Result<Self> {
-        // OpenSim's files may hold Latin-1 bytes (`ferrobody::io::decode_text`).
-        let text = std::fs::read(path)
-            .map(ferrobody::io::decode_text)
-            .map_err(|source| OptimizeError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        let text = read_opensim_text(path)?;
         Self::parse(&text, &path.display().to_string())
     }
 

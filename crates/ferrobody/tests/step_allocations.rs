@@ -15,9 +15,9 @@ fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Steps `sim` to `warm_up` (buffers grow to size), then counts the allocations of the steps
-/// up to `end`; returns how many steps that was and the count.
-fn allocations_after_warm_up(sim: &mut Simulation<f64>, warm_up: f64, end: f64) -> (usize, u64) {
+/// Steps `sim` to `warm_up` (buffers grow to size), then requires that the steps up to `end`
+/// allocate nothing (`what` names the run in the message).
+fn assert_steps_allocate_nothing(what: &str, mut sim: Simulation<f64>, warm_up: f64, end: f64) {
     while sim.state().t < warm_up {
         sim.step(warm_up).unwrap();
     }
@@ -28,25 +28,22 @@ fn allocations_after_warm_up(sim: &mut Simulation<f64>, warm_up: f64, end: f64) 
             steps += 1;
         }
     });
-    (steps, info.count_total)
+    assert!(steps > 0, "{what}: no step measured");
+    let count = info.count_total;
+    assert_eq!(count, 0, "{what}: {count} allocations in {steps} steps");
 }
 
 fn assert_no_allocation_osim(name: &str, warm_up: f64, end: f64) {
-    let path = repo_root().join("testdata/opensim").join(name);
-    let m = osim::load(&path).unwrap();
+    let m = osim::load(&repo_root().join("testdata/opensim").join(name)).unwrap();
     let settings = IntegratorSettings::rk_merson(1e-6);
-    let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
-    let (steps, count) = allocations_after_warm_up(&mut sim, warm_up, end);
-    assert!(steps > 0, "{name}: no step measured");
-    assert_eq!(count, 0, "{name}: {count} allocations in {steps} steps");
+    let sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
+    assert_steps_allocate_nothing(name, sim, warm_up, end);
 }
 
 fn assert_no_allocation_scene(name: &str, warm_up: f64, end: f64) {
     let scene = load_scene(&repo_root().join("examples/scenes").join(name)).unwrap();
-    let mut sim = Simulation::new(&scene.model, scene.initial_state, scene.integrator).unwrap();
-    let (steps, count) = allocations_after_warm_up(&mut sim, warm_up, end);
-    assert!(steps > 0, "{name}: no step measured");
-    assert_eq!(count, 0, "{name}: {count} allocations in {steps} steps");
+    let sim = Simulation::new(&scene.model, scene.initial_state, scene.integrator).unwrap();
+    assert_steps_allocate_nothing(name, sim, warm_up, end);
 }
 
 #[test]
@@ -116,14 +113,8 @@ fn every_integrator_steps_without_allocating() {
         .chain(fixed.map(|kind| IntegratorSettings::fixed(kind, 1e-3)));
     for settings in settings {
         let state = scene.initial_state.clone();
-        let mut sim = Simulation::new(&scene.model, state, settings).unwrap();
-        let (steps, count) = allocations_after_warm_up(&mut sim, 0.1, 0.5);
-        assert!(steps > 0, "{:?}: no step measured", settings.kind);
-        assert_eq!(
-            count, 0,
-            "{:?}: {count} allocations in {steps} steps",
-            settings.kind
-        );
+        let sim = Simulation::new(&scene.model, state, settings).unwrap();
+        assert_steps_allocate_nothing(&format!("{:?}", settings.kind), sim, 0.1, 0.5);
     }
 }
 

@@ -26,7 +26,8 @@
 //! `Simbody/src/Assembler.cpp`.
 
 use super::constraint_dynamics::calc_constraint_jacobian;
-use super::projection::steps::map_to_u;
+use super::projection::steps::{map_to_u, select_rows};
+use super::projection::ProjectionWorkspace;
 use crate::data::{Data, Stage};
 use crate::error::{Error, Result, SimulationFailure};
 use crate::model::Model;
@@ -67,17 +68,24 @@ pub fn assemble_toward_goals(
     let goal = state.q.clone();
     let minv = DVector::from_iterator(nq, weights.iter().map(|w| 1.0 / (w + FREE_WEIGHT)));
     let mut data = Data::new(model);
+    let mut ws = ProjectionWorkspace::new(model);
     let mut n_plus = DMatrix::zeros(nu, nq);
     let mut column = DVector::zeros(nu);
     for _ in 0..MAX_ITERATIONS {
         realize(model, state, &mut data, Stage::Position)?;
         calc_constraint_jacobian(model, state, &mut data);
-        let (rows, errors) = position_rows(model, state, &data);
-        if rows.is_empty() {
+        select_rows(model, state, true, &mut ws);
+        if ws.rows.is_empty() {
             return Ok(());
         }
+        let errors = DVector::from_iterator(
+            ws.position_rows.len(),
+            ws.position_rows
+                .iter()
+                .map(|&p| data.constraints.position_errors[p]),
+        );
         q_to_u(model, state, &mut n_plus, &mut column);
-        let c_u = data.constraints.g.select_rows(rows.iter());
+        let c_u = data.constraints.g.select_rows(ws.rows.iter());
         let c_q = c_u * &n_plus;
         let g = DVector::from_iterator(nq, (0..nq).map(|i| weights[i] * (state.q[i] - goal[i])));
         let c_minv = DMatrix::from_fn(c_q.nrows(), nq, |r, j| c_q[(r, j)] * minv[j]);
@@ -140,26 +148,6 @@ fn q_to_u(
         n_plus.set_column(j, du);
         unit[j] = 0.0;
     }
-}
-
-/// The enabled holonomic rows of G and their position errors.
-fn position_rows(
-    model: &Model<f64>,
-    state: &State<f64>,
-    data: &Data<f64>,
-) -> (Vec<usize>, DVector<f64>) {
-    let mut rows = Vec::new();
-    let mut errors = Vec::new();
-    for (i, r) in model.constraint_rows.iter().enumerate() {
-        if model.constraint_flag(state, i) {
-            rows.extend(r.start..r.start + r.holonomic);
-            errors.extend(
-                r.position_range()
-                    .map(|p| data.constraints.position_errors[p]),
-            );
-        }
-    }
-    (rows, DVector::from_vec(errors))
 }
 
 /// `A⁺ b` for a symmetric positive semi-definite `A` (redundant rows give zero singular values).

@@ -100,8 +100,8 @@ pub struct ProjectionWorkspace<T: Real> {
     dq: DVector<T>,
     saved: DVector<T>,
     error_u: DVector<T>,
-    rows: Vec<usize>,
-    position_rows: Vec<usize>,
+    pub(in crate::pipeline) rows: Vec<usize>,
+    pub(in crate::pipeline) position_rows: Vec<usize>,
 }
 
 impl<T: Real> ProjectionWorkspace<T> {

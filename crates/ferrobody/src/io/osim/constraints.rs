@@ -298,6 +298,11 @@ pub(super) fn assemble(
     for &q in free {
         weights[q] = 0.0;
     }
+    for &id in couplers {
+        if let Constraint::CoordinateCoupler(c) = model.constraint(id)? {
+            weights[c.dependent.q] = 0.0;
+        }
+    }
     // Repeated so that a coupler whose independent coordinate is another's dependent one
     // sees its final value.
     for _ in 0..couplers.len() {
@@ -306,7 +311,6 @@ pub(super) fn assemble(
                 let (qi, ui) = (state.q[c.independent.q], state.u[c.independent.u]);
                 state.q[c.dependent.q] = c.scale * c.function.value(qi);
                 state.u[c.dependent.u] = c.scale * c.function.derivative(qi) * ui;
-                weights[c.dependent.q] = 0.0;
             }
         }
     }

@@ -15,7 +15,7 @@ use nalgebra::{DMatrix, DVector};
 
 /// Selects the rows of G to use: the enabled holonomic rows (with their entries in the
 /// position-error vector), or all enabled rows.
-pub(super) fn select_rows<T: Real>(
+pub(in crate::pipeline) fn select_rows<T: Real>(
     model: &Model<T>,
     state: &State<T>,
     holonomic_only: bool,
