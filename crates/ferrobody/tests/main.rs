@@ -43,6 +43,7 @@ mod fuzz_scenes;
 mod huge_and_nan_inputs;
 mod integrators_family;
 mod mesh_files;
+mod opensim_controllers;
 mod opensim_controls;
 mod opensim_errors;
 mod opensim_models;

@@ -1,7 +1,13 @@
-//! OpenSim's `PrescribedController`: one function of time per actuator it drives
-//! (`socket_actuators` paths, or the older `actuator_list` names, matched in order to the
-//! functions of its `ControlFunctions` set). An actuator no controller drives gets zero
-//! excitation, as in OpenSim. Other controller kinds are read elsewhere or left out.
+//! OpenSim's `PrescribedController`: one function of time per actuator it drives, matched in
+//! order to the functions of its `ControlFunctions` set; and the actuators of the
+//! `ToyReflexController`. An actuator no controller drives gets zero excitation, as in
+//! OpenSim. Other controller kinds are read elsewhere or left out.
+//!
+//! Which actuators a controller drives: in a document of version 40600 (OpenSim 4.6) or later,
+//! the paths of `socket_actuators`; in an older one, the names of `actuator_list`, where `ALL`
+//! (any case) stands for every actuator of the model in OpenSim's component order (the
+//! `components` list, then the `ForceSet`) and a name that is no actuator is skipped
+//! (`Controller::updateFromXMLNode` and `extendConnectToModel`; here with a warning).
 
 use super::custom_joint::read_function;
 use super::document::{child, objects, tag_of, Doc, Res};
@@ -22,9 +28,83 @@ pub(super) fn prescribed_excitations(doc: &Doc) -> Res<HashMap<String, Function>
         if !doc.boolean(controller, "enabled", true)? {
             continue;
         }
-        read_one(doc, controller, &mut out)?;
+        read_one(doc, controller, &actuators_of(doc), &mut out)?;
     }
     Ok(out)
+}
+
+/// OpenSim's document version from which controllers name their actuators by
+/// `socket_actuators` paths.
+const SOCKET_ACTUATORS_VERSION: u32 = 40600;
+
+/// OpenSim's actuator classes that are not muscles.
+const NON_MUSCLE_ACTUATORS: [&str; 9] = [
+    "CoordinateActuator",
+    "ActivationCoordinateActuator",
+    "PointActuator",
+    "TorqueActuator",
+    "BodyActuator",
+    "PathActuator",
+    "PointToPointActuator",
+    "McKibbenActuator",
+    "ClutchedPathSpring",
+];
+
+/// Whether an element's class is one of OpenSim's muscles.
+fn is_muscle(tag: &str) -> bool {
+    tag.contains("Muscle")
+}
+
+/// The model's actuators as (name, is a muscle), in OpenSim's component order: the
+/// `components` list, then the `ForceSet` (`Component::markPropertiesAsSubcomponents`).
+fn actuators_of(doc: &Doc) -> Vec<(String, bool)> {
+    ["components", "ForceSet"]
+        .into_iter()
+        .filter_map(|set| child(doc.model, set))
+        .flat_map(objects)
+        .filter_map(|n| {
+            let tag = tag_of(n);
+            let muscle = is_muscle(&tag);
+            (muscle || NON_MUSCLE_ACTUATORS.contains(&tag.as_str()))
+                .then(|| (n.attribute("name").unwrap_or_default().to_string(), muscle))
+        })
+        .collect()
+}
+
+/// The names of the actuators `controller` drives, in order (module docs), with the element
+/// that lists them.
+fn driven_actuators<'a, 'i>(
+    doc: &Doc<'a, 'i>,
+    controller: Node<'a, 'i>,
+    actuators: &[(String, bool)],
+) -> Vec<String> {
+    let by_socket = doc.version().is_none_or(|v| v >= SOCKET_ACTUATORS_VERSION);
+    let last_component = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    if by_socket {
+        return doc
+            .text(controller, "socket_actuators")
+            .map(|(_, text)| text.split_whitespace().map(last_component).collect())
+            .unwrap_or_default();
+    }
+    let Some((list, text)) = doc.text(controller, "actuator_list") else {
+        return Vec::new();
+    };
+    let names: Vec<&str> = text.split_whitespace().collect();
+    if names.iter().any(|n| n.eq_ignore_ascii_case("ALL")) {
+        return actuators.iter().map(|(name, _)| name.clone()).collect();
+    }
+    let mut out = Vec::new();
+    for name in names {
+        if actuators.iter().any(|(a, _)| a == name) {
+            out.push(name.to_string());
+        } else {
+            doc.warn(
+                list,
+                format!("<actuator_list>: '{name}' is no actuator of the model (skipped, as OpenSim skips it)"),
+            );
+        }
+    }
+    out
 }
 
 /// The gains of the enabled `ToyReflexController`s by muscle name (OpenSim's example
@@ -34,6 +114,7 @@ pub(super) fn reflex_gains(doc: &Doc) -> Res<HashMap<String, f64>> {
     let Some(set) = child(doc.model, "ControllerSet") else {
         return Ok(out);
     };
+    let actuators = actuators_of(doc);
     for controller in objects(set) {
         if tag_of(controller) != "ToyReflexController"
             || !doc.boolean(controller, "enabled", true)?
@@ -41,28 +122,26 @@ pub(super) fn reflex_gains(doc: &Doc) -> Res<HashMap<String, f64>> {
             continue;
         }
         let gain = doc.scalar(controller, "gain", 1.0)?;
-        let (_, text) = doc
-            .text(controller, "socket_actuators")
-            .ok_or_else(|| doc.err(controller, "missing <socket_actuators>"))?;
-        for path in text.split_whitespace() {
-            let name = path.rsplit('/').next().unwrap_or(path).to_string();
+        for name in driven_actuators(doc, controller, &actuators) {
+            if actuators.iter().any(|(a, muscle)| *a == name && !muscle) {
+                return Err(doc.err(
+                    controller,
+                    format!("drives '{name}', which is not a muscle (a ToyReflexController drives muscles only)"),
+                ));
+            }
             *out.entry(name).or_insert(0.0) += gain;
         }
     }
     Ok(out)
 }
 
-fn read_one(doc: &Doc, controller: Node, out: &mut HashMap<String, Function>) -> Res<()> {
-    let names: Vec<String> = match doc
-        .text(controller, "socket_actuators")
-        .or_else(|| doc.text(controller, "actuator_list"))
-    {
-        Some((_, text)) => text
-            .split_whitespace()
-            .map(|p| p.rsplit('/').next().unwrap_or(p).to_string())
-            .collect(),
-        None => Vec::new(),
-    };
+fn read_one<'a, 'i>(
+    doc: &Doc<'a, 'i>,
+    controller: Node<'a, 'i>,
+    actuators: &[(String, bool)],
+    out: &mut HashMap<String, Function>,
+) -> Res<()> {
+    let names = driven_actuators(doc, controller, actuators);
     let functions: Vec<Node> = controller
         .children()
         .find(|n| n.has_tag_name("FunctionSet"))
@@ -101,6 +180,7 @@ pub(super) fn count_left_out(
     let Some(set) = child(doc.model, "ControllerSet") else {
         return;
     };
+    let actuators = actuators_of(doc);
     for controller in objects(set) {
         // OpenSim skips a disabled controller.
         if doc.boolean(controller, "enabled", true) == Ok(false) {
@@ -108,13 +188,9 @@ pub(super) fn count_left_out(
         }
         let read = ["PrescribedController", "ToyReflexController"];
         let drives_only_simulated = read.contains(&tag_of(controller).as_str())
-            && doc
-                .text(controller, "socket_actuators")
-                .or_else(|| doc.text(controller, "actuator_list"))
-                .is_some_and(|(_, text)| {
-                    text.split_whitespace()
-                        .all(|p| simulated.contains(p.rsplit('/').next().unwrap_or(p)))
-                });
+            && driven_actuators(doc, controller, &actuators)
+                .iter()
+                .all(|name| simulated.contains(name.as_str()));
         if !drives_only_simulated {
             *left_out.entry(tag_of(controller)).or_insert(0) += 1;
         }

@@ -107,11 +107,23 @@ impl<'a, 'input> Doc<'a, 'input> {
             .unwrap_or(self.model)
     }
 
+    /// The document's `Version` (none when the root gives none: OpenSim then reads it as
+    /// the current version).
+    pub fn version(&self) -> Option<u32> {
+        self.model
+            .parent_element()
+            .and_then(|root| root.attribute("Version"))
+            .and_then(|v| v.trim().parse().ok())
+    }
+
     /// Records a warning at `node` (same form as an error), for what OpenSim runs but a
-    /// careful user should hear about.
+    /// careful user should hear about; once, however often the element is read.
     pub fn warn(&self, node: Node, message: impl Into<ModelError>) {
         let w = self.err(node, message);
-        self.warnings.borrow_mut().push(w);
+        let mut warnings = self.warnings.borrow_mut();
+        if !warnings.contains(&w) {
+            warnings.push(w);
+        }
     }
 
     /// An error at `node`.
