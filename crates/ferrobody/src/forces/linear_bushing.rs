@@ -7,13 +7,15 @@
 //! of M in F taken in F. The generalized force `f = −k∘dq − c∘dq̇` acts on M as the moment
 //! `R_GM N_Bᵀ f_θ` and the force `R_GF f_p` at M's origin; the equal and opposite force, with
 //! its moment about F's origin, acts on F. Energy `½ Σ kᵢ dqᵢ²` (J). Singular where
-//! `cos θ₁ = 0`, as in Simbody. Source: Simbody `Force_LinearBushing.cpp`; OpenSim
+//! `cos θ₁ = 0`, as in Simbody. Simbody also integrates the dissipated energy, an auxiliary
+//! state with rate `Σ cᵢ dq̇ᵢ²` (W) that enters the integrator's error control (OpenSim's
+//! `/forceset/NAME/dissipated_energy`). Source: Simbody `Force_LinearBushing.cpp`; OpenSim
 //! `TwoFrameLinker::convertInternalForceToForcesOnFrames`.
 
 use super::context::check_body;
 use super::{ForceAccumulator, ForceContext, ForceElement};
 use crate::error::{invalid, ModelError};
-use crate::ids::BodyId;
+use crate::ids::{BodyId, ZId};
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
 use crate::scalar::Real;
 use crate::tree::Body;
@@ -36,6 +38,9 @@ pub struct LinearBushing<T: Real> {
     pub stiffness: [T; 6],
     /// Dampings: three rotational (N·m·s/rad), then three translational (N·s/m).
     pub damping: [T; 6],
+    /// The auxiliary state integrating the dissipated power (J), if any: Simbody allocates
+    /// one for every bushing.
+    pub dissipated_energy: Option<ZId>,
 }
 
 /// Body-fixed x-y-z angles of a rotation (`R = Rx(a) Ry(b) Rz(c)`).
@@ -80,6 +85,7 @@ impl<T: Real> LinearBushing<T> {
             x_b2m: self.x_b2m.cast(),
             stiffness: self.stiffness.map(|v| U::c(v.re())),
             damping: self.damping.map(|v| U::c(v.re())),
+            dissipated_energy: self.dissipated_energy,
         }
     }
 
@@ -134,6 +140,11 @@ impl<T: Real> ForceElement<T> for LinearBushing<T> {
         let on_f: SpatialVec<T> = spatial(m1 - p_b1f_g.cross(&f_g), -f_g);
         out.add_body_force(self.body2, &on_m);
         out.add_body_force(self.body1, &on_f);
+        if let Some(z) = self.dissipated_energy {
+            // Simbody's `fc.power += (fv[i] = c[i]*qd[i])*qd[i]`, in that order.
+            let power = (0..6).fold(T::zero(), |p, i| p + self.damping[i] * rate[i] * rate[i]);
+            out.set_zdot(z, power);
+        }
     }
 
     fn potential_energy(&self, ctx: &ForceContext<'_, T>) -> T {

@@ -115,7 +115,7 @@ impl Excitation {
                 gain,
                 max_speed,
             } => {
-                let stretch = (speed.abs() + speed) * T::c(0.5 * gain / max_speed);
+                let stretch = T::c(0.5 * gain) * (speed.abs() + speed) / T::c(*max_speed);
                 base.at(t, speed, controls) + stretch
             }
         }

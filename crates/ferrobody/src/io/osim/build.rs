@@ -225,6 +225,7 @@ fn add_forces(
         ranges: &ranges,
         control_bounds: HashMap::new(),
         curves: Vec::new(),
+        state_variables: Vec::new(),
     };
     let mut paths = HashMap::new();
     for n in force_nodes {
@@ -251,6 +252,7 @@ fn add_forces(
             *left_out.entry(tag).or_insert(0) += 1;
         }
     }
+    state_variables.append(&mut ctx.state_variables);
     let simulated: std::collections::HashSet<&str> =
         forces.iter().map(|(name, _)| name.as_str()).collect();
     controllers::count_left_out(doc, &simulated, left_out);

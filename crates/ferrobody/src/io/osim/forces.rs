@@ -48,6 +48,9 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
     pub control_bounds: HashMap<String, [f64; 2]>,
     /// The Millard curves read so far, shared by muscles with equal curves.
     pub curves: Vec<crate::muscles::smooth_curve::SmoothCurve>,
+    /// The auxiliary states of the forces read so far (a bushing's or a limit force's
+    /// dissipated energy) by OpenSim path.
+    pub state_variables: Vec<(String, crate::ids::ZId)>,
 }
 
 /// The force tags this reader simulates.
@@ -186,6 +189,10 @@ impl ForceCtx<'_, '_, '_> {
         let dissipated_energy = doc
             .boolean(node, "compute_dissipation_energy", false)?
             .then(|| self.builder.add_z(0.0));
+        if let Some(z) = dissipated_energy {
+            let path = format!("{}/dissipatedEnergy", doc.path_of(node));
+            self.state_variables.push((path, z));
+        }
         let limit = CoordinateLimitForce {
             name: node
                 .attribute("name")
@@ -253,6 +260,9 @@ impl ForceCtx<'_, '_, '_> {
         ]
         .map(|tag| doc.fixed(node, tag, [0.0; 3]));
         let (kr, kt, cr, ct) = (kr?, kt?, cr?, ct?);
+        let z = self.builder.add_z(0.0);
+        let path = format!("{}/dissipated_energy", doc.path_of(node));
+        self.state_variables.push((path, z));
         let bushing = LinearBushing {
             name: node.attribute("name").unwrap_or("BushingForce").to_string(),
             body1: self.body(node, &f1.body)?,
@@ -261,6 +271,7 @@ impl ForceCtx<'_, '_, '_> {
             x_b2m: f2.x_bf,
             stiffness: [kr[0], kr[1], kr[2], kt[0], kt[1], kt[2]],
             damping: [cr[0], cr[1], cr[2], ct[0], ct[1], ct[2]],
+            dissipated_energy: Some(z),
         };
         self.push(node, Force::LinearBushing(bushing))?;
         Ok(())
