@@ -244,7 +244,7 @@ fn bushings_match_opensim() {
     let m = load("osim_bushings.osim");
     let ours = simulate_with(&m, IntegratorSettings::rk_merson(1e-6), 1.0);
     let theirs = reference("osim_bushings.csv");
-    let (d, col, t) = max_difference(&ours, &theirs, &|c: &str| c.ends_with(".u"));
+    let (d, col, t) = max_difference(&ours, &theirs, |c: &str| c.ends_with(".u"));
     assert!(d < 1e-12, "speeds differ by {d:e} in {col} at t = {t}");
 }
 
