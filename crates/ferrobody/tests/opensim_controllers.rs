@@ -116,3 +116,24 @@ fn a_reflex_controller_of_a_non_muscle_actuator_is_refused() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn an_actuator_list_in_a_4_6_document_is_ignored_with_a_warning() {
+    let text = model_text("toy_landing");
+    let start = text.find("<socket_actuators>").unwrap();
+    let end = text[start..].find("</socket_actuators>").unwrap() + start;
+    let edited = format!(
+        "{}<actuator_list>glut_med1_r</actuator_list>{}",
+        &text[..start],
+        &text[end + "</socket_actuators>".len()..]
+    );
+    let m = osim::parse(&edited, "toy_landing").unwrap();
+    assert_eq!(reflexes(&m), 0);
+    assert!(
+        m.warnings
+            .iter()
+            .any(|w| w.contains("<actuator_list> is ignored")),
+        "{:?}",
+        m.warnings
+    );
+}

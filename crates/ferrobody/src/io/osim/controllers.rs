@@ -21,6 +21,7 @@ pub(super) fn prescribed_excitations(doc: &Doc) -> Res<HashMap<String, Function>
     let Some(set) = child(doc.model, "ControllerSet") else {
         return Ok(out);
     };
+    let actuators = actuators_of(doc);
     for controller in objects(set) {
         if tag_of(controller) != "PrescribedController" {
             continue;
@@ -28,7 +29,7 @@ pub(super) fn prescribed_excitations(doc: &Doc) -> Res<HashMap<String, Function>
         if !doc.boolean(controller, "enabled", true)? {
             continue;
         }
-        read_one(doc, controller, &actuators_of(doc), &mut out)?;
+        read_one(doc, controller, &actuators, &mut out)?;
     }
     Ok(out)
 }
@@ -71,8 +72,9 @@ fn actuators_of(doc: &Doc) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// The names of the actuators `controller` drives, in order (module docs), with the element
-/// that lists them.
+/// The names of the actuators `controller` drives, in order (module docs). An
+/// `actuator_list` in a document of version 40600 or later is ignored, as OpenSim ignores it,
+/// with a warning.
 fn driven_actuators<'a, 'i>(
     doc: &Doc<'a, 'i>,
     controller: Node<'a, 'i>,
@@ -81,6 +83,12 @@ fn driven_actuators<'a, 'i>(
     let by_socket = doc.version().is_none_or(|v| v >= SOCKET_ACTUATORS_VERSION);
     let last_component = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
     if by_socket {
+        if let Some((list, _)) = doc.text(controller, "actuator_list") {
+            doc.warn(
+                list,
+                "<actuator_list> is ignored in a document of version 40600 or later (OpenSim 4.6 reads <socket_actuators>)",
+            );
+        }
         return doc
             .text(controller, "socket_actuators")
             .map(|(_, text)| text.split_whitespace().map(last_component).collect())
