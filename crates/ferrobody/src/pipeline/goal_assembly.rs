@@ -111,42 +111,44 @@ pub fn assemble_toward_goals(
     ))
 }
 
-/// `N⁺` (nu × nq), the map from q̇ to u: the inverse of `N` (q̇ = N u) where every mobilizer
-/// has as many q as u (Euler angles included, away from their singular poses), else the
-/// projection's map (quaternions).
+/// `N⁺` (nu × nq), the map from q̇ to u, block by mobilizer: the inverse of the mobilizer's
+/// `N` (q̇ = N u) where it has as many q as u (Euler angles included, away from their singular
+/// poses), else the projection's map (quaternions).
 fn q_to_u(
     model: &Model<f64>,
     state: &State<f64>,
     n_plus: &mut DMatrix<f64>,
     du: &mut DVector<f64>,
 ) {
-    let (nq, nu) = (model.nq(), model.nu());
-    if nq == nu {
-        let mut n = DMatrix::zeros(nq, nu);
-        for b in &model.bodies[1..] {
-            let (qs, us) = (b.q_range(), b.u_range());
+    n_plus.fill(0.0);
+    let q = state.q.as_slice();
+    let mut unit = vec![0.0; model.nq()];
+    for b in &model.bodies[1..] {
+        let (qs, us) = (b.q_range(), b.u_range());
+        if qs.len() == us.len() && b.mobilizer.quaternion_offset().is_none() {
+            let mut n = DMatrix::zeros(qs.len(), us.len());
             let (mut u, mut qdot) = (vec![0.0; us.len()], vec![0.0; qs.len()]);
             for k in 0..us.len() {
                 u[k] = 1.0;
-                b.mobilizer
-                    .qdot(&state.q.as_slice()[qs.clone()], &u, &mut qdot);
+                b.mobilizer.qdot(&q[qs.clone()], &u, &mut qdot);
                 u[k] = 0.0;
-                for (i, v) in qdot.iter().enumerate() {
-                    n[(qs.start + i, us.start + k)] = *v;
-                }
+                n.set_column(k, &DVector::from_column_slice(&qdot));
+            }
+            if let Some(inverse) = n.try_inverse() {
+                n_plus
+                    .view_mut((us.start, qs.start), (us.len(), qs.len()))
+                    .copy_from(&inverse);
+                continue;
             }
         }
-        if let Some(inverse) = n.try_inverse() {
-            n_plus.copy_from(&inverse);
-            return;
+        for j in qs.clone() {
+            unit[j] = 1.0;
+            map_to_u(model, q, &unit, du);
+            for i in us.clone() {
+                n_plus[(i, j)] = du[i];
+            }
+            unit[j] = 0.0;
         }
-    }
-    let mut unit = vec![0.0; nq];
-    for j in 0..nq {
-        unit[j] = 1.0;
-        map_to_u(model, state.q.as_slice(), &unit, du);
-        n_plus.set_column(j, du);
-        unit[j] = 0.0;
     }
 }
 
