@@ -13,28 +13,6 @@ use nalgebra::Vector3;
 use roxmltree::Node;
 use std::collections::{BTreeMap, HashMap};
 
-/// Oldest document version with a JointSet (OpenSim 4.0).
-const FIRST_4X_VERSION: u32 = 40000;
-
-fn check_version(doc: &Doc) -> Res<()> {
-    let Some(root) = doc.model.parent_element() else {
-        return Ok(());
-    };
-    if let Some(v) = root.attribute("Version") {
-        let version: u32 = v
-            .trim()
-            .parse()
-            .map_err(|_| doc.err(root, format!("Version '{v}' is not a number")))?;
-        if version < FIRST_4X_VERSION {
-            return Err(doc.err(
-                root,
-                format!("document version {version} is older than OpenSim 4.0: open and re-save the model in OpenSim 4.x"),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// The model's own list `tag` (`BodySet`, `JointSet`, …) as elements.
 fn set_items<'a, 'i>(model: Node<'a, 'i>, tag: &str) -> Vec<Node<'a, 'i>> {
     child(model, tag).map(objects).unwrap_or_default()
@@ -54,7 +32,6 @@ pub(super) struct Skeleton {
 }
 
 pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
-    check_version(doc)?;
     let model_node = doc.model;
     let mut left_out = BTreeMap::new();
     let mut b = ModelBuilder::<f64>::new();

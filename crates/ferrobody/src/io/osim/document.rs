@@ -76,9 +76,13 @@ impl<'a, 'input> Doc<'a, 'input> {
         Ok(doc)
     }
 
-    /// The 1-based line of a node.
+    /// The 1-based line of a node (in the file the user wrote, for an upgraded pre-4.0
+    /// document: [`super::upgrade`]).
     pub fn line(&self, node: Node) -> u32 {
-        self.xml.text_pos_at(node.range().start).row
+        node.ancestors()
+            .find_map(|n| n.attribute(super::upgrade::tree::SOURCE_LINE_ATTRIBUTE))
+            .and_then(|line| line.parse().ok())
+            .unwrap_or_else(|| self.xml.text_pos_at(node.range().start).row)
     }
 
     /// The component path of a node (its own name included when it has one).

@@ -32,6 +32,7 @@ mod joints;
 mod muscle_properties;
 mod muscles;
 mod path_forces;
+mod upgrade;
 
 use document::OsimError;
 
@@ -268,14 +269,12 @@ pub fn parse_with_controls(
     controls_file: &str,
 ) -> Result<OsimModel> {
     let escaped = document::escape_scoped_tags(text);
+    let upgraded = upgrade_old_document(&escaped, file)?;
+    let escaped = upgraded
+        .as_ref()
+        .map_or(escaped, |u| u.text.as_str().into());
     let text = document::with_default_ground(&escaped);
-    let xml = roxmltree::Document::parse(&text).map_err(|e| {
-        ParseError::in_file(
-            file,
-            format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
-        )
-        .at_line(e.pos().row)
-    })?;
+    let xml = parse_xml(&text, file)?;
     let mut doc = Doc::new(&xml).map_err(|e| scene_error(file, e))?;
     doc.dir = Path::new(file)
         .parent()
@@ -293,11 +292,15 @@ pub fn parse_with_controls(
             .insert(c.actuator.clone(), c.function.clone());
     }
     let mut model = build::build(&doc).map_err(|e| scene_error(file, e))?;
-    model.warnings = doc
-        .warnings
-        .take()
-        .into_iter()
-        .map(|w| format!("{file}:{}: {}: {}", w.line, w.path, w.problem))
+    model.warnings = upgraded
+        .iter()
+        .map(|u| format!("{file}: document version {} read in OpenSim 4's layout, as OpenSim 4.6 upgrades it", u.from_version))
+        .chain(
+            doc.warnings
+                .take()
+                .into_iter()
+                .map(|w| format!("{file}:{}: {}: {}", w.line, w.path, w.problem)),
+        )
         .collect();
     for c in columns {
         let drives = |(name, tag): &(String, String)| {
@@ -317,6 +320,35 @@ pub fn parse_with_controls(
         }
     }
     Ok(model)
+}
+
+/// The XML document of `text`, or a syntax error naming `file` and the line.
+fn parse_xml<'t>(text: &'t str, file: &str) -> Result<roxmltree::Document<'t>> {
+    roxmltree::Document::parse(text).map_err(|e| {
+        Error::Parse(
+            ParseError::in_file(
+                file,
+                format!("XML syntax error: {}", crate::io::one_line(&e.to_string())),
+            )
+            .at_line(e.pos().row),
+        )
+    })
+}
+
+/// A document older than OpenSim 4.0 in 4.0's layout ([`upgrade`]); `None` for a 4.x one.
+fn upgrade_old_document(text: &str, file: &str) -> Result<Option<upgrade::Upgraded>> {
+    if !upgrade::may_need_upgrade(text) {
+        return Ok(None);
+    }
+    let xml = parse_xml(text, file)?;
+    upgrade::upgrade(&xml).map_err(|e| {
+        let error = ParseError::in_file(file, e.message).at_line(e.line);
+        Error::Parse(if e.path.is_empty() {
+            error
+        } else {
+            error.in_element(e.path)
+        })
+    })
 }
 
 /// Parses .osim text; `file` names it in errors.

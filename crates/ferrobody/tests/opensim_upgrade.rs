@@ -1,0 +1,108 @@
+//! Documents older than OpenSim 4.0 read as OpenSim 4.6 upgrades them: the same run as
+//! OpenSim's own conversion of the file, and errors that name the line the user wrote.
+
+use crate::opensim_muscles::simulate;
+use ferrobody::io::osim;
+
+const TUTORIAL: &str = "models/tutorial_gait10dof18musc_v30000.osim";
+
+fn tutorial_text() -> String {
+    std::fs::read_to_string(
+        crate::common::repo_root()
+            .join("testdata/opensim")
+            .join(TUTORIAL),
+    )
+    .unwrap()
+}
+
+fn error_of(text: &str) -> String {
+    match osim::parse(text, "model.osim") {
+        Ok(_) => panic!("the model loaded"),
+        Err(e) => {
+            let m = e.to_string();
+            assert!(!m.contains('\n'), "multi-line error: {m}");
+            m
+        }
+    }
+}
+
+/// 1-based line of the first occurrence of `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.find(needle).unwrap()].matches('\n').count() + 1
+}
+
+/// The OpenSim 3.0 file (Millard muscles, conditional and moving path points, CustomJoints,
+/// six inertia elements per body) and OpenSim 4.6's own conversion of it (`printToXML`) run
+/// identically, every column of every row.
+#[test]
+fn an_upgraded_document_runs_as_opensims_own_conversion_bit_for_bit() {
+    let ours = simulate(TUTORIAL, 0.1);
+    let theirs = simulate("models/tutorial_gait10dof18musc_v30000_opensim4.osim", 0.1);
+    assert_eq!(ours.len(), theirs.len());
+    for (a, b) in ours.iter().zip(&theirs) {
+        assert_eq!(a.len(), b.len());
+        for (column, value) in a {
+            assert_eq!(
+                value.to_bits(),
+                b[column].to_bits(),
+                "{column} at t = {}",
+                a["t"]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_path_point_on_a_missing_body_names_the_users_line() {
+    let text = tutorial_text();
+    let line = line_of(&text, "<PathPoint name=\"bifemlh_r-P1\">");
+    let bad = text.replacen("<body>pelvis</body>", "<body>pelvic</body>", 1);
+    let m = error_of(&bad);
+    assert!(m.starts_with(&format!("model.osim:{line}:")), "{m}");
+    assert!(m.contains("/bodyset/pelvic"), "{m}");
+}
+
+#[test]
+fn a_bad_joint_location_names_its_line() {
+    let text = tutorial_text();
+    let from = "<location_in_parent>-0.072437806 -0.067724738 0.08555243</location_in_parent>";
+    let line = line_of(&text, from);
+    let m = error_of(&text.replacen(
+        from,
+        "<location_in_parent>-0.07 x 0.08</location_in_parent>",
+        1,
+    ));
+    assert!(m.starts_with(&format!("model.osim:{line}:")), "{m}");
+    assert!(m.contains("/jointset/hip_r"), "{m}");
+    assert!(m.contains("location_in_parent"), "{m}");
+}
+
+#[test]
+fn a_parent_body_that_does_not_exist_is_an_error() {
+    let text = tutorial_text();
+    let m = error_of(&text.replacen(
+        "<parent_body>pelvis</parent_body>",
+        "<parent_body>pelvic</parent_body>",
+        1,
+    ));
+    assert!(m.contains("pelvic"), "{m}");
+}
+
+#[test]
+fn documents_older_than_opensim_2_are_refused() {
+    let m = error_of(&tutorial_text().replacen("Version=\"30000\"", "Version=\"10600\"", 1));
+    assert!(m.contains("older than OpenSim 2.0"), "{m}");
+}
+
+/// The upgrade is reported as a warning, as OpenSim logs it.
+#[test]
+fn the_upgrade_is_reported() {
+    let m = osim::parse(&tutorial_text(), "model.osim").unwrap();
+    assert!(
+        m.warnings
+            .iter()
+            .any(|w| w.contains("document version 30000")),
+        "{:?}",
+        m.warnings
+    );
+}
