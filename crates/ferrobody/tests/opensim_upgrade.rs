@@ -106,3 +106,32 @@ fn the_upgrade_is_reported() {
         m.warnings
     );
 }
+
+/// OpenSim names the model's sets after their class whatever the file says
+/// (`ModelComponentSet::extendFinalizeFromProperties`), so `/bodyset/…` paths resolve in a file
+/// whose BodySet is named otherwise (as many 3.x files name theirs `""`), 4.x files included.
+#[test]
+fn the_models_sets_go_by_their_class_names() {
+    let path = crate::common::repo_root().join("testdata/opensim/osim_leg_hc.osim");
+    let leg = std::fs::read_to_string(path).unwrap();
+    assert!(leg.contains("/bodyset/"));
+    let renamed = leg.replacen("<BodySet name=\"bodyset\">", "<BodySet name=\"Bodies\">", 1);
+    assert_ne!(renamed, leg);
+    osim::parse(&renamed, "leg.osim").unwrap();
+}
+
+/// A 2.x file's joints named "" take their class's name, as OpenSim 4 names them.
+#[test]
+fn unnamed_joints_take_their_class_name() {
+    let text = tutorial_text().replacen(
+        "<CustomJoint name=\"ground_pelvis\">",
+        "<CustomJoint name=\"\">",
+        1,
+    );
+    let m = osim::parse(&text, "model.osim").unwrap();
+    assert!(
+        m.joints.iter().any(|(name, _)| name == "customjoint"),
+        "{:?}",
+        m.joints
+    );
+}

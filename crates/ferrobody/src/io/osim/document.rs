@@ -91,7 +91,7 @@ impl<'a, 'input> Doc<'a, 'input> {
             .ancestors()
             .take_while(|n| *n != self.model)
             .filter(|n| n.is_element())
-            .filter_map(|n| n.attribute("name"))
+            .filter_map(|n| self.component_name(n))
             .collect();
         if names.is_empty() {
             return if node == self.model {
@@ -102,6 +102,18 @@ impl<'a, 'input> Doc<'a, 'input> {
         }
         names.reverse();
         format!("/{}", names.join("/"))
+    }
+
+    /// The name a component goes by in paths: its `name`, except that the model's sets are
+    /// always named after their class in lower case (`bodyset`, `forceset`, …), whatever the
+    /// file says, as OpenSim's `ModelComponentSet::extendFinalizeFromProperties` renames them.
+    fn component_name<'n>(&self, n: Node<'n, '_>) -> Option<&'n str> {
+        if n.parent() == Some(self.model) {
+            if let Some(set_name) = model_set_name(n.tag_name().name()) {
+                return Some(set_name);
+            }
+        }
+        n.attribute("name")
     }
 
     /// The nearest component owning `node` (itself if it is one).
@@ -182,6 +194,22 @@ impl<'a, 'input> Doc<'a, 'input> {
     pub fn at_path(&self, path: &str) -> Option<Node<'a, 'input>> {
         self.paths.get(path).copied()
     }
+}
+
+/// The name OpenSim gives the model's set `tag` (`BodySet` is `bodyset`), if it is one.
+pub(super) fn model_set_name(tag: &str) -> Option<&'static str> {
+    Some(match tag {
+        "BodySet" => "bodyset",
+        "JointSet" => "jointset",
+        "ConstraintSet" => "constraintset",
+        "ForceSet" => "forceset",
+        "MarkerSet" => "markerset",
+        "ContactGeometrySet" => "contactgeometryset",
+        "ControllerSet" => "controllerset",
+        "ProbeSet" => "probeset",
+        "ComponentSet" => "componentset",
+        _ => return None,
+    })
 }
 
 /// OpenSim writes nested class names as tags (`<HuntCrossleyForce::ContactParametersSet>`),

@@ -237,32 +237,17 @@ fn upgrade_model(up: &Upgrade, model: &mut Element) -> UpResult<()> {
             Ok(())
         })?;
     }
-    if up.version < 30500 {
-        name_set_members(model);
-    }
+    name_set_members(up, model);
     model.visit_mut(&mut |e| connectors_to_sockets(up, e));
     Ok(())
 }
 
-/// The model's sets under the names OpenSim 4 gives them (`BodySet` is `bodyset`, …), the
-/// first step of every component path.
+/// The model's sets under the names OpenSim 4 gives them (`BodySet` is `bodyset`, …, whatever
+/// the file says), the first step of every component path.
 fn name_model_sets(model: &mut Element) {
     for set in &mut model.children {
-        let named = matches!(
-            set.tag.as_str(),
-            "BodySet"
-                | "JointSet"
-                | "ConstraintSet"
-                | "ForceSet"
-                | "MarkerSet"
-                | "ContactGeometrySet"
-                | "ControllerSet"
-                | "ProbeSet"
-                | "ComponentSet"
-        );
-        if named && set.attribute("name").is_none() {
-            let name = set.tag.to_lowercase();
-            set.set_attribute("name", &name);
+        if let Some(name) = super::document::model_set_name(&set.tag) {
+            set.set_attribute("name", name);
         }
     }
 }
@@ -287,20 +272,27 @@ fn each_item(
     Ok(())
 }
 
-/// Before 30500: whitespace leaves names; unnamed members of the model's sets are named after
-/// their class in lower case.
-fn name_set_members(model: &mut Element) {
-    model.visit_mut(&mut |e| {
-        if let Some(name) = e.attribute("name") {
-            if name.contains(char::is_whitespace) {
-                let trimmed: String = name.chars().filter(|c| !c.is_whitespace()).collect();
-                e.set_attribute("name", &trimmed);
+/// Before 30500 whitespace leaves names and a member of the model's sets without a `name` is
+/// named after its class in lower case (`Component::updateFromXMLNode`); a member whose name is
+/// empty is named so in any version (`Component::finalizeFromProperties`).
+fn name_set_members(up: &Upgrade, model: &mut Element) {
+    if up.version < 30500 {
+        model.visit_mut(&mut |e| {
+            if let Some(name) = e.attribute("name") {
+                if name.contains(char::is_whitespace) {
+                    let trimmed: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+                    e.set_attribute("name", &trimmed);
+                }
             }
-        }
-    });
+        });
+    }
     for set in model.children.iter_mut().filter(|c| c.tag.ends_with("Set")) {
         for item in set.items_mut() {
-            if item.attribute("name").is_none() {
+            let unnamed = match item.attribute("name") {
+                None => up.version < 30500,
+                Some(name) => name.is_empty(),
+            };
+            if unnamed {
                 let name = item.tag.to_lowercase();
                 item.set_attribute("name", &name);
             }
