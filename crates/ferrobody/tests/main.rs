@@ -49,6 +49,7 @@ mod opensim_errors;
 mod opensim_models;
 mod opensim_models_all;
 mod opensim_muscles;
+mod opensim_schutte;
 mod opensim_upgrade;
 mod parser_mutations;
 mod planar_subtrees;

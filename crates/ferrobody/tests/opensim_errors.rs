@@ -228,7 +228,7 @@ fn unsupported_joint_and_missing_body_joint() {
 #[test]
 fn old_document_version() {
     let m = error_of(&edit(&leg(), "Version=\"40600\"", "Version=\"10600\""));
-    assert!(m.contains("older than OpenSim 2.0"), "{m}");
+    assert!(m.contains("older than OpenSim 1.9.1"), "{m}");
 }
 
 /// Hostile input: 400 mutants of the leg and custom-joint models (lines deleted, duplicated or

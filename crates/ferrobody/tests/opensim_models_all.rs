@@ -20,7 +20,7 @@ fn is_length_or_state(c: &str) -> bool {
 type Rows = Vec<HashMap<String, f64>>;
 
 /// Our rows and OpenSim's.
-fn run(name: &str) -> (Rows, Rows) {
+pub(crate) fn run(name: &str) -> (Rows, Rows) {
     let theirs = crate::common::csv_rows(&format!("testdata/opensim/models/{name}.csv"));
     let ours = simulate(&format!("models/{name}.osim"), theirs.last().unwrap()["t"]);
     // Every body of the reference is compared.
@@ -31,7 +31,7 @@ fn run(name: &str) -> (Rows, Rows) {
 }
 
 /// Body origins within issue 39's 1e-5 m, and every other compared column within `all`.
-fn check(name: &str, all: f64) {
+pub(crate) fn check(name: &str, all: f64) {
     let (ours, theirs) = run(name);
     let (d, col, t) = worst(&ours, &theirs, is_origin);
     eprintln!("{name}: largest body-origin difference {d:e} m ({col} at t = {t})");

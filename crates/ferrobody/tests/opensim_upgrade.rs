@@ -89,9 +89,9 @@ fn a_parent_body_that_does_not_exist_is_an_error() {
 }
 
 #[test]
-fn documents_older_than_opensim_2_are_refused() {
+fn documents_older_than_opensim_1_9_1_are_refused() {
     let m = error_of(&tutorial_text().replacen("Version=\"30000\"", "Version=\"10600\"", 1));
-    assert!(m.contains("older than OpenSim 2.0"), "{m}");
+    assert!(m.contains("older than OpenSim 1.9.1"), "{m}");
 }
 
 /// The upgrade is reported as a warning, as OpenSim logs it.

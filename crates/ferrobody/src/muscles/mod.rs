@@ -24,6 +24,8 @@ pub mod path_force;
 pub mod path_wrap;
 pub mod pennation;
 pub mod scalar_actuators;
+pub mod schutte1993;
+mod schutte_equilibrium;
 pub mod smooth_curve;
 pub mod thelen2003;
 mod thelen_equilibrium;
@@ -41,6 +43,7 @@ pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
 pub(crate) use path_buffer::PathBuffer;
 pub use path_force::{PathForce, PathForceLaw};
 pub use path_wrap::{PathWrap, WrapObject, WrapShape};
+pub use schutte1993::Schutte1993;
 pub use thelen2003::Thelen2003;
 pub use wrap_cylinder::{Quadrant, WrapCylinder};
 pub use wrap_ellipsoid::{WrapEllipsoid, WrapMethod};
@@ -133,6 +136,7 @@ impl MuscleModel {
             MuscleModel::Millard2012(m) => {
                 m.properties.optimal_fiber_length * m.properties.max_contraction_velocity
             }
+            MuscleModel::Schutte1993(m) => m.optimal_fiber_length * m.max_contraction_velocity,
         }
     }
 }
@@ -147,6 +151,8 @@ pub enum MuscleModel {
     Thelen2003(Thelen2003),
     /// OpenSim's `Millard2012EquilibriumMuscle` (boxed: it holds its five curves).
     Millard2012(Box<Millard2012>),
+    /// OpenSim's `Schutte1993Muscle_Deprecated` (boxed: it holds its three curves).
+    Schutte1993(Box<Schutte1993>),
 }
 
 /// A muscle on a path.
@@ -206,7 +212,7 @@ impl Muscle {
         let law_constants = match &model {
             MuscleModel::Thelen2003(m) => LawConstants::Thelen(m.shape()),
             MuscleModel::DeGrooteFregly2016(m) => LawConstants::DeGroote(m.shape()),
-            MuscleModel::Millard2012(_) => LawConstants::None,
+            MuscleModel::Millard2012(_) | MuscleModel::Schutte1993(_) => LawConstants::None,
         };
         Self {
             name,
@@ -244,6 +250,12 @@ impl Muscle {
                     return Err("a Millard muscle's states do not match its modes".into());
                 }
                 Ok(())
+            }
+            MuscleModel::Schutte1993(m) => {
+                if self.activation.is_none() || self.fiber_length.is_none() {
+                    return Err("a Schutte muscle needs activation and fibre-length states".into());
+                }
+                m.validate()
             }
         }
     }
@@ -298,6 +310,22 @@ impl Muscle {
                     output: MuscleOutput {
                         tendon_force: out.tendon_force,
                         fiber_length: out.fiber_length,
+                        fiber_velocity: out.fiber_velocity,
+                        norm_tendon_force_dot: T::zero(),
+                    },
+                    activation_rate: out.activation_rate,
+                }
+            }
+            MuscleModel::Schutte1993(m) => {
+                let lce = self.fiber_length.map_or(T::zero(), |z| ctx.z(z));
+                let out = m.evaluate(path.length, path.speed, activation, lce, excitation);
+                MuscleState {
+                    excitation,
+                    activation,
+                    path,
+                    output: MuscleOutput {
+                        tendon_force: out.tendon_force,
+                        fiber_length: lce,
                         fiber_velocity: out.fiber_velocity,
                         norm_tendon_force_dot: T::zero(),
                     },

@@ -42,6 +42,9 @@ pub(super) fn equilibrate_muscles(
                         .map_err(|e| (m.name.clone(), e))?;
                     solved.push((z, l));
                 }
+                (MuscleModel::Schutte1993(law), _, Some(z)) => {
+                    solved.push((z, law.equilibrium_fiber_length(path.length, activation)));
+                }
                 (MuscleModel::Millard2012(law), _, Some(z)) => {
                     let a = law.clamp_activation(activation);
                     let l = law

@@ -1,10 +1,11 @@
 //! The properties of OpenSim's muscles, with OpenSim's defaults where the file is silent.
 
 use super::document::{child, Doc, Res};
+use crate::math::function::Function;
 use crate::muscles::millard_curves::{
     ActiveForceLength, FiberForceLength, ForceVelocity, TendonForceLength,
 };
-use crate::muscles::{DeGrooteFregly2016, Millard2012, MillardProperties, Thelen2003};
+use crate::muscles::{DeGrooteFregly2016, Millard2012, MillardProperties, Schutte1993, Thelen2003};
 use roxmltree::Node;
 
 /// A `DeGrooteFregly2016Muscle`'s properties (OpenSim's defaults where the file is silent).
@@ -125,6 +126,52 @@ pub(super) fn thelen_properties(doc: &Doc, node: Node) -> Res<Thelen2003> {
         minimum_activation: get("minimum_activation", d.minimum_activation)?,
         default_activation: get("default_activation", d.default_activation)?,
         default_fiber_length: get("default_fiber_length", d.default_fiber_length)?,
+    })
+}
+
+/// A `Schutte1993Muscle_Deprecated`'s properties: the `Muscle` base's and its own, each
+/// curve the function the file gives (the defaults otherwise; no passive curve in the file
+/// means OpenSim's exponential). Its rigid-tendon and no-activation-dynamics flags are refused
+/// as OpenSim refuses them.
+pub(super) fn schutte_properties(doc: &Doc, node: Node) -> Res<Schutte1993> {
+    for flag in ["ignore_tendon_compliance", "ignore_activation_dynamics"] {
+        if doc.boolean(node, flag, false)? {
+            let el = child(node, flag).unwrap_or(node);
+            return Err(doc.err(
+                el,
+                format!("Schutte1993Muscle_Deprecated::{flag} is not implemented (OpenSim 4.6 refuses it too)"),
+            ));
+        }
+    }
+    let d = Schutte1993::default();
+    let get = |tag: &str, default: f64| doc.scalar(node, tag, default);
+    let curve = |tag: &str| -> Res<Option<Function>> {
+        let Some(holder) = child(node, tag) else {
+            return Ok(None);
+        };
+        match holder.children().find(|n| n.is_element()) {
+            Some(f) => super::custom_joint::read_function(doc, f).map(Some),
+            None => Err(doc.err(holder, format!("<{tag}> has no function"))),
+        }
+    };
+    Ok(Schutte1993 {
+        max_isometric_force: get("max_isometric_force", d.max_isometric_force)?,
+        optimal_fiber_length: get("optimal_fiber_length", d.optimal_fiber_length)?,
+        tendon_slack_length: get("tendon_slack_length", d.tendon_slack_length)?,
+        pennation_angle_at_optimal: get(
+            "pennation_angle_at_optimal",
+            d.pennation_angle_at_optimal,
+        )?,
+        max_contraction_velocity: get("max_contraction_velocity", d.max_contraction_velocity)?,
+        time_scale: get("time_scale", d.time_scale)?,
+        activation1: get("activation1", d.activation1)?,
+        activation2: get("activation2", d.activation2)?,
+        damping: get("damping", d.damping)?,
+        tendon_force_length_curve: curve("tendon_force_length_curve")?
+            .unwrap_or(d.tendon_force_length_curve),
+        active_force_length_curve: curve("active_force_length_curve")?
+            .unwrap_or(d.active_force_length_curve),
+        passive_force_length_curve: curve("passive_force_length_curve")?,
     })
 }
 

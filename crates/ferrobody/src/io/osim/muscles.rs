@@ -13,7 +13,9 @@
 use super::document::{child, objects, tag_of, Res};
 use super::forces::ForceCtx;
 use super::frames::socket_frame;
-use super::muscle_properties::{degroote_properties, millard, thelen_properties};
+use super::muscle_properties::{
+    degroote_properties, millard, schutte_properties, thelen_properties,
+};
 use crate::ids::ZId;
 use crate::math::function::Function;
 use crate::model::Force;
@@ -25,9 +27,10 @@ use nalgebra::Vector3;
 use roxmltree::Node;
 
 /// The muscle tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 3] = [
+pub(super) const SUPPORTED: [&str; 4] = [
     "DeGrooteFregly2016Muscle",
     "Millard2012EquilibriumMuscle",
+    "Schutte1993Muscle_Deprecated",
     "Thelen2003Muscle",
 ];
 
@@ -42,6 +45,11 @@ impl ForceCtx<'_, '_, '_> {
                 m.validate().map_err(|e| doc.err(node, e))?;
                 let a_min = m.minimum_activation;
                 (MuscleModel::Thelen2003(m), a_min)
+            }
+            "Schutte1993Muscle_Deprecated" => {
+                let m = schutte_properties(doc, node)?;
+                m.validate().map_err(|e| doc.err(node, e))?;
+                (MuscleModel::Schutte1993(Box::new(m)), 0.0)
             }
             "Millard2012EquilibriumMuscle" => {
                 let mut m = millard(doc, node)?;
@@ -95,6 +103,12 @@ impl ForceCtx<'_, '_, '_> {
             MuscleModel::Thelen2003(m) => {
                 activation = Some(state(self.builder, "activation", m.default_activation));
                 fiber_length = Some(state(self.builder, "fiber_length", m.default_fiber_length));
+            }
+            // `ActivationFiberLengthMuscle_Deprecated` starts both states at zero (no
+            // properties); the fibre length is then equilibrated.
+            MuscleModel::Schutte1993(_) => {
+                activation = Some(state(self.builder, "activation", 0.0));
+                fiber_length = Some(state(self.builder, "fiber_length", 0.0));
             }
             MuscleModel::Millard2012(m) => {
                 let p = &m.properties;

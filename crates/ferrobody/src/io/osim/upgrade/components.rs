@@ -14,7 +14,10 @@
 //! * bodies named by two-body elements (`body_1`/`body_2`, `body1`/`body2`, `line_body`,
 //!   `follower_body`, `body`, `body_name`) become sockets; a bushing's or weld's
 //!   `location_body_1` … become offset frames where they are not the identity
-//!   (`TwoFrameLinker`), rounded as a C++ stream writes them.
+//!   (`TwoFrameLinker`), rounded as a C++ stream writes them;
+//! * before 10905 a `TorqueActuator`'s `body_A`, `body_B`, `direction_A` are its `bodyB`,
+//!   `bodyA`, `axis` negated, and a `PointActuator`'s `body_B`, `point_B`, `direction_A` its
+//!   `body`, `point`, `direction` negated, in Ground.
 
 use super::skeleton::stream_vec3;
 use super::tree::Element;
@@ -208,7 +211,30 @@ pub(super) fn upgrade_force(up: &Upgrade, force: &mut Element) -> UpResult<()> {
             body_socket(up, force, "body2", "body2");
         }
         "PrescribedForce" if up.version < 30506 => body_socket(up, force, "body", "frame"),
+        "TorqueActuator" if up.version < 10905 => {
+            force.rename_child("body_A", "bodyB");
+            force.rename_child("body_B", "bodyA");
+            force.rename_child("direction_A", "axis");
+            negate_vec3(up, force, "axis")?;
+        }
+        "PointActuator" if up.version < 10905 => {
+            force.rename_child("body_B", "body");
+            force.rename_child("point_B", "point");
+            force.rename_child("direction_A", "direction");
+            negate_vec3(up, force, "direction")?;
+            force.set_child_text("force_is_global", "true");
+        }
         _ => {}
+    }
+    Ok(())
+}
+
+/// Child `tag` of `e` negated, where present (the 1.9 actuators' directions pointed the other
+/// way: `TorqueActuator::updateFromXMLNode`, `PointActuator::updateFromXMLNode`).
+fn negate_vec3(up: &Upgrade, e: &mut Element, tag: &str) -> UpResult<()> {
+    if e.child(tag).is_some() {
+        let v = up.vec3(e, tag)?;
+        e.set_child_text(tag, v.map(|x| format!("{}", -x)).join(" "));
     }
     Ok(())
 }

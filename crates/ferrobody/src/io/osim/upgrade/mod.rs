@@ -1,4 +1,4 @@
-//! Documents older than OpenSim 4.0 (versions 20000 to 39999: OpenSim 2.x and 3.x, and 4.0's
+//! Documents older than OpenSim 4.0 (versions 10901 to 39999: OpenSim 1.9, 2.x and 3.x, and 4.0's
 //! development versions 305xx) read as OpenSim 4.6 reads them: the document is rewritten in
 //! 4.0's layout by the same steps OpenSim's `updateFromXMLNode` methods take
 //! ([`skeleton`], [`components`]), then read like any 4.0 document. Every element of the
@@ -20,8 +20,9 @@ pub(crate) mod tree;
 
 use tree::Element;
 
-/// Oldest document version upgraded (OpenSim 2.0); older files are refused.
-const OLDEST_UPGRADED: u32 = 20000;
+/// Oldest document version upgraded (OpenSim 1.9.1, the first with today's CustomJoint
+/// layout); older files are refused.
+const OLDEST_UPGRADED: u32 = 10901;
 /// The version the upgraded document is given (OpenSim 4.0's first).
 const UPGRADED_TO: u32 = 40000;
 
@@ -116,7 +117,7 @@ fn version_to_upgrade(xml: &roxmltree::Document) -> UpResult<Option<u32>> {
             line,
             path: String::new(),
             message: format!(
-                "document version {version} is older than OpenSim 2.0: open and re-save the model in OpenSim 4.x"
+                "document version {version} is older than OpenSim 1.9.1 (10901): open and re-save the model in OpenSim 4.x"
             ),
         });
     }
