@@ -124,19 +124,20 @@ fn version_to_upgrade(xml: &roxmltree::Document) -> UpResult<Option<u32>> {
     Ok(Some(version))
 }
 
-/// Whether the root element's `Version` (among the text's first 4 kB) may be older than 4.0:
-/// the cheap test that spares 4.x documents a second parse.
+/// Whether the `<OpenSimDocument>` element's `Version` may be older than 4.0: the cheap test
+/// that spares 4.x documents a second parse (any comment may come before the element).
 pub(super) fn may_need_upgrade(text: &str) -> bool {
-    let mut head_end = text.len().min(4096);
-    while !text.is_char_boundary(head_end) {
-        head_end -= 1;
-    }
-    let head = &text[..head_end];
-    let Some(at) = head.find("Version=\"") else {
+    let Some(at) = text.find("<OpenSimDocument") else {
         return false;
     };
-    let digits: String = head[at + 9..]
+    let tag = &text[at..];
+    let tag = &tag[..tag.find('>').unwrap_or(tag.len())];
+    let Some(v) = tag.find("Version=") else {
+        return false;
+    };
+    let digits: String = tag[v + 8..]
         .chars()
+        .skip_while(|c| *c == '"' || *c == '\'')
         .take_while(|c| c.is_ascii_digit())
         .collect();
     digits.parse::<u32>().map_or(true, |v| v < UPGRADED_TO)

@@ -158,4 +158,10 @@ fn four_point_x_documents_are_left_alone() {
     assert!(super::may_need_upgrade(
         "<OpenSimDocument Version=\"30000\">"
     ));
+    let long_comment = format!(
+        "<!--{}-->\n<OpenSimDocument Version='20303'>",
+        "x".repeat(9000)
+    );
+    assert!(super::may_need_upgrade(&long_comment));
+    assert!(!super::may_need_upgrade("<Model name=\"m\"/>"));
 }
