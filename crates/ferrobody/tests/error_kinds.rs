@@ -126,7 +126,8 @@ fn an_osim_error_names_the_component_path() {
     };
     assert_eq!(p.file, "m.osim");
     assert_eq!(p.line, Some(5));
-    assert_eq!(p.element.as_deref(), Some("/b"));
+    // An unnamed BodySet is `bodyset` in paths, as OpenSim names it.
+    assert_eq!(p.element.as_deref(), Some("/bodyset/b"));
 }
 
 #[test]
