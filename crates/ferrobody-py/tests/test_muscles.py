@@ -107,3 +107,20 @@ def test_simulate_evaluates_many_muscles_on_threads_with_one_thread_results(root
         check=True,
     ).stdout
     assert np.array_equal(np.array(json.loads(one_thread)).T, z)
+
+
+def test_an_opensim_1_9_model_with_schutte_muscles_matches_opensim(root):
+    # wrist_mass as written (document version 10905), upgraded as OpenSim 4.6 upgrades it; its
+    # 26 Schutte1993Muscle_Deprecated muscles' columns against OpenSim's own run.
+    folder = root / "testdata" / "opensim" / "models"
+    model = ferrobody.load(folder / "wrist_mass_schutte_v10905.osim")
+    assert len(model.muscle_names) == 26
+    run = ferrobody.simulate(model, duration=0.1, report_interval=0.01, accuracy=1e-6)
+    with open(folder / "wrist_mass_schutte_v10905.csv") as f:
+        rows = list(csv.DictReader(f))[: len(run["t"])]
+    for muscle in ["FCR", "APL"]:
+        for column in ["activation", "fiber_length"]:
+            key = f"{muscle}.{column}"
+            reference = np.array([float(r[key]) for r in rows])
+            # ferrobody's Rust test holds these to 1e-10 (tests/opensim_schutte.rs)
+            assert np.abs(run[key] - reference).max() < 1e-9, key
