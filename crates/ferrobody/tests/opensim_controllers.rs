@@ -137,3 +137,21 @@ fn an_actuator_list_in_a_4_6_document_is_ignored_with_a_warning() {
         m.warnings
     );
 }
+
+/// A PrescribedController whose functions outnumber the actuators it found (its list names
+/// actuators the model lacks, as a plugin's are when the plugin is not loaded) is an error
+/// that names the skipped names.
+#[test]
+fn a_function_count_mismatch_names_the_skipped_actuators() {
+    let text = as_version_40000(&model_text("tug_of_war"), Some("muscle1 piston"));
+    let e = osim::parse(&text, "tug_of_war.osim")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(!e.contains('\n'), "{e}");
+    assert!(e.contains("1 actuators but 2 control functions"), "{e}");
+    assert!(
+        e.contains("no simulated actuator of the model: piston"),
+        "{e}"
+    );
+}

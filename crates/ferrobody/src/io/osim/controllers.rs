@@ -156,10 +156,26 @@ fn read_one<'a, 'i>(
         .map(objects)
         .unwrap_or_default();
     if functions.len() != names.len() {
+        let listed = doc
+            .text(controller, "actuator_list")
+            .map(|(_, text)| text)
+            .unwrap_or_default();
+        let unknown: Vec<&str> = listed
+            .split_whitespace()
+            .filter(|n| !n.eq_ignore_ascii_case("ALL") && !actuators.iter().any(|(a, _)| a == n))
+            .collect();
+        let skipped = if unknown.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (skipped from <actuator_list>, no simulated actuator of the model: {})",
+                unknown.join(", ")
+            )
+        };
         return Err(doc.err(
             controller,
             format!(
-                "{} actuators but {} control functions",
+                "{} actuators but {} control functions{skipped}",
                 names.len(),
                 functions.len()
             ),
