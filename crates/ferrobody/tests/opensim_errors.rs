@@ -20,7 +20,7 @@ fn custom() -> String {
 }
 
 /// Parses `text` and returns the one-line error.
-fn error_of(text: &str) -> String {
+pub(crate) fn error_of(text: &str) -> String {
     match osim::parse(text, "model.osim") {
         Ok(_) => panic!("the model loaded"),
         Err(e) => {

@@ -1,6 +1,7 @@
 //! Documents older than OpenSim 4.0 read as OpenSim 4.6 upgrades them: the same run as
 //! OpenSim's own conversion of the file, and errors that name the line the user wrote.
 
+use crate::opensim_errors::error_of;
 use crate::opensim_muscles::simulate;
 use ferrobody::io::osim;
 
@@ -13,17 +14,6 @@ fn tutorial_text() -> String {
             .join(TUTORIAL),
     )
     .unwrap()
-}
-
-fn error_of(text: &str) -> String {
-    match osim::parse(text, "model.osim") {
-        Ok(_) => panic!("the model loaded"),
-        Err(e) => {
-            let m = e.to_string();
-            assert!(!m.contains('\n'), "multi-line error: {m}");
-            m
-        }
-    }
 }
 
 /// 1-based line of the first occurrence of `needle`.

@@ -25,7 +25,7 @@ use crate::math::function::Function;
 use crate::scalar::Real;
 
 /// OpenSim's `ROUNDOFF_ERROR` (SimmMacros.h), the tolerance of `EQUAL_WITHIN_ERROR`.
-const ROUNDOFF_ERROR: f64 = 2e-13;
+pub(super) const ROUNDOFF_ERROR: f64 = 2e-13;
 /// Force–velocity constants of `calcFiberVelocity`.
 const KV: f64 = 0.15;
 const SLOPE_K: f64 = 0.13;
@@ -72,7 +72,11 @@ pub struct SchutteOutput<T> {
 }
 
 /// `ActivationFiberLengthMuscle_Deprecated::calcPennation`.
-fn pennation<T: Real>(fiber_length: T, optimal_fiber_length: T, angle_at_optimal: f64) -> T {
+pub(super) fn pennation<T: Real>(
+    fiber_length: T,
+    optimal_fiber_length: T,
+    angle_at_optimal: f64,
+) -> T {
     if fiber_length.re() < f64::EPSILON {
         return T::zero();
     }
@@ -114,13 +118,13 @@ impl Schutte1993 {
         }
     }
 
-    /// F̃_P at ℓ̃ with no velocity term (`calcNonzeroPassiveForce(ℓ̃, 0)`).
-    fn norm_passive_force<T: Real>(&self, norm_fiber_length: T) -> T {
-        let f = match &self.passive_force_length_curve {
+    /// F̃_P at ℓ̃ with no velocity term (`calcNonzeroPassiveForce(ℓ̃, 0)`: OpenSim's
+    /// `+ damping · 0` adds nothing).
+    pub(super) fn norm_passive_force<T: Real>(&self, norm_fiber_length: T) -> T {
+        match &self.passive_force_length_curve {
             None => (T::c(8.0) * (norm_fiber_length - T::one())).exp() / T::c(4f64.exp()),
             Some(curve) => curve.value(norm_fiber_length),
-        };
-        f + T::c(self.damping) * T::zero()
+        }
     }
 
     /// `calcFiberVelocity`: ṽ from activation, F̃_A and F̃_V.

@@ -5,10 +5,8 @@
 //! stiffnesses (at most half an optimal length), until the forces agree within 0.01 N. The
 //! arithmetic is OpenSim's, step for step; it ends where OpenSim's ends, converged or not.
 
-use super::schutte1993::Schutte1993;
+use super::schutte1993::{pennation, Schutte1993, ROUNDOFF_ERROR};
 
-/// OpenSim's `ROUNDOFF_ERROR` (SimmMacros.h).
-const ROUNDOFF_ERROR: f64 = 2e-13;
 /// `MAX_ITERATIONS` and `ERROR_LIMIT` (N) of `computeIsometricForce`.
 const MAX_ITERATIONS: usize = 100;
 const ERROR_LIMIT: f64 = 0.01;
@@ -22,34 +20,15 @@ fn sign(x: f64) -> i32 {
     }
 }
 
-/// `calcPennation` in f64.
-fn pennation(fiber_length: f64, optimal_fiber_length: f64, angle_at_optimal: f64) -> f64 {
-    if fiber_length < f64::EPSILON {
-        return 0.0;
-    }
-    let value = optimal_fiber_length * angle_at_optimal.sin() / fiber_length;
-    if value.is_nan() || value <= 0.0 {
-        0.0
-    } else if value >= 1.0 {
-        std::f64::consts::FRAC_PI_2
-    } else {
-        value.asin()
-    }
-}
-
 impl Schutte1993 {
+    /// f_A and f_P at fibre length `fiber_length` (m), as `computeIsometricForce` reads them.
     fn active_at(&self, fiber_length: f64) -> f64 {
         self.active_force_length_curve
             .value(fiber_length / self.optimal_fiber_length)
     }
 
     fn passive_at(&self, fiber_length: f64) -> f64 {
-        let x = fiber_length / self.optimal_fiber_length;
-        let f = match &self.passive_force_length_curve {
-            None => (8.0 * (x - 1.0)).exp() / 4f64.exp(),
-            Some(curve) => curve.value(x),
-        };
-        f + self.damping * 0.0
+        self.norm_passive_force(fiber_length / self.optimal_fiber_length)
     }
 
     /// The equilibrium fibre length (m) at path length `length` (m) and activation `a`.

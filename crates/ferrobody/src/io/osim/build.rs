@@ -1,5 +1,5 @@
-//! Building the model from the parsed document: version check, bodies in tree order with their
-//! joints' mobilizers, gravity, forces and contact, and the left-out count.
+//! Building the model from the parsed (and, if older than 4.0, upgraded: `super::upgrade`)
+//! document: bodies in tree order with their joints' mobilizers, gravity, forces and contact, and the left-out count.
 
 use super::document::{child, objects, tag_of, Doc, OsimError, Res};
 use super::{

@@ -83,19 +83,27 @@ pub(super) fn degroote_properties(doc: &Doc, node: Node) -> Res<DeGrooteFregly20
     })
 }
 
-/// A `Thelen2003Muscle`'s properties; its rigid-tendon and no-activation-dynamics flags are
-/// refused, as OpenSim 4.6 refuses them (`ActivationFiberLengthMuscle::extendAddToSystem`:
-/// "flag is not currently implemented").
-pub(super) fn thelen_properties(doc: &Doc, node: Node) -> Res<Thelen2003> {
+/// Refuses `ignore_tendon_compliance` and `ignore_activation_dynamics` set true, as OpenSim
+/// 4.6's `ActivationFiberLengthMuscle` and its deprecated twin refuse them ("flag is not
+/// currently implemented").
+fn refuse_unimplemented_flags(doc: &Doc, node: Node, class: &str) -> Res<()> {
     for flag in ["ignore_tendon_compliance", "ignore_activation_dynamics"] {
         if doc.boolean(node, flag, false)? {
             let el = child(node, flag).unwrap_or(node);
             return Err(doc.err(
                 el,
-                format!("Thelen2003Muscle::{flag} is not implemented (OpenSim 4.6 refuses it too)"),
+                format!("{class}::{flag} is not implemented (OpenSim 4.6 refuses it too)"),
             ));
         }
     }
+    Ok(())
+}
+
+/// A `Thelen2003Muscle`'s properties; its rigid-tendon and no-activation-dynamics flags are
+/// refused, as OpenSim 4.6 refuses them (`ActivationFiberLengthMuscle::extendAddToSystem`:
+/// "flag is not currently implemented").
+pub(super) fn thelen_properties(doc: &Doc, node: Node) -> Res<Thelen2003> {
+    refuse_unimplemented_flags(doc, node, "Thelen2003Muscle")?;
     let d = Thelen2003::default();
     let get = |tag: &str, default: f64| doc.scalar(node, tag, default);
     Ok(Thelen2003 {
@@ -134,15 +142,7 @@ pub(super) fn thelen_properties(doc: &Doc, node: Node) -> Res<Thelen2003> {
 /// means OpenSim's exponential). Its rigid-tendon and no-activation-dynamics flags are refused
 /// as OpenSim refuses them.
 pub(super) fn schutte_properties(doc: &Doc, node: Node) -> Res<Schutte1993> {
-    for flag in ["ignore_tendon_compliance", "ignore_activation_dynamics"] {
-        if doc.boolean(node, flag, false)? {
-            let el = child(node, flag).unwrap_or(node);
-            return Err(doc.err(
-                el,
-                format!("Schutte1993Muscle_Deprecated::{flag} is not implemented (OpenSim 4.6 refuses it too)"),
-            ));
-        }
-    }
+    refuse_unimplemented_flags(doc, node, "Schutte1993Muscle_Deprecated")?;
     let d = Schutte1993::default();
     let get = |tag: &str, default: f64| doc.scalar(node, tag, default);
     let curve = |tag: &str| -> Res<Option<Function>> {

@@ -200,7 +200,7 @@ fn upgrade_model(up: &Upgrade, model: &mut Element) -> UpResult<()> {
             }
         }
     }
-    skeleton::upgrade_model_layout(up, model)?;
+    skeleton::upgrade_model_layout(up, model);
     name_model_sets(model);
     each_item(model, "BodySet", |b| skeleton::upgrade_body(up, b))?;
     each_item(model, "JointSet", |j| skeleton::upgrade_joint(up, j))?;

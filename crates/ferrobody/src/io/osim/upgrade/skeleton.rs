@@ -35,15 +35,14 @@ pub(super) fn stream_vec3(v: [f64; 3]) -> String {
 }
 
 /// The model's bodies and joints in 4.0's layout (the steps of `Model::updateFromXMLNode`).
-pub(super) fn upgrade_model_layout(up: &Upgrade, model: &mut Element) -> UpResult<()> {
+pub(super) fn upgrade_model_layout(up: &Upgrade, model: &mut Element) {
     if up.version < 30501 {
         move_ground_out_of_body_set(model);
-        move_joints_out_of_bodies(up, model)?;
+        move_joints_out_of_bodies(up, model);
     }
     if up.version < 30512 {
         move_frame_set_to_components(model);
     }
-    Ok(())
 }
 
 fn move_ground_out_of_body_set(model: &mut Element) {
@@ -65,9 +64,9 @@ fn move_ground_out_of_body_set(model: &mut Element) {
     model.children.insert(body_set_at, ground);
 }
 
-fn move_joints_out_of_bodies(up: &Upgrade, model: &mut Element) -> UpResult<()> {
+fn move_joints_out_of_bodies(up: &Upgrade, model: &mut Element) {
     let Some(body_set_at) = model.children.iter().position(|c| c.tag == "BodySet") else {
-        return Ok(());
+        return;
     };
     let set_line = model.children[body_set_at].line;
     let mut joints = Vec::new();
@@ -99,7 +98,6 @@ fn move_joints_out_of_bodies(up: &Upgrade, model: &mut Element) -> UpResult<()> 
     let mut joint_set = Element::with_text("JointSet", "", set_line);
     joint_set.children.push(objects);
     model.children.insert(body_set_at + 1, joint_set);
-    Ok(())
 }
 
 fn move_frame_set_to_components(model: &mut Element) {
