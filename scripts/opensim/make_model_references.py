@@ -56,6 +56,8 @@ MODELS = {
     "arm26": ("Models/Arm26/arm26.osim", None),
     "arm26_excited": ("Models/Arm26/arm26.osim", "sine"),
     "gait2354": ("Models/Gait2354_Simbody/gait2354_simbody.osim", None),
+    # opensim-core's thoracoscapular shoulder model (Seth et al. 2019): a ScapulothoracicJoint
+    "thoracoscapular": ("core:OpenSim/Tests/shared/ThoracoscapularShoulderModel.osim", None),
     # pre-4.0 documents (the notebooks' tutorial models), kept as written: ferrobody upgrades
     # them as OpenSim does
     "tutorial_double_pendulum_v30501": (

@@ -70,19 +70,22 @@ fn negative_mass() {
 }
 
 #[test]
-fn singular_or_impossible_inertia() {
-    // Negative principal moments: no dynamics can run.
-    let m = error_of(&edit(
+fn indefinite_or_impossible_inertia() {
+    // Negative principal moments: OpenSim runs them as given (Simbody checks an `Inertia`
+    // only in debug builds), so the model loads with a warning naming the body.
+    let text = edit(
         &leg(),
         "<inertia>0.10000000000000001 0.02 0.10000000000000001 0 0 0</inertia>",
         "<inertia>-0.1 0.02 0.5 0 0 0</inertia>",
-    ));
-    assert!(
-        m.contains("/bodyset/thigh") && m.contains("positive semi-definite"),
-        "{m}"
     );
-    // Moments that break the triangle inequality: OpenSim runs them, so the model loads with
-    // a warning naming the body.
+    let model = osim::parse(&text, "model.osim").unwrap();
+    assert_eq!(model.warnings.len(), 1, "{:?}", model.warnings);
+    let w = &model.warnings[0];
+    assert!(
+        w.contains("/bodyset/thigh") && w.contains("positive semi-definite"),
+        "{w}"
+    );
+    // Moments that break the triangle inequality: the same, with its own warning.
     let text = edit(
         &leg(),
         "<inertia>0.10000000000000001 0.02 0.10000000000000001 0 0 0</inertia>",
@@ -95,6 +98,21 @@ fn singular_or_impossible_inertia() {
         w.starts_with("model.osim:") && w.contains("/bodyset/thigh") && w.contains("triangle"),
         "{w}"
     );
+    // A massless body's inertia is reset to zero with a warning (OpenSim's `getInertia`).
+    let text = edit(&leg(), "<mass>7</mass>", "<mass>0</mass>");
+    let model = osim::parse(&text, "model.osim").unwrap();
+    assert!(
+        model.warnings.iter().any(|w| w.contains("/bodyset/thigh") && w.contains("reset to zero")),
+        "{:?}",
+        model.warnings
+    );
+    // A non-finite entry is refused.
+    let m = error_of(&edit(
+        &leg(),
+        "<inertia>0.10000000000000001 0.02 0.10000000000000001 0 0 0</inertia>",
+        "<inertia>NaN 0.02 0.1 0 0 0</inertia>",
+    ));
+    assert!(m.contains("/bodyset/thigh") && m.contains("inertia"), "{m}");
 }
 
 fn model_file(name: &str) -> String {
@@ -214,15 +232,15 @@ fn unsupported_joint_and_missing_body_joint() {
         &edit(
             &leg(),
             "<PinJoint name=\"knee\">",
-            "<EllipsoidJoint name=\"knee\">",
+            "<ConstantCurvatureJoint name=\"knee\">",
         )
         .replacen(
             "</PinJoint>\n\t\t\t\t<PinJoint name=\"ankle\">",
-            "</EllipsoidJoint>\n\t\t\t\t<PinJoint name=\"ankle\">",
+            "</ConstantCurvatureJoint>\n\t\t\t\t<PinJoint name=\"ankle\">",
             1,
         ),
     );
-    assert!(m.contains("EllipsoidJoint"), "{m}");
+    assert!(m.contains("ConstantCurvatureJoint"), "{m}");
 }
 
 #[test]

@@ -136,7 +136,13 @@ fn body_pose<T: Real>(
             pos.custom_joints[i] = frame;
             finish_pose(body, i, qb, x_gf, x_gm, pos)
         }
-        None => finish_pose(body, i, qb, x_gf, body.mobilizer.compose(&x_gf, qb), pos),
+        None => {
+            let x_gm = match &body.ellipsoid_radii {
+                Some(radii) => x_gf * crate::mobilizer::ellipsoid_x_fm(qb, radii),
+                None => body.mobilizer.compose(&x_gf, qb),
+            };
+            finish_pose(body, i, qb, x_gf, x_gm, pos)
+        }
     }
 }
 
@@ -257,9 +263,17 @@ fn general_hinge_in_ground<T: Real>(
     h_g: &mut [SpatialVec<T>],
 ) {
     let mut computed = [SpatialVec::<T>::zeros(); 6];
-    let h_f = match frame {
-        Some(frame) => &frame.h_f,
-        None => {
+    let h_f = match (frame, &body.ellipsoid_radii) {
+        (Some(frame), _) => &frame.h_f,
+        (None, Some(radii)) => {
+            let n = crate::mobilizer::ellipsoid_x_fm(q, radii)
+                .r
+                .column(2)
+                .into_owned();
+            crate::mobilizer::ellipsoid_hinge(&n, radii, &mut computed[..3]);
+            &computed
+        }
+        (None, None) => {
             body.mobilizer.hinge(q, &mut computed[..h_g.len()]);
             &computed
         }
@@ -368,9 +382,17 @@ fn body_velocity<T: Real>(
     }
     if body.mobilizer.hinge_axes().is_none() {
         let (qb, ub) = (&q[body.q_range()], &u[body.u_range()]);
-        let hdu = match &body.spatial_transform {
-            Some(st) => st.hdot_u_in(&pos.custom_joints[i], ub),
-            None => body.mobilizer.hdot_u(qb, ub),
+        let hdu = match (&body.spatial_transform, &body.ellipsoid_radii) {
+            (Some(st), _) => st.hdot_u_in(&pos.custom_joints[i], ub),
+            (None, Some(radii)) => {
+                // M's z axis in F, from q as Simbody takes it (`findX_F0M0`).
+                let n = crate::mobilizer::ellipsoid_x_fm(qb, radii)
+                    .r
+                    .column(2)
+                    .into_owned();
+                crate::mobilizer::ellipsoid_hdot_u(&n, radii, ub)
+            }
+            (None, None) => body.mobilizer.hdot_u(qb, ub),
         };
         alpha_c += mul3v(&pose.r_gf, &angular(&hdu));
         a_c += mul3v(&pose.r_gf, &linear(&hdu));

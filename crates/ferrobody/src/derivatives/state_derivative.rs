@@ -284,7 +284,7 @@ fn kinematic_rows(
                 }
             }
         }
-        Mobilizer::BallEuler | Mobilizer::FreeEuler => {
+        Mobilizer::BallEuler | Mobilizer::FreeEuler | Mobilizer::Ellipsoid => {
             type D3 = DualSVec64<3>;
             let seed = |k: usize| D3::new(q[k], Derivative::derivative_generic(Const::<3>, U1, k));
             let q_dual = [seed(0), seed(1), seed(2)];

@@ -23,11 +23,13 @@
 //! | Free | 7 | 6 | quaternion, then `p_fm` | `w_FM` in F, then `v_FM` in F |
 //! | BallEuler | 3 | 3 | body-fixed x-y-z Euler angles | `w_FM` in F |
 //! | FreeEuler | 6 | 6 | Euler angles, then `p_fm` | `w_FM` in F, then `v_FM` in F |
+//! | Ellipsoid | 3 | 3 | body-fixed x-y-z Euler angles (M's origin on an ellipsoid) | `w_FM` in F |
 //!
 //! (Simbody User's Guide, "Mobilized bodies"; `docs/mobilizers.md` has the full table.)
 
 mod ball;
 mod cylinder;
+mod ellipsoid;
 mod euler_xyz;
 mod free;
 mod function_based;
@@ -45,6 +47,9 @@ use crate::scalar::Real;
 use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
+pub(crate) use ellipsoid::{
+    hdot_u as ellipsoid_hdot_u, hinge as ellipsoid_hinge, x_fm as ellipsoid_x_fm,
+};
 pub(crate) use euler_xyz::qdot_sin_cos as euler_xyz_qdot_sin_cos;
 pub(crate) use free::x_fm as free_x_fm;
 pub(crate) use function_based::CustomJointFrame;
@@ -86,6 +91,13 @@ pub enum Mobilizer {
     /// pose and hinge methods of this enum return identities for it and the model reads the
     /// body's transform instead.
     FunctionBased(u8),
+    /// Simbody's Ellipsoid mobilizer in Euler-angle mode: body-fixed x-y-z angles as q,
+    /// `w_FM` as u, M's origin on an ellipsoid centred on F's origin whose semi-axes the body
+    /// carries ([`crate::model::BodyDef::ellipsoid`]), so the pose and hinge methods of this
+    /// enum give its rotation only and the model reads the body's radii (OpenSim's
+    /// `EllipsoidJoint` and `ScapulothoracicJoint`). Not a scene-file kind.
+    #[serde(skip)]
+    Ellipsoid,
 }
 
 /// A hinge-matrix column that is a unit axis of F: rotation about, or translation along, F's
@@ -114,7 +126,7 @@ impl Mobilizer {
             Mobilizer::Translation => Some(&[T(0), T(1), T(2)]),
             Mobilizer::Free | Mobilizer::FreeEuler => Some(&[R(0), R(1), R(2), T(0), T(1), T(2)]),
             Mobilizer::BallEuler => Some(&[R(0), R(1), R(2)]),
-            Mobilizer::FunctionBased(_) => None,
+            Mobilizer::FunctionBased(_) | Mobilizer::Ellipsoid => None,
             Mobilizer::Universal | Mobilizer::Gimbal => None,
         }
     }
@@ -164,7 +176,8 @@ impl Mobilizer {
             Mobilizer::Planar
             | Mobilizer::Gimbal
             | Mobilizer::Translation
-            | Mobilizer::BallEuler => 3,
+            | Mobilizer::BallEuler
+            | Mobilizer::Ellipsoid => 3,
             Mobilizer::Ball => 4,
             Mobilizer::FreeEuler => 6,
             Mobilizer::Free => 7,
@@ -182,7 +195,8 @@ impl Mobilizer {
             | Mobilizer::Gimbal
             | Mobilizer::Translation
             | Mobilizer::Ball
-            | Mobilizer::BallEuler => 3,
+            | Mobilizer::BallEuler
+            | Mobilizer::Ellipsoid => 3,
             Mobilizer::Free | Mobilizer::FreeEuler => 6,
             Mobilizer::FunctionBased(n) => n as usize,
         }
@@ -196,11 +210,25 @@ impl Mobilizer {
         }
     }
 
-    /// Whether `q̇ = u` (every kind but Ball and Free, in either rotation mode).
+    /// Whether `q̇ = u` (every kind but Ball and Free, in either rotation mode, and
+    /// Ellipsoid).
     pub const fn qdot_is_u(self) -> bool {
         !matches!(
             self,
-            Mobilizer::Ball | Mobilizer::Free | Mobilizer::BallEuler | Mobilizer::FreeEuler
+            Mobilizer::Ball
+                | Mobilizer::Free
+                | Mobilizer::BallEuler
+                | Mobilizer::FreeEuler
+                | Mobilizer::Ellipsoid
+        )
+    }
+
+    /// Whether Simbody allocates a quaternion's four q for this kind although it runs in
+    /// Euler-angle mode with three (Ball, Free and Ellipsoid), which its error norm counts.
+    pub const fn keeps_quaternion_slot(self) -> bool {
+        matches!(
+            self,
+            Mobilizer::BallEuler | Mobilizer::FreeEuler | Mobilizer::Ellipsoid
         )
     }
 
@@ -220,6 +248,7 @@ impl Mobilizer {
             Mobilizer::BallEuler => "ball_euler",
             Mobilizer::FreeEuler => "free_euler",
             Mobilizer::FunctionBased(_) => "function_based",
+            Mobilizer::Ellipsoid => "ellipsoid",
         }
     }
 
@@ -245,7 +274,7 @@ impl Mobilizer {
             Mobilizer::Ball => ball::x_fm(q),
             Mobilizer::Translation => translation::x_fm(q),
             Mobilizer::Free => free::x_fm(q),
-            Mobilizer::BallEuler => euler_xyz::ball_x_fm(q),
+            Mobilizer::BallEuler | Mobilizer::Ellipsoid => euler_xyz::ball_x_fm(q),
             Mobilizer::FreeEuler => euler_xyz::free_x_fm(q),
             Mobilizer::FunctionBased(_) => Transform::identity(),
         }
@@ -265,7 +294,9 @@ impl Mobilizer {
             Mobilizer::Ball => ball::hinge(h),
             Mobilizer::Translation => translation::hinge(h),
             Mobilizer::Free => free::hinge(h),
-            Mobilizer::BallEuler | Mobilizer::FreeEuler => euler_xyz::hinge(h),
+            Mobilizer::BallEuler | Mobilizer::FreeEuler | Mobilizer::Ellipsoid => {
+                euler_xyz::hinge(h)
+            }
             Mobilizer::FunctionBased(_) => h.iter_mut().for_each(|c| *c = SpatialVec::zeros()),
         }
     }
@@ -296,7 +327,7 @@ impl Mobilizer {
                 }
                 out[4..].copy_from_slice(&udot[3..]);
             }
-            Mobilizer::BallEuler | Mobilizer::FreeEuler => {
+            Mobilizer::BallEuler | Mobilizer::FreeEuler | Mobilizer::Ellipsoid => {
                 euler_xyz::qdotdot(q, u, qdot, udot, out)
             }
             _ => out.copy_from_slice(udot),
@@ -309,7 +340,9 @@ impl Mobilizer {
         match self {
             Mobilizer::Ball => ball::qdot(q, u, qdot),
             Mobilizer::Free => free::qdot(q, u, qdot),
-            Mobilizer::BallEuler | Mobilizer::FreeEuler => euler_xyz::qdot(q, u, qdot),
+            Mobilizer::BallEuler | Mobilizer::FreeEuler | Mobilizer::Ellipsoid => {
+                euler_xyz::qdot(q, u, qdot)
+            }
             _ => qdot.copy_from_slice(u),
         }
     }

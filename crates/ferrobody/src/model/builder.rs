@@ -9,7 +9,7 @@ use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
 use crate::math::MassProperties;
 use crate::mobilizer::Mobilizer;
 use crate::scalar::Real;
-use crate::tree::body_checks::{check_mass_of_subtrees, validate_body};
+use crate::tree::body_checks::{check_mass_of_subtrees, validate_body, InertiaCheck};
 use crate::tree::Tree;
 use crate::unilateral::{Underlying, UnilateralContact, UnilateralContactId};
 use std::sync::Arc;
@@ -43,7 +43,7 @@ pub struct ModelBuilder<T: Real = f64> {
     /// The names of the force-element controls, in order.
     force_controls: Vec<String>,
     /// Whether inertias that violate the triangle inequality are accepted (OpenSim's models).
-    accept_triangle_violations: bool,
+    inertia_check: InertiaCheck,
 }
 
 impl<T: Real> Default for ModelBuilder<T> {
@@ -78,7 +78,7 @@ impl<T: Real> ModelBuilder<T> {
             unilateral: Vec::new(),
             actuators: Vec::new(),
             force_controls: Vec::new(),
-            accept_triangle_violations: false,
+            inertia_check: InertiaCheck::Physical,
         }
     }
 
@@ -114,7 +114,15 @@ impl<T: Real> ModelBuilder<T> {
     /// them, but OpenSim runs its models that do (`Body::getInertia` in a release build), so
     /// the .osim reader warns instead of refusing.
     pub fn accept_triangle_inequality_violations(&mut self) {
-        self.accept_triangle_violations = true;
+        self.inertia_check = self.inertia_check.min(InertiaCheck::SemiDefinite);
+    }
+
+    /// Accepts, from now on, any finite symmetric body inertia, indefinite ones too: OpenSim
+    /// runs such models as given (Simbody checks an `Inertia` only in debug builds; opensim-
+    /// core's thoracoscapular model has a radius with principal moments 3.9e-4, 1.2e-4,
+    /// −4.5e-6), so the .osim reader warns instead of refusing.
+    pub fn accept_indefinite_inertias(&mut self) {
+        self.inertia_check = InertiaCheck::Symmetric;
     }
 
     /// Adds a body after validating its definition; returns its id.
@@ -125,7 +133,7 @@ impl<T: Real> ModelBuilder<T> {
                 name: def.name,
             }));
         }
-        validate_body(&def, &self.bodies, !self.accept_triangle_violations)?;
+        validate_body(&def, &self.bodies, self.inertia_check)?;
         self.names.insert(def.name.clone(), self.bodies.len());
         let (q_start, u_start) = self
             .bodies

@@ -119,10 +119,15 @@ pub struct Millard2012 {
 impl Millard2012 {
     /// Validates and finalizes the properties (`extendFinalizeFromProperties`).
     pub fn new(mut p: MillardProperties) -> Result<Self, ModelError> {
+        // A rigid tendon never divides by its slack length, and OpenSim runs rigid-tendon
+        // muscles with none (opensim-core's thoracoscapular SerratusAnterior_I).
+        let tsl = p.tendon_slack_length;
+        if !(p.ignore_tendon_compliance && tsl == 0.0) {
+            super::require_positive(&[("tendon_slack_length", tsl)])?;
+        }
         super::require_positive(&[
             ("max_isometric_force", p.max_isometric_force),
             ("optimal_fiber_length", p.optimal_fiber_length),
-            ("tendon_slack_length", p.tendon_slack_length),
             ("max_contraction_velocity", p.max_contraction_velocity),
             ("activation_time_constant", p.activation_time_constant),
             ("deactivation_time_constant", p.deactivation_time_constant),

@@ -5,6 +5,7 @@ use crate::ids::BodyId;
 use crate::math::{MassProperties, Transform};
 use crate::mobilizer::{Mobilizer, SpatialTransform};
 use crate::scalar::Real;
+use nalgebra::Vector3;
 use std::sync::Arc;
 
 /// Everything needed to add a body: name, parent, mobilizer, frames and mass properties.
@@ -24,6 +25,9 @@ pub struct BodyDef<T: Real = f64> {
     pub mass_properties: MassProperties<T>,
     /// The axes and functions of a `FunctionBased` mobilizer (None for every other kind).
     pub spatial_transform: Option<Arc<SpatialTransform>>,
+    /// The semi-axes (m) of an `Ellipsoid` mobilizer's ellipsoid, in F (None for every other
+    /// kind).
+    pub ellipsoid_radii: Option<Vector3<T>>,
 }
 
 impl<T: Real> BodyDef<T> {
@@ -42,6 +46,22 @@ impl<T: Real> BodyDef<T> {
             x_bm: Transform::identity(),
             mass_properties,
             spatial_transform: None,
+            ellipsoid_radii: None,
+        }
+    }
+
+    /// A body on Simbody's Ellipsoid mobilizer (Euler-angle mode): M turns freely in F with
+    /// its origin on the ellipsoid of semi-axes `radii` (m) centred on F's origin, at the
+    /// point `radii ⊙ (M's z axis)` (`mobilizer::ellipsoid`).
+    pub fn ellipsoid(
+        name: &str,
+        parent: BodyId,
+        radii: Vector3<T>,
+        mass_properties: MassProperties<T>,
+    ) -> Self {
+        Self {
+            ellipsoid_radii: Some(radii),
+            ..Self::new(name, parent, Mobilizer::Ellipsoid, mass_properties)
         }
     }
 
@@ -126,6 +146,8 @@ pub struct Body<T: Real = f64> {
     pub planar_xy_pin: bool,
     /// The axes and functions of a `FunctionBased` mobilizer.
     pub spatial_transform: Option<Arc<SpatialTransform>>,
+    /// The semi-axes of an `Ellipsoid` mobilizer's ellipsoid (m, in F).
+    pub ellipsoid_radii: Option<Vector3<T>>,
     /// Inverse central inertia in the body frame (zero when singular; cached).
     pub inverse_inertia_com: nalgebra::Matrix3<T>,
     /// First index of this body's q in the state.
@@ -156,6 +178,7 @@ impl<T: Real> Body<T> {
             plane: None,
             planar_xy_pin: false,
             spatial_transform: def.spatial_transform,
+            ellipsoid_radii: def.ellipsoid_radii,
             inverse_inertia_com: nalgebra::Matrix3::zeros(),
             q_start,
             u_start,

@@ -4,16 +4,28 @@
 
 use super::MAX_MASS_PROPERTY;
 use super::{Body, BodyDef};
+use crate::error::InertiaProblem;
 use crate::error::{Error, ModelError, Result};
 use crate::math::inertia::{check_inertia, check_inertia_definite};
 use crate::math::Transform;
 use crate::scalar::Real;
 
-/// With `strict`, the inertia must also satisfy the triangle inequality.
+/// What a body's inertia about its mass centre must be, from the least to the most lenient.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum InertiaCheck {
+    /// Finite, symmetric, positive semi-definite, principal moments obeying the triangle
+    /// inequality: a rigid body's.
+    Physical,
+    /// Finite, symmetric and positive semi-definite.
+    SemiDefinite,
+    /// Finite and symmetric (as OpenSim runs a model's inertias).
+    Symmetric,
+}
+
 pub(crate) fn validate_body<T: Real>(
     def: &BodyDef<T>,
     bodies: &[Body<T>],
-    strict: bool,
+    inertia_check: InertiaCheck,
 ) -> Result<()> {
     let fail = |problem: String| {
         Err(Error::Model(ModelError::Body {
@@ -58,10 +70,13 @@ pub(crate) fn validate_body<T: Real>(
         return fail("centre of mass has a non-finite component".into());
     }
     let inertia = mp.inertia_com.map(|x| x.re());
-    if strict {
-        check_inertia(&inertia).map_err(bad_inertia)?;
-    } else {
-        check_inertia_definite(&inertia).map_err(bad_inertia)?;
+    match inertia_check {
+        InertiaCheck::Physical => check_inertia(&inertia).map_err(bad_inertia)?,
+        InertiaCheck::SemiDefinite => check_inertia_definite(&inertia).map_err(bad_inertia)?,
+        InertiaCheck::Symmetric => match check_inertia_definite(&inertia) {
+            Err(InertiaProblem::NotPositiveSemiDefinite { .. }) | Ok(()) => {}
+            Err(problem) => return Err(bad_inertia(problem)),
+        },
     }
     match (def.mobilizer, &def.spatial_transform) {
         (crate::mobilizer::Mobilizer::FunctionBased(n), Some(st)) => {
@@ -79,6 +94,22 @@ pub(crate) fn validate_body<T: Real>(
         (_, Some(_)) => {
             return fail("only a function-based mobilizer takes a spatial transform".into())
         }
+        (_, None) => {}
+    }
+    match (def.mobilizer, &def.ellipsoid_radii) {
+        (crate::mobilizer::Mobilizer::Ellipsoid, Some(r)) => {
+            if !r.iter().all(|x| x.re().is_finite() && x.re() > 0.0) {
+                let r = r.map(|x| x.re());
+                return fail(format!(
+                    "an ellipsoid mobilizer's radii must be positive and finite, got {} {} {}",
+                    r[0], r[1], r[2]
+                ));
+            }
+        }
+        (crate::mobilizer::Mobilizer::Ellipsoid, None) => {
+            return fail("an ellipsoid mobilizer needs its radii".into())
+        }
+        (_, Some(_)) => return fail("only an ellipsoid mobilizer takes radii".into()),
         (_, None) => {}
     }
     for (name, x) in [

@@ -73,13 +73,13 @@ impl<T: Real> Tree<T> {
         self.nq
     }
 
-    /// The number of q Simbody allocates for this tree: nq plus one for every Ball or Free
-    /// mobilizer in Euler-angle mode (Simbody keeps the quaternion's slot count there). The
+    /// The number of q Simbody allocates for this tree: nq plus one for every Ball, Free or
+    /// Ellipsoid mobilizer in Euler-angle mode (Simbody keeps the quaternion's slot count there). The
     /// integrators' error norm divides by it.
     pub fn simbody_q_count(&self) -> usize {
         let euler = self.bodies[1..]
             .iter()
-            .filter(|b| matches!(b.mobilizer, Mobilizer::BallEuler | Mobilizer::FreeEuler))
+            .filter(|b| b.mobilizer.keeps_quaternion_slot())
             .count();
         self.nq + euler
     }
@@ -165,6 +165,7 @@ fn cast_body<T: Real, U: Real>(b: &Body<T>) -> Body<U> {
         x_bm: b.x_bm.cast(),
         mass_properties: b.mass_properties.cast(),
         spatial_transform: b.spatial_transform.clone(),
+        ellipsoid_radii: b.ellipsoid_radii.map(|r| r.map(|x| U::c(x.re()))),
     };
     Body::new(def, b.q_start, b.u_start)
 }

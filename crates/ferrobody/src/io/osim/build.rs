@@ -35,7 +35,7 @@ pub(super) fn build(doc: &Doc) -> Res<OsimModel> {
     let model_node = doc.model;
     let mut left_out = BTreeMap::new();
     let mut b = ModelBuilder::<f64>::new();
-    b.accept_triangle_inequality_violations();
+    b.accept_indefinite_inertias();
     let gravity = doc.fixed(model_node, "gravity", [0.0, -9.80665, 0.0])?;
     let skeleton = add_skeleton(doc, &mut b)?;
     b.add_gravity(Vector3::from(gravity));
@@ -138,20 +138,29 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
             sk.bodies[&j.parent.body]
         };
         let name = body_node.attribute("name").unwrap_or_default();
-        let def = match &j.spatial_transform {
-            Some(st) => BodyDef::function_based(name, parent, st.clone(), mass),
-            None => BodyDef::new(name, parent, j.mobilizer, mass),
+        let (id, mobilities) = match (&j.spatial_transform, &j.ellipsoid) {
+            (_, Some(e)) => add_ellipsoid_joint_bodies(doc, b, j, e, (parent, name, mass))?,
+            (st, None) => {
+                let def = match st {
+                    Some(st) => BodyDef::function_based(name, parent, st.clone(), mass),
+                    None => BodyDef::new(name, parent, j.mobilizer, mass),
+                };
+                let def = def.with_x_pf(j.parent.x_bf).with_x_bm(j.child.x_bf);
+                let id = b
+                    .add_body(def)
+                    .map_err(|e| model_error(doc, body_node, e))?;
+                (id, (0..j.coordinates.len()).map(|k| (id, k)).collect())
+            }
         };
-        let def = def.with_x_pf(j.parent.x_bf).with_x_bm(j.child.x_bf);
-        let id = b
-            .add_body(def)
-            .map_err(|e| model_error(doc, body_node, e))?;
         sk.bodies.insert(j.child.body.clone(), id);
-        let (q0, u0) = b.body_offsets(id);
-        for (k, c) in joints::coordinates_of(j, q0, u0).into_iter().enumerate() {
+        let (q0, u0) = b.body_offsets(mobilities.first().map_or(id, |m| m.0));
+        for (c, (body, k)) in joints::coordinates_of(j, q0, u0)
+            .into_iter()
+            .zip(mobilities)
+        {
             if sk
                 .coordinate_map
-                .insert(c.name.clone(), (id, k, c.motion))
+                .insert(c.name.clone(), (body, k, c.motion))
                 .is_some()
             {
                 return Err(doc.err(j.node, format!("two coordinates are named '{}'", c.name)));
@@ -167,6 +176,53 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
     };
     sk.coordinates.sort_by_key(|c| set_position(&c.joint));
     Ok(sk)
+}
+
+/// The bodies of an EllipsoidJoint (one) or ScapulothoracicJoint (two massless, then the
+/// child welded on: `ellipsoid_joints`); returns the child's id and each coordinate's
+/// (body, index in its q). The bodies' q and u follow one another, so the joint's
+/// coordinates are consecutive from the first body's.
+fn add_ellipsoid_joint_bodies(
+    doc: &Doc,
+    b: &mut ModelBuilder<f64>,
+    j: &joints::JointDef,
+    e: &super::ellipsoid_joints::EllipsoidJointDef,
+    (parent, name, mass): (BodyId, &str, crate::math::MassProperties<f64>),
+) -> Res<(BodyId, Vec<(BodyId, usize)>)> {
+    use super::ellipsoid_joints::{scapulothoracic_x_bm, scapulothoracic_x_pf};
+    let add = |b: &mut ModelBuilder<f64>, def: BodyDef<f64>| {
+        b.add_body(def).map_err(|err| model_error(doc, j.node, err))
+    };
+    let Some(winging) = e.winging else {
+        let def = BodyDef::ellipsoid(name, parent, e.radii, mass)
+            .with_x_pf(j.parent.x_bf)
+            .with_x_bm(j.child.x_bf);
+        let id = add(b, def)?;
+        return Ok((id, (0..3).map(|k| (id, k)).collect()));
+    };
+    let massless =
+        crate::math::MassProperties::new(0.0, Vector3::zeros(), nalgebra::Matrix3::zeros());
+    let ellipsoid_name = format!("{}_ellipsoid", j.name);
+    let def = BodyDef::ellipsoid(&ellipsoid_name, parent, e.radii, massless.clone())
+        .with_x_pf(scapulothoracic_x_pf(&j.parent.x_bf))
+        .with_x_bm(scapulothoracic_x_bm());
+    let ellipsoid = add(b, def)?;
+    let def = BodyDef::new(
+        &format!("{}_winging", j.name),
+        ellipsoid,
+        crate::mobilizer::Mobilizer::Pin,
+        massless,
+    )
+    .with_x_pf(winging)
+    .with_x_bm(winging);
+    let wing = add(b, def)?;
+    let def =
+        BodyDef::new(name, wing, crate::mobilizer::Mobilizer::Weld, mass).with_x_bm(j.child.x_bf);
+    let child = add(b, def)?;
+    Ok((
+        child,
+        vec![(ellipsoid, 0), (ellipsoid, 1), (ellipsoid, 2), (wing, 0)],
+    ))
 }
 
 /// Elements as (name, OpenSim type).

@@ -10,6 +10,8 @@
 //! | `GimbalJoint` | Gimbal | `Gimbal` | body-fixed x-y-z angles |
 //! | `BallJoint` | Ball, Euler-angle mode | `BallEuler` | body-fixed x-y-z angles |
 //! | `FreeJoint` | Free, Euler-angle mode | `FreeEuler` | x-y-z angles, tx, ty, tz |
+//! | `EllipsoidJoint` | Ellipsoid, Euler-angle mode | `Ellipsoid` | x-y-z angles |
+//! | `ScapulothoracicJoint` | Ellipsoid, Pin, Weld (two massless bodies) | `Ellipsoid`, `Pin`, `Weld` | x-y-z angles, winging |
 //!
 //! OpenSim's `Model::initSystem` switches Simbody's Ball and Free mobilizers to Euler angles
 //! (`SimbodyMatterSubsystem::setUseEulerAngles`); their speeds stay the angular velocity in F.
@@ -36,7 +38,12 @@ pub(super) struct JointDef<'a, 'i> {
     pub coordinates: Vec<CoordinateDef>,
     /// The spatial transform of a CustomJoint.
     pub spatial_transform: Option<SpatialTransform>,
+    /// The ellipsoid (and winging axis) of an EllipsoidJoint or ScapulothoracicJoint.
+    pub ellipsoid: Option<super::ellipsoid_joints::EllipsoidJointDef>,
 }
+
+/// Simbody's `SignificantReal` (ε^⅞), below which OpenSim takes a body's mass as zero.
+const SIGNIFICANT_REAL: f64 = 2.0097183471152322e-14;
 
 /// OpenSim's default coordinate range.
 const DEFAULT_RANGE: [f64; 2] = [-10.0, 10.0];
@@ -87,8 +94,21 @@ pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<J
     if tag == "CustomJoint" {
         return read_custom_joint(doc, node);
     }
-    let mobilizer = mobilizer_of(tag)
-        .ok_or_else(|| doc.err(node, format!("joint type <{tag}> is not supported")))?;
+    let ellipsoid = match tag {
+        "EllipsoidJoint" => Some(super::ellipsoid_joints::ellipsoid(doc, node)?),
+        "ScapulothoracicJoint" => Some(super::ellipsoid_joints::scapulothoracic(doc, node)?),
+        _ => None,
+    };
+    let mobilizer = match ellipsoid {
+        Some(_) => Some(Mobilizer::Ellipsoid),
+        None => mobilizer_of(tag),
+    }
+    .ok_or_else(|| doc.err(node, format!("joint type <{tag}> is not supported")))?;
+    // A ScapulothoracicJoint's fourth coordinate is its winging Pin's.
+    let n_coordinates = match &ellipsoid {
+        Some(e) if e.winging.is_some() => 4,
+        _ => mobilizer.nq(),
+    };
     if doc.boolean(node, "reverse", false)? {
         return Err(doc.err(
             node,
@@ -98,7 +118,7 @@ pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<J
     let name = node.attribute("name").unwrap_or(tag).to_string();
     let parent = socket_frame(doc, node, "socket_parent_frame")?;
     let child_frame = socket_frame(doc, node, "socket_child_frame")?;
-    let mut coordinates = read_coordinates(doc, node, &name, mobilizer.nq())?;
+    let mut coordinates = read_coordinates(doc, node, &name, n_coordinates)?;
     for (k, c) in coordinates.iter_mut().enumerate() {
         c.motion = standard_motion(mobilizer, k);
     }
@@ -111,6 +131,7 @@ pub(super) fn read_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<J
         child: child_frame,
         coordinates,
         spatial_transform: None,
+        ellipsoid,
     })
 }
 
@@ -182,6 +203,7 @@ fn read_custom_joint<'a, 'i>(doc: &Doc<'a, 'i>, node: Node<'a, 'i>) -> Res<Joint
         child: socket_frame(doc, node, "socket_child_frame")?,
         coordinates,
         spatial_transform: Some(st),
+        ellipsoid: None,
         name,
     })
 }
@@ -230,11 +252,23 @@ pub(super) fn mass_properties(doc: &Doc, body: Node) -> Res<MassProperties<f64>>
         return Err(doc.err(body, format!("<mass> must not be negative, got {mass}")));
     }
     let c = doc.fixed(body, "mass_center", [0.0; 3])?;
-    let i = doc.fixed(body, "inertia", [0.0; 6])?;
+    let mut i = doc.fixed(body, "inertia", [0.0; 6])?;
+    let norm = i.iter().map(|x| x * x).sum::<f64>().sqrt();
+    // OpenSim's `Body::getInertia`: a massless body's inertia is reset to zero.
+    if mass.abs() <= SIGNIFICANT_REAL && norm > SIGNIFICANT_REAL {
+        doc.warn(
+            body,
+            "massless body with a nonzero <inertia>: inertia reset to zero, as OpenSim does",
+        );
+        i = [0.0; 6];
+    }
     let inertia = Matrix3::new(i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2]);
-    crate::math::inertia::check_inertia_definite(&inertia)
-        .map_err(|m| doc.err(body, format!("<inertia>: {m}")))?;
-    if let Some(m) = crate::math::inertia::triangle_inequality_violation(&inertia) {
+    let problem = match crate::math::inertia::check_inertia_definite(&inertia) {
+        Ok(()) => crate::math::inertia::triangle_inequality_violation(&inertia),
+        Err(m @ crate::error::InertiaProblem::NotPositiveSemiDefinite { .. }) => Some(m),
+        Err(m) => return Err(doc.err(body, format!("<inertia>: {m}"))),
+    };
+    if let Some(m) = problem {
         doc.warn(
             body,
             format!("<inertia>: {m}; used as given, as OpenSim does"),

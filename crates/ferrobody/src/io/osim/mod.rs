@@ -25,6 +25,7 @@ pub mod controls_file;
 mod custom_joint;
 mod document;
 mod elastic_foundation;
+mod ellipsoid_joints;
 mod equilibrate;
 mod forces;
 mod frames;
