@@ -102,7 +102,10 @@ fn indefinite_or_impossible_inertia() {
     let text = edit(&leg(), "<mass>7</mass>", "<mass>0</mass>");
     let model = osim::parse(&text, "model.osim").unwrap();
     assert!(
-        model.warnings.iter().any(|w| w.contains("/bodyset/thigh") && w.contains("reset to zero")),
+        model
+            .warnings
+            .iter()
+            .any(|w| w.contains("/bodyset/thigh") && w.contains("reset to zero")),
         "{:?}",
         model.warnings
     );

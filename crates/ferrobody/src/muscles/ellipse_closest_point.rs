@@ -9,23 +9,11 @@ use nalgebra::Vector3;
 
 /// Eberly's iteration for a point away from every coordinate plane.
 pub(super) fn closest_point_general<T: Real>(a: &Vector3<T>, p: &Vector3<T>) -> Vector3<T> {
-    closest_point_general_from(a, p, None).0
-}
-
-/// [`closest_point_general`] with Newton's iteration started at `start` (the root of a
-/// nearby point) instead of Eberly's start when both lie on the same side of the ellipsoid;
-/// also returns the root t and whether the iteration met its tolerance. A warm start that
-/// does not converge is run again from Eberly's start.
-pub(super) fn closest_point_general_from<T: Real>(
-    a: &Vector3<T>,
-    p: &Vector3<T>,
-    start: Option<T>,
-) -> (Vector3<T>, T, bool) {
     let (a2, b2, c2) = (a[0] * a[0], a[1] * a[1], a[2] * a[2]);
     let (u, v, w) = (p[0], p[1], p[2]);
     let (a2u2, b2v2, c2w2) = (a2 * u * u, b2 * v * v, c2 * w * w);
     let ratio = (u / a[0]) * (u / a[0]) + (v / a[1]) * (v / a[1]) + (w / a[2]) * (w / a[2]);
-    let t = if ratio.re() < 1.0 {
+    let mut t = if ratio.re() < 1.0 {
         T::zero()
     } else {
         let mut max = a[0];
@@ -38,34 +26,23 @@ pub(super) fn closest_point_general_from<T: Real>(
         max * (u * u + v * v + w * w).sqrt()
     };
     let at = |t: T| Vector3::new(a2 * u / (t + a2), b2 * v / (t + b2), c2 * w / (t + c2));
-    let newton = |mut t: T| {
-        for _ in 0..64 {
-            let (pp, q, r) = (t + a2, t + b2, t + c2);
-            let (p2, q2, r2) = (pp * pp, q * q, r * r);
-            let f = p2 * q2 * r2 - a2u2 * q2 * r2 - b2v2 * p2 * r2 - c2w2 * p2 * q2;
-            if f.re().abs() < 1e-09 {
-                return (t, true);
-            }
-            let (pq, pr, qr) = (pp * q, pp * r, q * r);
-            let pqr = pp * q * r;
-            let fp = T::c(2.0)
-                * (pqr * (qr + pr + pq)
-                    - a2u2 * qr * (q + r)
-                    - b2v2 * pr * (pp + r)
-                    - c2w2 * pq * (pp + q));
-            t -= f / fp;
+    for _ in 0..64 {
+        let (pp, q, r) = (t + a2, t + b2, t + c2);
+        let (p2, q2, r2) = (pp * pp, q * q, r * r);
+        let f = p2 * q2 * r2 - a2u2 * q2 * r2 - b2v2 * p2 * r2 - c2w2 * p2 * q2;
+        if f.re().abs() < 1e-09 {
+            return at(t);
         }
-        (t, false)
-    };
-    // The root is positive outside the ellipsoid and negative inside: a start from the other
-    // side could reach another root.
-    if let Some(start) = start.filter(|s| (s.re() > 0.0) == (ratio.re() >= 1.0)) {
-        if let (t, true) = newton(start) {
-            return (at(t), t, true);
-        }
+        let (pq, pr, qr) = (pp * q, pp * r, q * r);
+        let pqr = pp * q * r;
+        let fp = T::c(2.0)
+            * (pqr * (qr + pr + pq)
+                - a2u2 * qr * (q + r)
+                - b2v2 * pr * (pp + r)
+                - c2w2 * pq * (pp + q));
+        t -= f / fp;
     }
-    let (t, converged) = newton(t);
-    (at(t), t, converged)
+    at(t)
 }
 
 /// The point of the ellipse (x/a)² + (y/b)² = 1 closest to (u, v) (OpenSim's

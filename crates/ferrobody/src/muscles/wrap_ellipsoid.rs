@@ -20,9 +20,7 @@
 //! in 64 steps OpenSim leaves its output untouched (whatever the caller's variable held); here
 //! the last iterate is used.
 
-use super::ellipse_closest_point::{
-    closest_point_general, closest_point_general_from, closest_point_to_ellipse,
-};
+use super::ellipse_closest_point::{closest_point_general, closest_point_to_ellipse};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapHit};
 use super::wrap_ellipsoid_path::{calc_tangent_point, distance_on_ellipsoid};
 use super::wrap_math::{dot, dsign, equal_within_error, normalize_or_zero};
@@ -210,10 +208,14 @@ impl WrapEllipsoid {
         if hybrid && mu[best].re() < MU_BLEND_MAX {
             let middle = r1 + r1r2 * T::c(0.5);
             let mut v_sum = Vector3::<T>::zeros();
-            let mut warm = None;
+            // Each sample's Newton iteration starts from Eberly's start, as OpenSim's does: a
+            // warm start from the previous sample's root (tried, 1.67× on arm26) stops at
+            // another iterate inside the |f| < 1e-9 tolerance, which moved opensim-core's
+            // shoulder PathSprings' lengths by 2.5e-8 m and their accelerations by 5e-7
+            // relative (docs/performance.md, 2026-11-29).
             for i in 1..NUM_FAN_SAMPLES - 1 {
                 let sample = r1 + r1r2 * T::c(i as f64 / NUM_FAN_SAMPLES as f64);
-                let closest = self.closest_point_from(a, &sample, &mut warm);
+                let closest = self.closest_point(a, &sample, None);
                 let (v, _) = normalize_or_zero(&(closest - sample));
                 v_sum += v;
             }
@@ -276,27 +278,6 @@ impl WrapEllipsoid {
             Some(axis) => closest_point_in_plane(a, p, axis),
             None => closest_point_general(a, p),
         }
-    }
-
-    /// [`Self::closest_point`] of a fan sample, Newton's iteration started from the previous
-    /// sample's root `warm` where both lie on the same side of the ellipsoid, away from the
-    /// coordinate planes (the samples are 1/300 of the chord apart: 3.7 iterations per
-    /// sample instead of 6.9 on arm26); `warm` becomes this sample's root, or `None`. The
-    /// iteration stops at the same tolerance (|f| < 1e-9), so the point differs from
-    /// OpenSim's at that level.
-    fn closest_point_from<T: Real>(
-        &self,
-        a: &Vector3<T>,
-        p: &Vector3<T>,
-        warm: &mut Option<T>,
-    ) -> Vector3<T> {
-        if let Some(axis) = self.nearest_plane(p) {
-            *warm = None;
-            return closest_point_in_plane(a, p, axis);
-        }
-        let (point, t, converged) = closest_point_general_from(a, p, *warm);
-        *warm = converged.then_some(t);
-        point
     }
 
     /// The coordinate plane `p` lies on (within OpenSim's error), the one of the smallest

@@ -203,7 +203,7 @@ fn add_ellipsoid_joint_bodies(
     let massless =
         crate::math::MassProperties::new(0.0, Vector3::zeros(), nalgebra::Matrix3::zeros());
     let ellipsoid_name = format!("{}_ellipsoid", j.name);
-    let def = BodyDef::ellipsoid(&ellipsoid_name, parent, e.radii, massless.clone())
+    let def = BodyDef::ellipsoid(&ellipsoid_name, parent, e.radii, massless)
         .with_x_pf(scapulothoracic_x_pf(&j.parent.x_bf))
         .with_x_bm(scapulothoracic_x_bm());
     let ellipsoid = add(b, def)?;
