@@ -328,3 +328,36 @@ pub(crate) fn mutants_load_or_fail_cleanly(sources: &[String], cases: usize) {
         "refused {refused}, loaded {loaded}"
     );
 }
+
+/// A ScapulothoracicJoint or EllipsoidJoint without its radii (OpenSim's default is NaN) or
+/// with a radius that is not positive: one line naming the file, the line and the joint.
+#[test]
+fn ellipsoid_joints_without_positive_radii() {
+    let model = model_file("thoracoscapular.osim");
+    let radii = "<thoracic_ellipsoid_radii_x_y_z>0.082997500000000002 0.199991 0.083001000000000005</thoracic_ellipsoid_radii_x_y_z>";
+    let m = error_of(&edit(&model, radii, ""));
+    assert!(
+        m.contains("/jointset/scapulothoracic") && m.contains("thoracic_ellipsoid_radii_x_y_z"),
+        "{m}"
+    );
+    let m = error_of(&edit(
+        &model,
+        radii,
+        "<thoracic_ellipsoid_radii_x_y_z>0.08 -0.2 0.08</thoracic_ellipsoid_radii_x_y_z>",
+    ));
+    assert!(
+        m.contains("/jointset/scapulothoracic") && m.contains("must be positive"),
+        "{m}"
+    );
+    assert_eq!(m.lines().count(), 1, "{m}");
+    let shoulder = model_file("shoulder_ellipsoid_joint_v30000.osim");
+    let m = error_of(&edit(
+        &shoulder,
+        "<radii_x_y_z>0.09 0.27 0.08</radii_x_y_z>",
+        "<radii_x_y_z>0.09 0 0.08</radii_x_y_z>",
+    ));
+    assert!(
+        m.contains("scapulothoracic") && m.contains("radii_x_y_z"),
+        "{m}"
+    );
+}
