@@ -151,7 +151,8 @@ impl Mobilizer {
         }
     }
 
-    /// Every kind, in declaration order.
+    /// Every kind a scene file can name, in declaration order (not `FunctionBased` and
+    /// `Ellipsoid`, which need data the body carries).
     pub const ALL: [Mobilizer; 12] = [
         Mobilizer::Weld,
         Mobilizer::Pin,
