@@ -11,6 +11,10 @@
 
 use nalgebra::RealField;
 
+/// Simbody's `SignificantReal`, ε^(7/8) (`SimTKcommon/Scalar.h`): the size below which
+/// Simbody and OpenSim take a quantity as zero.
+pub(crate) const SIGNIFICANT_REAL: f64 = 2.0097183471152322e-14;
+
 /// The scalar trait of the numerical core: nalgebra's `RealField`, `Copy`, and thread-safe.
 ///
 /// Implemented for every type that satisfies the bounds (`f64`, `f32`, `num_dual::Dual64`,

@@ -266,10 +266,7 @@ fn general_hinge_in_ground<T: Real>(
     let h_f = match (frame, &body.ellipsoid_radii) {
         (Some(frame), _) => &frame.h_f,
         (None, Some(radii)) => {
-            let n = crate::mobilizer::ellipsoid_x_fm(q, radii)
-                .r
-                .column(2)
-                .into_owned();
+            let n = crate::mobilizer::ellipsoid_normal(q);
             crate::mobilizer::ellipsoid_hinge(&n, radii, &mut computed[..3]);
             &computed
         }
@@ -386,11 +383,11 @@ fn body_velocity<T: Real>(
             (Some(st), _) => st.hdot_u_in(&pos.custom_joints[i], ub),
             (None, Some(radii)) => {
                 // M's z axis in F, from q as Simbody takes it (`findX_F0M0`).
-                let n = crate::mobilizer::ellipsoid_x_fm(qb, radii)
-                    .r
-                    .column(2)
-                    .into_owned();
-                crate::mobilizer::ellipsoid_hdot_u(&n, radii, ub)
+                crate::mobilizer::ellipsoid_hdot_u(
+                    &crate::mobilizer::ellipsoid_normal(qb),
+                    radii,
+                    ub,
+                )
             }
             (None, None) => body.mobilizer.hdot_u(qb, ub),
         };

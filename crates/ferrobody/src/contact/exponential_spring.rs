@@ -31,12 +31,10 @@ use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId};
 use crate::math::Transform;
 use crate::scalar::Real;
+use crate::scalar::SIGNIFICANT_REAL;
 use crate::state::State;
 use crate::tree::Tree;
 use nalgebra::Vector3;
-
-/// Simbody's `SignificantReal` (ε^(7/8)).
-const SIGNIFICANT_REAL: f64 = 2.0097183471152322e-14;
 
 /// Simbody's `stepUp`: `x³ (10 + x (6x − 15))`, 0 → 1 on [0, 1] with zero slope and curvature at
 /// both ends.

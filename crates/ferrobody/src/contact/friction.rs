@@ -12,7 +12,8 @@ use crate::scalar::Real;
 
 /// Simbody's `SignificantReal` squared: a slip speed² at or below it has no direction, and
 /// the compliant generators apply no friction.
-pub(super) const SIGNIFICANT_REAL_SQUARED: f64 = 2.0097183471152322e-14 * 2.0097183471152322e-14;
+pub(super) const SIGNIFICANT_REAL_SQUARED: f64 =
+    crate::scalar::SIGNIFICANT_REAL * crate::scalar::SIGNIFICANT_REAL;
 
 /// Which friction curve a contact element uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

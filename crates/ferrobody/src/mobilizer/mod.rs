@@ -48,7 +48,8 @@ use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use ellipsoid::{
-    hdot_u as ellipsoid_hdot_u, hinge as ellipsoid_hinge, x_fm as ellipsoid_x_fm,
+    hdot_u as ellipsoid_hdot_u, hinge as ellipsoid_hinge, normal as ellipsoid_normal,
+    x_fm as ellipsoid_x_fm,
 };
 pub(crate) use euler_xyz::qdot_sin_cos as euler_xyz_qdot_sin_cos;
 pub(crate) use free::x_fm as free_x_fm;

@@ -28,9 +28,9 @@ use super::millard_curves::{
 };
 use super::pennation::FixedWidthPennation;
 use super::smooth_curve::SmoothCurve;
-use super::thelen2003::significant_real;
 use crate::error::ModelError;
 use crate::scalar::Real;
+use crate::scalar::SIGNIFICANT_REAL;
 
 /// Damping below this is no damping (OpenSim's `MIN_NONZERO_DAMPING_COEFFICIENT`).
 const MIN_NONZERO_DAMPING: f64 = 0.001;
@@ -133,7 +133,7 @@ impl Millard2012 {
             ("deactivation_time_constant", p.deactivation_time_constant),
         ])?;
         let half_pi = std::f64::consts::FRAC_PI_2;
-        if !(0.0..=half_pi - significant_real()).contains(&p.pennation_angle_at_optimal) {
+        if !(0.0..=half_pi - SIGNIFICANT_REAL).contains(&p.pennation_angle_at_optimal) {
             return Err("pennation_angle_at_optimal must be in [0, pi/2)".into());
         }
         if !(0.0..=half_pi).contains(&p.maximum_pennation_angle) {
@@ -174,7 +174,7 @@ impl Millard2012 {
             fv.concentric_slope_at_vmax = fv.concentric_slope_at_vmax.min(0.0);
             fv.eccentric_slope_at_vmax = fv.eccentric_slope_at_vmax.min(0.0);
         }
-        if p.minimum_activation.is_nan() || p.minimum_activation > 1.0 - significant_real() {
+        if p.minimum_activation.is_nan() || p.minimum_activation > 1.0 - SIGNIFICANT_REAL {
             return Err("minimum_activation must be in the range [0, 1)".into());
         }
         let fv = p.force_velocity;
@@ -190,7 +190,7 @@ impl Millard2012 {
         );
         let min_active =
             p.active_force_length.min_norm_active_fiber_length * p.optimal_fiber_length;
-        let minimum_fiber_length = significant_real()
+        let minimum_fiber_length = SIGNIFICANT_REAL
             .max(min_active)
             .max(pennation.minimum_fiber_length());
         Ok(Self {
@@ -286,7 +286,7 @@ impl Millard2012 {
         };
         // (ṽ, v_M, f_V), each v_M rounded as OpenSim forms it.
         let (mut dlce_n, mut dlce, mut fv) = if rigid {
-            if tl.re() < tsl - significant_real() {
+            if tl.re() < tsl - SIGNIFICANT_REAL {
                 (T::zero(), T::zero(), T::one())
             } else {
                 let dlce = v_mt * cosphi;
@@ -331,7 +331,7 @@ impl Millard2012 {
         let p = &self.properties;
         let (fiso, beta) = (p.max_isometric_force, p.fiber_damping);
         let (ar, falr, fper, fser, cr) = (a.re(), fal.re(), fpe.re(), fse.re(), cosphi.re());
-        let tol = (1.0e-10 * fiso).max(significant_real() * 100.0);
+        let tol = (1.0e-10 * fiso).max(SIGNIFICANT_REAL * 100.0);
         let fv_guess = (fser / cr.max(0.01) - fper) / (ar.max(0.01) * falr.max(0.01));
         let mut v = self.fv_inverse.value_and_slope(fv_guess).0.clamp(-1.0, 1.0);
         let (mut fv, mut dfv) = (0.0, 0.0);
@@ -342,7 +342,7 @@ impl Millard2012 {
             (fv, dfv) = self.fv.value_and_slope(v);
             err = (fiso * (ar * falr * fv) + (fiso * fper + fiso * beta * v)) * cr - fser * fiso;
             derr = fiso * (ar * falr * dfv + beta) * cr;
-            if err.abs() > tol && derr.abs() > significant_real() {
+            if err.abs() > tol && derr.abs() > SIGNIFICANT_REAL {
                 v -= err / derr;
             }
             iter += 1;

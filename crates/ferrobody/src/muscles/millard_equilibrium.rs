@@ -9,8 +9,8 @@
 //! Source: OpenSim 4.6 `OpenSim/Actuators/Millard2012EquilibriumMuscle.cpp`.
 
 use super::millard2012::Millard2012;
-use super::thelen2003::significant_real;
 use crate::error::{invalid, ModelError};
+use crate::scalar::SIGNIFICANT_REAL;
 
 /// SimTK's `SqrtEps`.
 const SQRT_EPS: f64 = 1.4901161193847656e-8;
@@ -94,7 +94,7 @@ impl Millard2012 {
         if p.ignore_tendon_compliance {
             return Ok(p.default_fiber_length);
         }
-        let tol = (1e-8 * p.max_isometric_force).max(significant_real() * 10.0);
+        let tol = (1e-8 * p.max_isometric_force).max(SIGNIFICANT_REAL * 10.0);
         let min_length = self.minimum_fiber_length;
         let lce0 = self
             .pennation
@@ -128,7 +128,7 @@ impl Millard2012 {
             let mut h = 1.0;
             while s.ferr.abs() >= ferr_prev.abs() {
                 let delta = -h * ferr_prev / dferr_d_lce;
-                if delta.abs() > significant_real() {
+                if delta.abs() > SIGNIFICANT_REAL {
                     s.lce = lce_prev + delta;
                 } else {
                     // SimTK::sign: 0 at 0.

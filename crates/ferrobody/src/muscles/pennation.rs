@@ -6,8 +6,8 @@
 //!
 //! Source: OpenSim 4.6 `OpenSim/Actuators/MuscleFixedWidthPennationModel.cpp`.
 
-use super::thelen2003::significant_real;
 use crate::scalar::Real;
+use crate::scalar::SIGNIFICANT_REAL;
 
 /// A fixed-width pennation model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,7 +26,7 @@ impl FixedWidthPennation {
     pub fn new(ofl: f64, alpha_opt: f64, alpha_max: f64) -> Self {
         let h = ofl * alpha_opt.sin();
         let max_sin = alpha_max.sin();
-        let min_length = if alpha_max > significant_real() {
+        let min_length = if alpha_max > SIGNIFICANT_REAL {
             h / max_sin
         } else {
             ofl * 0.01

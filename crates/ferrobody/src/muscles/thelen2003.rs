@@ -24,11 +24,7 @@
 
 use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
-
-/// SimTK's `SignificantReal`: ε^(7/8).
-pub(super) fn significant_real() -> f64 {
-    f64::EPSILON.powf(0.875)
-}
+use crate::scalar::SIGNIFICANT_REAL;
 
 /// The tendon's normalized force at the end of its toe region, `F_toe`.
 const TOE_FORCE: f64 = 33.0 / 100.0;
@@ -152,7 +148,7 @@ impl Thelen2003 {
             ));
         }
         let half_pi = std::f64::consts::FRAC_PI_2;
-        if !(0.0..half_pi - significant_real()).contains(&self.pennation_angle_at_optimal) {
+        if !(0.0..half_pi - SIGNIFICANT_REAL).contains(&self.pennation_angle_at_optimal) {
             return Err("pennation_angle_at_optimal must be in [0, pi/2)".into());
         }
         if !(0.0..=half_pi).contains(&self.maximum_pennation_angle) {
@@ -175,7 +171,7 @@ impl Thelen2003 {
 
     /// The shortest fibre from the parallelogram height and sin α_max.
     fn minimum_fiber_length_from(&self, height: f64, sin_max: f64) -> f64 {
-        if self.maximum_pennation_angle > significant_real() {
+        if self.maximum_pennation_angle > SIGNIFICANT_REAL {
             height / sin_max
         } else {
             self.optimal_fiber_length * 0.01

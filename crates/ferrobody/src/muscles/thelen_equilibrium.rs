@@ -7,8 +7,9 @@
 //!
 //! Source: OpenSim 4.6 `OpenSim/Actuators/Thelen2003Muscle.cpp`.
 
-use super::thelen2003::{significant_real, Thelen2003};
+use super::thelen2003::Thelen2003;
 use crate::error::{invalid, ModelError};
+use crate::scalar::SIGNIFICANT_REAL;
 
 /// SimTK's `SqrtEps`.
 const SQRT_EPS: f64 = 1.4901161193847656e-8;
@@ -89,7 +90,7 @@ impl Search<'_> {
     ) -> Result<(), ModelError> {
         let (d_fmat_d_lceat, d_ft_d_tl) = partials;
         let m = self.m;
-        let dtl = if (d_fmat_d_lceat + d_ft_d_tl).abs() > significant_real()
+        let dtl = if (d_fmat_d_lceat + d_ft_d_tl).abs() > SIGNIFICANT_REAL
             && self.tl > m.tendon_slack_length
         {
             (d_fmat_d_lceat / (d_fmat_d_lceat + d_ft_d_tl)) * dml
@@ -119,7 +120,7 @@ fn fv_inverse(
         let v = m.fiber_velocity_normalized(a, fal, a_fal_fv);
         ferr = v - dlce_n;
         let slope = m.fiber_velocity_slope(a, fal, a_fal_fv);
-        if slope.abs() > significant_real() {
+        if slope.abs() > SIGNIFICANT_REAL {
             a_fal_fv -= ferr / slope;
         }
         iter += 1;
@@ -135,7 +136,7 @@ impl Thelen2003 {
     /// The equilibrium fibre length at path length `ml`, lengthening speed `dml` and
     /// activation `ma` (clamped as the muscle clamps it), or why there is none.
     pub fn equilibrium_fiber_length(&self, ml: f64, dml: f64, ma: f64) -> Result<f64, ModelError> {
-        let tolerance = (1e-8 * self.max_isometric_force).max(significant_real() * 10.0);
+        let tolerance = (1e-8 * self.max_isometric_force).max(SIGNIFICANT_REAL * 10.0);
         let max_iterations = 20;
         let tsl = self.tendon_slack_length;
         let tl0 = tsl * 1.01;
@@ -179,7 +180,7 @@ impl Thelen2003 {
             let mut step = 1.0;
             while s.ferr.abs() >= ferr_prev.abs() {
                 let delta = -step * ferr_prev / dferr;
-                if delta.abs() > significant_real() {
+                if delta.abs() > SIGNIFICANT_REAL {
                     s.lce = lce_prev + delta;
                 } else {
                     s.lce = lce_prev - delta.signum() * SQRT_EPS;

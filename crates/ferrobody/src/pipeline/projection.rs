@@ -27,6 +27,7 @@ use crate::math::q_projection::{normalize_quaternions, quaternion_norm_error};
 use crate::model::Model;
 use crate::pipeline::realize;
 use crate::scalar::Real;
+use crate::scalar::SIGNIFICANT_REAL;
 use crate::state::State;
 use nalgebra::{DMatrix, DVector};
 use steps::{
@@ -35,8 +36,6 @@ use steps::{
 
 pub(in crate::pipeline) mod steps;
 
-/// Simbody's `SignificantReal = eps^(7/8)`.
-const SIGNIFICANT_REAL: f64 = 2.0097183471152322e-14;
 /// `√eps`: Simbody's rank tolerance per equation in projections.
 const SQRT_EPS: f64 = 1.4901161193847656e-8;
 

@@ -21,10 +21,8 @@
 use super::{ImpulseStart, RigidStepper};
 use crate::model::Model;
 use crate::scalar::Real;
+use crate::scalar::SIGNIFICANT_REAL;
 use crate::unilateral::settings::{InducedImpactModel, RestitutionModel};
-
-/// Simbody's `SignificantReal = eps^(7/8)`: an impulse smaller than this has no expansion.
-const SIGNIFICANT_REAL: f64 = 2.009_718_347_115_232_2e-14;
 
 impl<T: Real> RigidStepper<T> {
     /// Runs the impact phase on `self.verr`; accumulates into `self.pi_total`. Returns whether

@@ -138,10 +138,10 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
             sk.bodies[&j.parent.body]
         };
         let name = body_node.attribute("name").unwrap_or_default();
-        let (id, mobilities) = match (&j.spatial_transform, &j.ellipsoid) {
-            (_, Some(e)) => add_ellipsoid_joint_bodies(doc, b, j, e, (parent, name, mass))?,
-            (st, None) => {
-                let def = match st {
+        let (id, mobilities) = match &j.ellipsoid {
+            Some(e) => add_ellipsoid_joint_bodies(doc, b, j, e, (parent, name, mass))?,
+            None => {
+                let def = match &j.spatial_transform {
                     Some(st) => BodyDef::function_based(name, parent, st.clone(), mass),
                     None => BodyDef::new(name, parent, j.mobilizer, mass),
                 };

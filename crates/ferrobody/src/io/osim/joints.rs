@@ -22,6 +22,7 @@ use super::frames::{socket_frame, BodyFrame};
 use super::{Coordinate, MotionType};
 use crate::math::MassProperties;
 use crate::mobilizer::{Mobilizer, SpatialTransform};
+use crate::scalar::SIGNIFICANT_REAL;
 use nalgebra::{Matrix3, Vector3};
 use roxmltree::Node;
 use std::collections::HashMap;
@@ -41,9 +42,6 @@ pub(super) struct JointDef<'a, 'i> {
     /// The ellipsoid (and winging axis) of an EllipsoidJoint or ScapulothoracicJoint.
     pub ellipsoid: Option<super::ellipsoid_joints::EllipsoidJointDef>,
 }
-
-/// Simbody's `SignificantReal` (ε^⅞), below which OpenSim takes a body's mass as zero.
-const SIGNIFICANT_REAL: f64 = 2.0097183471152322e-14;
 
 /// OpenSim's default coordinate range.
 const DEFAULT_RANGE: [f64; 2] = [-10.0, 10.0];
