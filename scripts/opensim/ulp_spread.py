@@ -4,7 +4,10 @@ change per column group (lengths/coordinates, tendon forces) against the unpertu
 
 Usage: python ulp_spread.py MODEL.osim DURATION STATE_VARIABLE_PATH [STATE_VARIABLE_PATH ...]
 (needs `pip install opensim`; a path is OpenSim's, e.g. /jointset/slider/block_x/value or
-/forceset/left/fiber_length).
+/forceset/left/fiber_length). The name `accuracy` moves the integrator's accuracy by one ulp
+instead: a perturbation of every step's size at round-off level, for models whose state
+variables start at zero, where a one-ulp nudge is a denormal that changes nothing. A name ending in `-` moves it one ulp
+down instead of up.
 """
 import math
 import sys
@@ -16,14 +19,20 @@ def run(path, duration, nudge=None):
     model = osim.Model(path)
     state = model.initSystem()
     model.equilibrateMuscles(state)
-    if nudge is not None:
+    accuracy = 1e-6
+    direction = math.inf
+    if nudge is not None and nudge.endswith("-"):
+        nudge, direction = nudge[:-1], -math.inf
+    if nudge == "accuracy":
+        accuracy = math.nextafter(accuracy, direction)
+    elif nudge is not None:
         v = model.getStateVariableValue(state, nudge)
-        model.setStateVariableValue(state, nudge, math.nextafter(v, math.inf))
+        model.setStateVariableValue(state, nudge, math.nextafter(v, direction))
     muscles = [model.getMuscles().get(i) for i in range(model.getMuscles().getSize())]
     coords = [model.getCoordinateSet().get(i) for i in range(model.getCoordinateSet().getSize())]
     manager = osim.Manager(model)
     manager.setIntegratorMethod(osim.Manager.IntegratorMethod_RungeKuttaMerson)
-    manager.setIntegratorAccuracy(1e-6)
+    manager.setIntegratorAccuracy(accuracy)
     state.setTime(0.0)
     manager.initialize(state)
     rows = []
@@ -42,9 +51,14 @@ def main():
     for nudge in sys.argv[3:]:
         moved = run(path, duration, nudge)
         dl = max((abs(a - b), t) for (t, la, _), (_, lb, _) in zip(base, moved) for a, b in zip(la, lb))
-        df = max((abs(a - b), t) for (t, _, fa), (_, _, fb) in zip(base, moved) for a, b in zip(fa, fb))
-        print(f"{nudge} + 1 ulp: coordinates/speeds/fibre lengths/activations {dl[0]:.3e} (t = {dl[1]:.2f}), "
-              f"tendon forces {df[0]:.3e} N (t = {df[1]:.2f})")
+        df = max(((abs(a - b), t) for (t, _, fa), (_, _, fb) in zip(base, moved)
+                  for a, b in zip(fa, fb)), default=(0.0, 0.0))  # a model without muscles
+        sign = "-" if nudge.endswith("-") else "+"
+        print(f"{nudge.rstrip('-')} {sign} 1 ulp: coordinates/speeds/fibre lengths/activations "
+              f"{dl[0]:.3e} (t = {dl[1]:.2f}), tendon forces {df[0]:.3e} N (t = {df[1]:.2f})")
+        per_row = [f"{t:.2f}: {max(abs(a - b) for a, b in zip(la, lb)):.2e}"
+                   for (t, la, _), (_, lb, _) in zip(base, moved)]
+        print("  per row:", ", ".join(per_row))
 
 
 if __name__ == "__main__":

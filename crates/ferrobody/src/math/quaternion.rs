@@ -23,6 +23,12 @@ pub fn rotation_from_quaternion<T: Real>(q: &[T]) -> Matrix3<T> {
         q[2] * oo_norm,
         q[3] * oo_norm,
     );
+    rotation_from_unit_quaternion([q0, q1, q2, q3])
+}
+
+/// Simbody's `Rotation::setRotationFromQuaternion` for a quaternion already of unit length.
+#[inline(always)]
+fn rotation_from_unit_quaternion<T: Real>([q0, q1, q2, q3]: [T; 4]) -> Matrix3<T> {
     let (q00, q11, q22, q33) = (q0 * q0, q1 * q1, q2 * q2, q3 * q3);
     let (q01, q02, q03) = (q0 * q1, q0 * q2, q0 * q3);
     let (q12, q13, q23) = (q1 * q2, q1 * q3, q2 * q3);
@@ -39,6 +45,53 @@ pub fn rotation_from_quaternion<T: Real>(q: &[T]) -> Matrix3<T> {
         two * (q23 + q01),
         q00mq11 - q22mq33,
     )
+}
+
+/// Simbody's `Rotation(const Mat33&)` (`setRotationFromApproximateMat33`): a nearly
+/// orthonormal matrix made a rotation by way of its quaternion — `convertRotationToQuaternion`
+/// (Spurrier's method as Simbody modifies it: 4 q_m q from the largest of the trace and the
+/// diagonal, divided by its norm, w ≥ 0), then `setRotationFromQuaternion`. For a matrix that
+/// is a rotation already the result moves only by round-off, but by Simbody's round-off, which
+/// code that follows Simbody's arithmetic (OpenSim's WrapTorus) must reproduce.
+pub(crate) fn rotation_from_approximate_matrix<T: Real>(m: &Matrix3<T>) -> Matrix3<T> {
+    let r = |i: usize, j: usize| m[(i, j)];
+    let tr = r(0, 0) + r(1, 1) + r(2, 2);
+    let (one, two) = (T::one(), T::c(2.0));
+    let (d0, d1, d2, t) = (r(0, 0).re(), r(1, 1).re(), r(2, 2).re(), tr.re());
+    let q = if t >= d0 && t >= d1 && t >= d2 {
+        [
+            one + tr,
+            r(2, 1) - r(1, 2),
+            r(0, 2) - r(2, 0),
+            r(1, 0) - r(0, 1),
+        ]
+    } else if d0 >= d1 && d0 >= d2 {
+        [
+            r(2, 1) - r(1, 2),
+            one - (tr - two * r(0, 0)),
+            r(0, 1) + r(1, 0),
+            r(0, 2) + r(2, 0),
+        ]
+    } else if d1 >= d2 {
+        [
+            r(0, 2) - r(2, 0),
+            r(0, 1) + r(1, 0),
+            one - (tr - two * r(1, 1)),
+            r(1, 2) + r(2, 1),
+        ]
+    } else {
+        [
+            r(1, 0) - r(0, 1),
+            r(0, 2) + r(2, 0),
+            r(1, 2) + r(2, 1),
+            one - (tr - two * r(2, 2)),
+        ]
+    };
+    let mut scale = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+    if q[0].re() < 0.0 {
+        scale = -scale;
+    }
+    rotation_from_unit_quaternion(q.map(|x| x / scale))
 }
 
 /// `q̇ = ½ (0, w) ⊗ q` for angular velocity `w` expressed in the parent frame, as Simbody
@@ -87,6 +140,28 @@ mod tests {
         assert!(
             (rotation_from_quaternion(&q) - unit.to_rotation_matrix().into_inner()).norm() < 1e-15
         );
+    }
+
+    #[test]
+    fn approximate_matrices_become_nearby_rotations() {
+        let q = [0.8f64, 0.2, -0.4, 0.4];
+        let exact = rotation_from_quaternion(&q);
+        // A rotation stays itself to round-off, from every branch of Spurrier's method
+        // (the trace's and each diagonal entry's).
+        for turn in [
+            Matrix3::identity(),
+            Matrix3::new(1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, -1.0),
+            Matrix3::new(-1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0),
+            Matrix3::new(-1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 1.0),
+        ] {
+            let r = turn * exact;
+            assert!((rotation_from_approximate_matrix(&r) - r).norm() < 1e-15);
+        }
+        // A perturbed matrix becomes orthonormal, near the original.
+        let skewed = exact + Matrix3::new(1e-3, 0.0, 2e-3, 0.0, -1e-3, 0.0, 1e-3, 0.0, 0.0);
+        let fixed = rotation_from_approximate_matrix(&skewed);
+        assert!((fixed.transpose() * fixed - Matrix3::identity()).norm() < 1e-15);
+        assert!((fixed - exact).norm() < 5e-3);
     }
 
     #[test]

@@ -186,10 +186,7 @@ impl WrapCylinder {
             // OpenSim's `CalcSpiralWrapPoint`, with the r1 of the moment (the second point is
             // taken after r1 has been adjusted, as OpenSim's code does).
             let at = |r1: &Vector3<T>, t: f64| {
-                let angle = theta * T::c(sense * t);
-                let (s, c) = (angle.sin(), angle.cos());
-                Vector3::new(c * r1[0] - s * r1[1], s * r1[0] + c * r1[1], r1[2])
-                    + dn * (axial * T::c(t))
+                spiral_point(r1, theta * T::c(sense * t), axial * T::c(t))
             };
             let t = 1.0 / segments as f64;
             let w1 = at(r1, t);
@@ -202,6 +199,29 @@ impl WrapCylinder {
             iterations += 1;
         }
     }
+}
+
+/// OpenSim's `CalcSpiralWrapPoint`: `r1` turned by `angle` about the axis ẑ, then moved
+/// `axial` along it. OpenSim turns it by Simbody's `Rotation(angle, Vec3)`, which goes through
+/// the quaternion (c, 0, 0, s) of the half angle (c = cos(θ/2), s = sin(θ/2), negated together
+/// when c < 0): the in-plane entries are c² − s² and ±2cs, and the axial one c² + s², which is
+/// not exactly 1. Formed the same way here, so that the tangent slide, which amplifies
+/// round-off over its iterations, follows OpenSim's arithmetic.
+fn spiral_point<T: Real>(r1: &Vector3<T>, angle: T, axial: T) -> Vector3<T> {
+    let half = angle * T::c(0.5);
+    let (mut s, mut c) = (half.sin(), half.cos());
+    if c.re() < 0.0 {
+        c = -c;
+        s = -s;
+    }
+    let (cc, ss) = (c * c, s * s);
+    let in_plane = cc - ss;
+    let cross = T::c(2.0) * (c * s);
+    Vector3::new(
+        in_plane * r1[0] - cross * r1[1],
+        cross * r1[0] + in_plane * r1[1],
+        (cc + ss) * r1[2] + axial,
+    )
 }
 
 /// Slides tangent point `r` along the cylinder's line when the segment p→r and the helix at r

@@ -76,13 +76,15 @@ fn surface_in_ground(
         WrapShape::Torus(t) => {
             let (p1, p2) = (to_w(ends.0), to_w(ends.1));
             match t.cylinder_frame(&p1, &p2, object.quadrant) {
-                Some((r_cw, centre)) => {
-                    let to_c = |r: &Vector3<f64>| r_cw * (r - centre);
-                    helix(&to_c(&r1), &to_c(&r2), t.inner_radius, length)
-                        .into_iter()
-                        .map(|s| r_cw.transpose() * s + centre)
-                        .collect()
-                }
+                Some(frame) => helix(
+                    &frame.to_cylinder(&r1),
+                    &frame.to_cylinder(&r2),
+                    t.inner_radius,
+                    length,
+                )
+                .into_iter()
+                .map(|s| frame.to_torus(&s))
+                .collect(),
                 None => Vec::new(),
             }
         }

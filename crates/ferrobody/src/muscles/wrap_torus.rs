@@ -27,6 +27,7 @@
 use super::lmdif::{lmdif, LmdifSettings};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapCylinder, WrapHit};
 use super::wrap_math::{dsign, normalize_or_zero};
+use crate::math::quaternion::rotation_from_approximate_matrix;
 use crate::scalar::Real;
 use nalgebra::{Matrix3, Vector3};
 
@@ -116,23 +117,57 @@ fn closest_circle_point<T: Real>(
     Some(Vector3::new(a[0] * r / xy, a[1] * r / xy, T::zero()))
 }
 
+/// The frame C of the cylinder standing for the tube at the ring's point P: x towards the
+/// torus's centre (−P̂), y = −ẑ, z = x × y, its origin at P. OpenSim builds it as a Simbody
+/// `Transform` from `Rotation(Mat33)` (rows x, y, z, re-orthonormalized through a quaternion)
+/// and the station `R (−P)`, and maps points with `shiftFrameStationToBase` and back with
+/// `shiftBaseStationToFrame`; the same arithmetic here, so that the cylinder's tangent slide
+/// starts from OpenSim's bits.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CylinderFrame<T> {
+    /// The rows x, y, z of C in W.
+    r_cw: Matrix3<T>,
+    /// `R (−P)`: what OpenSim adds to `R p` (the torus's origin seen from C, in C).
+    p_cw: Vector3<T>,
+}
+
+impl<T: Real> CylinderFrame<T> {
+    fn at(closest: &Vector3<T>) -> Self {
+        let towards_centre = -closest;
+        let (x_axis, _) = normalize_or_zero(&towards_centre);
+        let y_axis = Vector3::new(T::zero(), T::zero(), T::c(-1.0));
+        let z_axis = x_axis.cross(&y_axis);
+        let rows =
+            Matrix3::from_rows(&[x_axis.transpose(), y_axis.transpose(), z_axis.transpose()]);
+        let r_cw = rotation_from_approximate_matrix(&rows);
+        Self {
+            r_cw,
+            p_cw: r_cw * towards_centre,
+        }
+    }
+
+    /// A point of W in C (`shiftFrameStationToBase`).
+    pub(super) fn to_cylinder(&self, p_w: &Vector3<T>) -> Vector3<T> {
+        self.p_cw + self.r_cw * p_w
+    }
+
+    /// A point of C in W (`shiftBaseStationToFrame`).
+    pub(super) fn to_torus(&self, p_c: &Vector3<T>) -> Vector3<T> {
+        self.r_cw.transpose() * (p_c - self.p_cw)
+    }
+}
+
 impl WrapTorus {
-    /// The cylinder that stands for the tube at the ring's point nearest the segment: its
-    /// axes as rows (x towards the torus's centre, y = −z, z = x × y) and its centre, in W
-    /// (None when a quadrant excludes both candidates).
+    /// The cylinder that stands for the tube at the ring's point nearest the segment (None
+    /// when a quadrant excludes both candidates).
     pub(super) fn cylinder_frame<T: Real>(
         &self,
         p1: &Vector3<T>,
         p2: &Vector3<T>,
         quadrant: Quadrant,
-    ) -> Option<(Matrix3<T>, Vector3<T>)> {
+    ) -> Option<CylinderFrame<T>> {
         let closest = closest_circle_point(self.outer_radius, p1, p2, quadrant)?;
-        let (x_axis, _) = normalize_or_zero(&(-closest));
-        let y_axis = Vector3::new(T::zero(), T::zero(), T::c(-1.0));
-        let z_axis = x_axis.cross(&y_axis);
-        let r_cw =
-            Matrix3::from_rows(&[x_axis.transpose(), y_axis.transpose(), z_axis.transpose()]);
-        Some((r_cw, closest))
+        Some(CylinderFrame::at(&closest))
     }
 
     /// The cylinder standing for the tube (radius `inner_radius`, length 10 000 m).
@@ -151,20 +186,21 @@ impl WrapTorus {
         quadrant: Quadrant,
         single: bool,
     ) -> (WrapAction, Option<WrapHit<T>>) {
-        let Some((r_cw, closest)) = self.cylinder_frame(p1, p2, quadrant) else {
+        let Some(frame) = self.cylinder_frame(p1, p2, quadrant) else {
             return (WrapAction::NoWrap, None);
         };
-        let to_cylinder = |p: &Vector3<T>| r_cw * (p - closest);
         let plus_x = Quadrant::Half { axis: 0, sign: 1 };
-        let (code, hit) =
-            self.cylinder()
-                .wrap_line(&to_cylinder(p1), &to_cylinder(p2), plus_x, single);
+        let (code, hit) = self.cylinder().wrap_line(
+            &frame.to_cylinder(p1),
+            &frame.to_cylinder(p2),
+            plus_x,
+            single,
+        );
         match (code, hit) {
             (WrapAction::Wrapped | WrapAction::MandatoryWrap, Some(h)) => {
-                let back = |r: &Vector3<T>| r_cw.transpose() * r + closest;
                 let hit = WrapHit {
-                    r1: back(&h.r1),
-                    r2: back(&h.r2),
+                    r1: frame.to_torus(&h.r1),
+                    r2: frame.to_torus(&h.r2),
                     length: h.length,
                 };
                 (WrapAction::Wrapped, Some(hit))
