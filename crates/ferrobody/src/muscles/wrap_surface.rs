@@ -77,13 +77,13 @@ fn surface_in_ground(
             let (p1, p2) = (to_w(ends.0), to_w(ends.1));
             match t.cylinder_frame(&p1, &p2, object.quadrant) {
                 Some(frame) => helix(
-                    &frame.to_cylinder(&r1),
-                    &frame.to_cylinder(&r2),
+                    &frame.cylinder_point(&r1),
+                    &frame.cylinder_point(&r2),
                     t.inner_radius,
                     length,
                 )
                 .into_iter()
-                .map(|s| frame.to_torus(&s))
+                .map(|s| frame.torus_point(&s))
                 .collect(),
                 None => Vec::new(),
             }

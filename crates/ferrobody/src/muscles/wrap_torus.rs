@@ -147,12 +147,12 @@ impl<T: Real> CylinderFrame<T> {
     }
 
     /// A point of W in C (`shiftFrameStationToBase`).
-    pub(super) fn to_cylinder(&self, p_w: &Vector3<T>) -> Vector3<T> {
+    pub(super) fn cylinder_point(&self, p_w: &Vector3<T>) -> Vector3<T> {
         self.p_cw + self.r_cw * p_w
     }
 
     /// A point of C in W (`shiftBaseStationToFrame`).
-    pub(super) fn to_torus(&self, p_c: &Vector3<T>) -> Vector3<T> {
+    pub(super) fn torus_point(&self, p_c: &Vector3<T>) -> Vector3<T> {
         self.r_cw.transpose() * (p_c - self.p_cw)
     }
 }
@@ -191,16 +191,16 @@ impl WrapTorus {
         };
         let plus_x = Quadrant::Half { axis: 0, sign: 1 };
         let (code, hit) = self.cylinder().wrap_line(
-            &frame.to_cylinder(p1),
-            &frame.to_cylinder(p2),
+            &frame.cylinder_point(p1),
+            &frame.cylinder_point(p2),
             plus_x,
             single,
         );
         match (code, hit) {
             (WrapAction::Wrapped | WrapAction::MandatoryWrap, Some(h)) => {
                 let hit = WrapHit {
-                    r1: frame.to_torus(&h.r1),
-                    r2: frame.to_torus(&h.r2),
+                    r1: frame.torus_point(&h.r1),
+                    r2: frame.torus_point(&h.r2),
                     length: h.length,
                 };
                 (WrapAction::Wrapped, Some(hit))
