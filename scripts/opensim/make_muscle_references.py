@@ -2,13 +2,15 @@
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
 Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
-implicit | torus]
+implicit | torus | defaults]
 (needs `pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
 wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
 `mus_pendulum_implicit`: its DeGroote muscle in the implicit tendon-compliance mode; `torus`
 makes `mus_pendulum_torus`: the wrapped pendulum with its WrapCylinder replaced by a WrapTorus
-whose ring the muscle must pass through)
+whose ring the muscle must pass through; `defaults` makes `mus_actuators_defaults` from
+`mus_actuators.osim` in the first folder, testdata/opensim/muscles: properties left to a
+`<defaults>` section)
 
 `mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
@@ -197,6 +199,44 @@ def write_actuators(out_dir, name):
     return out
 
 
+def write_defaults_variant(src, out_dir, name):
+    """mus_actuators with properties left to a <defaults> section, as older models write them:
+    the push's point and optimal force and the drive's optimal force and activation time
+    constant are removed and given by the templates; a TorqueActuator template's optimal force
+    is overridden by the twist's own. Written as is (not re-saved: OpenSim would write the
+    defaults' values into the elements) and run from that file."""
+    text = open(src, encoding="utf-8").read()
+    for old in ["<point>0.10000000000000001 0.050000000000000003 0</point>",
+                "<optimal_force>3</optimal_force>",
+                "<optimal_force>2</optimal_force>",
+                "<activation_time_constant>0.050000000000000003</activation_time_constant>"]:
+        assert text.count(old) == 1, old
+        text = text.replace(old, "")
+    defaults = """<defaults>
+			<PointActuator name="default">
+				<point>0.05 0.1 0</point>
+				<optimal_force>5</optimal_force>
+			</PointActuator>
+			<TorqueActuator name="default">
+				<optimal_force>9</optimal_force>
+			</TorqueActuator>
+			<ActivationCoordinateActuator name="default">
+				<optimal_force>1.5</optimal_force>
+				<activation_time_constant>0.02</activation_time_constant>
+			</ActivationCoordinateActuator>
+		</defaults>
+		"""
+    start = text.index("<Model")
+    at = text.index(">", start) + 1
+    text = text[:at] + "\n\t\t" + defaults + text[at:]
+    text = text.replace(f'<Model name="{ET.fromstring(text).find("Model").get("name")}"',
+                        f'<Model name="{name}"')
+    out = f"{out_dir}/{name}.osim"
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+    return out
+
+
 def write_path_forces(out_dir, name):
     """A pendulum lifted by a PathActuator (three points, two on the arm; Sine control) and a
     free box hanging from Ground on a PathSpring and tethered to the arm by a second one
@@ -298,6 +338,11 @@ if __name__ == "__main__":
                                              name, quadrant)
             run(osim_file, f"{sys.argv[2]}/{name}.csv")
             print("wrote", osim_file)
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "defaults":
+        osim_file = write_defaults_variant(f"{sys.argv[1]}/mus_actuators.osim", sys.argv[2],
+                                           "mus_actuators_defaults")
+        run(osim_file, f"{sys.argv[2]}/mus_actuators_defaults.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "path_forces":
         path_forces = write_path_forces(sys.argv[2], "mus_path_forces")

@@ -7,6 +7,14 @@
 //! to the component that owns the socket (`pelvis_offset`, `../thigh_offset`), OpenSim's
 //! `ComponentPath` rules; a relative path that does not resolve falls back to the one component
 //! of that name, as OpenSim does for files written before 4.0's paths.
+//!
+//! `<defaults>` (a child of `<Model>`) holds one template object per class. OpenSim registers
+//! each as its class's default object before reading the model
+//! (`Object::updateDefaultObjectsFromXMLNode`), and every object it then reads starts as a copy
+//! of its class's template, so a property the object leaves out takes the template's value
+//! rather than the class's. [`Doc::text`], through which every typed property is read, does
+//! the same: a property missing from an element is looked up in the template of the element's
+//! class. The templates are not components.
 
 use crate::error::ModelError;
 use roxmltree::{Document, Node};
@@ -38,6 +46,8 @@ pub(super) struct Doc<'a, 'input> {
     pub extra_controls: HashMap<String, crate::math::function::Function>,
     /// What OpenSim accepts with a warning, in reading order (see [`Doc::warn`]).
     pub warnings: std::cell::RefCell<Vec<OsimError>>,
+    /// The `<defaults>` templates by class (the first of each).
+    templates: HashMap<&'a str, Node<'a, 'input>>,
 }
 
 impl<'a, 'input> Doc<'a, 'input> {
@@ -63,9 +73,18 @@ impl<'a, 'input> Doc<'a, 'input> {
             dir: std::path::PathBuf::new(),
             extra_controls: HashMap::new(),
             warnings: std::cell::RefCell::new(Vec::new()),
+            templates: HashMap::new(),
         };
+        let defaults = child(model, "defaults");
+        if let Some(defaults) = defaults {
+            for template in defaults.children().filter(|n| n.is_element()) {
+                doc.templates
+                    .entry(template.tag_name().name())
+                    .or_insert(template);
+            }
+        }
         for node in model.descendants().filter(|n| n.is_element()) {
-            if node == model {
+            if node == model || defaults.is_some_and(|d| node.ancestors().any(|a| a == d)) {
                 continue;
             }
             if let Some(name) = node.attribute("name") {
@@ -277,9 +296,15 @@ pub(super) fn objects<'a, 'input>(set: Node<'a, 'input>) -> Vec<Node<'a, 'input>
 }
 
 impl<'a, 'input> Doc<'a, 'input> {
-    /// The trimmed text of property `tag` of `node`, if present.
+    /// The trimmed text of property `tag` of `node`, if present: on the element itself, else
+    /// on the `<defaults>` template of its class (see the module documentation).
     pub fn text(&self, node: Node<'a, 'input>, tag: &str) -> Option<(Node<'a, 'input>, String)> {
-        child(node, tag).map(|c| (c, c.text().unwrap_or("").trim().to_string()))
+        child(node, tag)
+            .or_else(|| {
+                let template = self.templates.get(node.tag_name().name())?;
+                child(*template, tag)
+            })
+            .map(|c| (c, c.text().unwrap_or("").trim().to_string()))
     }
 
     /// Property `tag` as numbers (whitespace separated), each finite.

@@ -222,6 +222,13 @@ fn upgrade_model(up: &Upgrade, model: &mut Element) -> UpResult<()> {
         }
     });
     each_item(model, "ForceSet", |f| components::upgrade_force(up, f))?;
+    // The `<defaults>` templates are read with the document's version too
+    // (`Object::updateDefaultObjectsFromXMLNode`); those of forces change as forces do.
+    if let Some(defaults) = model.child_mut("defaults") {
+        for template in &mut defaults.children {
+            components::upgrade_force(up, template)?;
+        }
+    }
     each_item(model, "ConstraintSet", |c| {
         components::upgrade_constraint(up, c)
     })?;
