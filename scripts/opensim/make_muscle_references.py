@@ -2,7 +2,7 @@
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
 Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
-implicit | torus | defaults]
+implicit | torus | defaults | station_frames]
 (needs `pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
 wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
@@ -10,7 +10,9 @@ wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
 makes `mus_pendulum_torus`: the wrapped pendulum with its WrapCylinder replaced by a WrapTorus
 whose ring the muscle must pass through; `defaults` makes `mus_actuators_defaults` from
 `mus_actuators.osim` in the first folder, testdata/opensim/muscles: properties left to a
-`<defaults>` section)
+`<defaults>` section; `station_frames` makes `station_frames_pin` from opensim-core's
+StationDefinedFrames_Advanced.osim, found under the environment variable OPENSIM_CORE: a
+pendulum on a PinJoint between two StationDefinedFrames)
 
 `mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
@@ -237,6 +239,33 @@ def write_defaults_variant(src, out_dir, name):
     return out
 
 
+def write_station_frames_variant(src, out_dir, name):
+    """opensim-core's StationDefinedFrames_Advanced.osim (OpenSim/Simulation/Test) made to
+    move: its first FreeJoint (all but one coordinate locked) becomes a WeldJoint at the same
+    frames, and the second, between the two StationDefinedFrames, a PinJoint about their z
+    axes at its `rz` value, so the child body swings under gravity about an axis that the
+    stations define. Written as is and run from that file."""
+    tree = ET.parse(src)
+    model = tree.getroot().find("Model")
+    model.set("name", name)
+    joints = model.find("JointSet/objects")
+    first, second = joints.findall("FreeJoint")
+    first.tag = "WeldJoint"
+    first.remove(first.find("coordinates"))
+    second.tag = "PinJoint"
+    coordinates = second.find("coordinates")
+    for c in list(coordinates):
+        if c.get("name") != "rz":
+            coordinates.remove(c)
+    rz = coordinates.find("Coordinate")
+    locked = rz.find("locked")
+    if locked is not None:
+        rz.remove(locked)
+    out = f"{out_dir}/{name}.osim"
+    tree.write(out, encoding="UTF-8", xml_declaration=True)
+    return out
+
+
 def write_path_forces(out_dir, name):
     """A pendulum lifted by a PathActuator (three points, two on the arm; Sine control) and a
     free box hanging from Ground on a PathSpring and tethered to the arm by a second one
@@ -338,6 +367,13 @@ if __name__ == "__main__":
                                              name, quadrant)
             run(osim_file, f"{sys.argv[2]}/{name}.csv")
             print("wrote", osim_file)
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "station_frames":
+        core = os.environ["OPENSIM_CORE"]
+        osim_file = write_station_frames_variant(
+            f"{core}/OpenSim/Simulation/Test/StationDefinedFrames_Advanced.osim", sys.argv[2],
+            "station_frames_pin")
+        run(osim_file, f"{sys.argv[2]}/station_frames_pin.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "defaults":
         osim_file = write_defaults_variant(f"{sys.argv[1]}/mus_actuators.osim", sys.argv[2],

@@ -361,3 +361,64 @@ fn ellipsoid_joints_without_positive_radii() {
         "{m}"
     );
 }
+
+fn station_frames() -> String {
+    let path = format!(
+        "{}/../../testdata/opensim/muscles/station_frames_pin.osim",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// A StationDefinedFrame's stations must all be on one body (OpenSim asserts it).
+#[test]
+fn station_defined_frame_with_stations_on_two_bodies() {
+    let m = error_of(&edit(
+        &station_frames(),
+        "<socket_point_c>/p3_in_pof3</socket_point_c>",
+        "<socket_point_c>/p3_in_child_body</socket_point_c>",
+    ));
+    assert!(
+        m.contains("/parent_sdf") && m.contains("socket_point_c") && m.contains("one body"),
+        "{m}"
+    );
+}
+
+/// Its points must form a triangle, and its sockets must name Stations.
+#[test]
+fn station_defined_frame_degenerate_or_not_on_stations() {
+    let m = error_of(&edit(
+        &station_frames(),
+        "<socket_point_c>/p3_in_pof3</socket_point_c>",
+        "<socket_point_c>/p1_in_pof1</socket_point_c>",
+    ));
+    assert!(m.contains("/parent_sdf") && m.contains("triangle"), "{m}");
+    let m = error_of(&edit(
+        &station_frames(),
+        "<socket_point_a>/p1_in_pof1</socket_point_a>",
+        "<socket_point_a>/bodyset/root_body</socket_point_a>",
+    ));
+    assert!(
+        m.contains("socket_point_a") && m.contains("not a Station"),
+        "{m}"
+    );
+}
+
+/// An axis that does not parse falls back as OpenSim's does, with a warning.
+#[test]
+fn station_defined_frame_axis_that_does_not_parse_warns() {
+    let text = edit(
+        &station_frames(),
+        "<ab_axis>z</ab_axis>",
+        "<ab_axis>w</ab_axis>",
+    );
+    let loaded = osim::parse(&text, "model.osim").unwrap();
+    assert!(
+        loaded
+            .warnings
+            .iter()
+            .any(|w| w.contains("ab_axis") && w.contains("'w'")),
+        "{:?}",
+        loaded.warnings
+    );
+}

@@ -470,6 +470,15 @@ fn properties_left_to_defaults_take_the_templates_values() {
     check("mus_actuators_defaults.osim", "mus_actuators_defaults.csv");
 }
 
+/// A pendulum on a PinJoint whose parent and child frames are StationDefinedFrames (opensim-
+/// core's `StationDefinedFrames_Advanced.osim` made to move: scripts/opensim/
+/// make_muscle_references.py `station_frames`): the stations sit on offset frames of the two
+/// bodies, one frame maps its basis vectors onto z and x, and the pin's axis is the frames' z.
+#[test]
+fn station_defined_frames_match_opensim() {
+    check("station_frames_pin.osim", "station_frames_pin.csv");
+}
+
 /// Moment arms −∂ℓ/∂q of gait10dof18musc's 18 Millard muscles about its 10 coordinates, at
 /// the default pose and two others (one hyperextending the right knee past its range, where the
 /// moving points stop), against OpenSim's `computeMomentArm`

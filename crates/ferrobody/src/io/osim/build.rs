@@ -158,12 +158,20 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
             .into_iter()
             .zip(mobilities)
         {
-            if sk
-                .coordinate_map
-                .insert(c.name.clone(), (body, k, c.motion))
-                .is_some()
-            {
-                return Err(doc.err(j.node, format!("two coordinates are named '{}'", c.name)));
+            // OpenSim's CoordinateSet finds a name's first coordinate (`Set::get`), so a
+            // reference by name means the first of two joints' same-named coordinates.
+            if sk.coordinate_map.contains_key(&c.name) {
+                doc.warn(
+                    j.node,
+                    format!(
+                        "a coordinate of another joint is also named '{}': a reference by that \
+                         name means the first, as in OpenSim",
+                        c.name
+                    ),
+                );
+            } else {
+                sk.coordinate_map
+                    .insert(c.name.clone(), (body, k, c.motion));
             }
             sk.coordinates.push(c);
         }
@@ -356,7 +364,9 @@ fn collect_components<'a, 'i>(
             || forces::is_unsupported_force(tag)
         {
             forces.push(n);
-        } else if tag != "PhysicalOffsetFrame" && tag != "Body" && !is_joint(&n) {
+        } else if !["PhysicalOffsetFrame", "StationDefinedFrame", "Body"].contains(&tag)
+            && !is_joint(&n)
+        {
             *left_out.entry(tag.to_string()).or_insert(0) += 1;
         }
     }

@@ -1,9 +1,11 @@
 //! OpenSim's physical frames reduced to (base body, pose in it): `Ground`, `Body`, and chains of
 //! `PhysicalOffsetFrame`s (`socket_parent`, `translation`, `orientation` as body-fixed x-y-z
 //! angles), as OpenSim's `PhysicalFrame::findTransformInBaseFrame` computes them:
-//! `X_BF = X_BP · X_PF` with `X_PF = (R_xyz(orientation), translation)`.
+//! `X_BF = X_BP · X_PF` with `X_PF = (R_xyz(orientation), translation)`; and
+//! `StationDefinedFrame`s (`super::station_frames`).
 
 use super::document::{Doc, Res};
+use super::station_frames::station_defined_frame;
 use crate::math::Transform;
 use nalgebra::Vector3;
 use roxmltree::Node;
@@ -22,9 +24,19 @@ const MAX_CHAIN: usize = 64;
 
 /// The base body and pose of frame component `frame`.
 pub(super) fn resolve_frame<'a, 'i>(doc: &Doc<'a, 'i>, frame: Node<'a, 'i>) -> Res<BodyFrame> {
+    resolve_frame_within(doc, frame, 0)
+}
+
+/// [`resolve_frame`] after `depth` frames have been followed (a `StationDefinedFrame`'s
+/// stations sit on frames of their own).
+pub(super) fn resolve_frame_within<'a, 'i>(
+    doc: &Doc<'a, 'i>,
+    frame: Node<'a, 'i>,
+    depth: usize,
+) -> Res<BodyFrame> {
     let mut x = Transform::identity();
     let mut node = frame;
-    for _ in 0..MAX_CHAIN {
+    for step in depth..MAX_CHAIN {
         match node.tag_name().name() {
             "Ground" | "Body" => {
                 return Ok(BodyFrame {
@@ -39,11 +51,19 @@ pub(super) fn resolve_frame<'a, 'i>(doc: &Doc<'a, 'i>, frame: Node<'a, 'i>) -> R
                     .ok_or_else(|| doc.err(node, "a PhysicalOffsetFrame needs <socket_parent>"))?;
                 node = doc.resolve(node, el, &parent)?;
             }
+            "StationDefinedFrame" => {
+                let base = station_defined_frame(doc, node, step)?;
+                return Ok(BodyFrame {
+                    body: base.body,
+                    x_bf: base.x_bf * x,
+                });
+            }
             other => {
                 return Err(doc.err(
                     node,
                     format!(
-                        "<{other}> is not a physical frame (Ground, Body or PhysicalOffsetFrame)"
+                        "<{other}> is not a physical frame (Ground, Body, PhysicalOffsetFrame \
+                         or StationDefinedFrame)"
                     ),
                 ))
             }
@@ -51,7 +71,7 @@ pub(super) fn resolve_frame<'a, 'i>(doc: &Doc<'a, 'i>, frame: Node<'a, 'i>) -> R
     }
     Err(doc.err(
         frame,
-        "the chain of offset frames does not end: a cycle of socket_parent",
+        "the chain of frames does not end: a cycle of socket_parent or of stations' frames",
     ))
 }
 

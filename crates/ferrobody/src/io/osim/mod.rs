@@ -33,6 +33,7 @@ mod joints;
 mod muscle_properties;
 mod muscles;
 mod path_forces;
+mod station_frames;
 mod upgrade;
 
 use document::OsimError;
