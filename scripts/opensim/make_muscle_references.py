@@ -12,7 +12,8 @@ whose ring the muscle must pass through; `defaults` makes `mus_actuators_default
 `mus_actuators.osim` in the first folder, testdata/opensim/muscles: properties left to a
 `<defaults>` section; `station_frames` makes `station_frames_pin` from opensim-core's
 StationDefinedFrames_Advanced.osim, found under the environment variable OPENSIM_CORE: a
-pendulum on a PinJoint between two StationDefinedFrames)
+pendulum on a PinJoint between two StationDefinedFrames, and `station_frames_advanced`, the
+file itself)
 
 `mus_pendulum_points`: the shared `mus_pendulum_wrap.osim` with its PathWrap removed (so the
 DeGroote muscle runs over a PathPoint, a MovingPathPoint and a ConditionalPathPoint only);
@@ -24,6 +25,7 @@ tug of war with the Millard muscle undamped (`fiber_damping` 0, OpenSim's classi
 equilibrateMuscles, RungeKuttaMerson at accuracy 1e-6, one integrate(t) per 0.01 s row.
 """
 import os
+import shutil
 import sys
 import xml.etree.ElementTree as ET
 
@@ -374,6 +376,12 @@ if __name__ == "__main__":
             f"{core}/OpenSim/Simulation/Test/StationDefinedFrames_Advanced.osim", sys.argv[2],
             "station_frames_pin")
         run(osim_file, f"{sys.argv[2]}/station_frames_pin.csv")
+        # the file as written: its FreeJoints' locked rotations held through the Euler-angle
+        # kinematics, its two joints' coordinates named alike
+        advanced = f"{sys.argv[2]}/station_frames_advanced.osim"
+        shutil.copyfile(f"{core}/OpenSim/Simulation/Test/StationDefinedFrames_Advanced.osim",
+                        advanced)
+        run(advanced, f"{sys.argv[2]}/station_frames_advanced.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "defaults":
         osim_file = write_defaults_variant(f"{sys.argv[1]}/mus_actuators.osim", sys.argv[2],

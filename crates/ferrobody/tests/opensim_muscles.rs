@@ -479,6 +479,18 @@ fn station_defined_frames_match_opensim() {
     check("station_frames_pin.osim", "station_frames_pin.csv");
 }
 
+/// `StationDefinedFrames_Advanced.osim` as written: two FreeJoints (Euler angles) with
+/// locked rotations, held through the angles' kinematics (q̇ = N(q) w) as Simbody's
+/// PrescribedMotion holds them, the second joint between two StationDefinedFrames; the two
+/// joints name their coordinates alike.
+#[test]
+fn locked_euler_angles_and_station_defined_frames_match_opensim() {
+    check(
+        "station_frames_advanced.osim",
+        "station_frames_advanced.csv",
+    );
+}
+
 /// Moment arms −∂ℓ/∂q of gait10dof18musc's 18 Millard muscles about its 10 coordinates, at
 /// the default pose and two others (one hyperextending the right knee past its range, where the
 /// moving points stop), against OpenSim's `computeMomentArm`

@@ -3,8 +3,8 @@
 //! it), a coordinate prescribed as a function of time (`PrescribedMotion`, OpenSim's
 //! `prescribed_function`) and a coordinate coupled to another (Simbody
 //! `Constraint::CoordinateCoupler` with OpenSim's `CompoundFunction`, as
-//! `CoordinateCouplerConstraint` builds it). Each has one holonomic row on coordinates whose
-//! `q̇ = u` (the builder checks), with `q_d` the dependent and `q_i` the independent one:
+//! `CoordinateCouplerConstraint` builds it). Each has one holonomic row, with `q_d` the
+//! dependent and `q_i` the independent one:
 //!
 //! ```text
 //! lock:       perr = q − c            verr = q̇            aerr = q̈
@@ -15,6 +15,13 @@
 //!
 //! Multiplier λ applies the generalized forces `λ ∂perr/∂q` (Simbody's `addInOneQForce`; the
 //! physical force is the negative, notes §0), so row j of G is `∂perr_j/∂q`. No body forces.
+//!
+//! A coupler's coordinates must have `q̇ = u` (the builder checks). A lock or a prescribed
+//! motion may also hold a rotation angle of an Euler-angle Ball, Free or Ellipsoid mobilizer,
+//! whose speeds are `w_FM`, not the angles' rates: Simbody's `PrescribedMotion` constrains the
+//! q, so its rows go through the mobilizer's kinematic equation, `q̇ᵢ = Nᵢ(q) u`,
+//! `q̈ᵢ = Nᵢ u̇ + Ṅᵢ u`, and λ applies `λ Nᵢᵀ` to the mobilizer's speeds (`addInOneQForce`
+//! maps a q force through Nᵀ).
 //! Units: the coordinate's (rad or m); `c` lives in the state so that locking at the current
 //! value needs no new model. Citation: Sherman, Seth, Delp (2011), "Simbody: multibody
 //! dynamics for biomedical research", Procedia IUTAM 2: 241–261; OpenSim 4.6 `Coordinate.cpp`,
@@ -23,6 +30,7 @@
 use super::station::BodyMotion;
 use crate::ids::{BodyId, DiscreteVarId};
 use crate::math::function::Function;
+use crate::mobilizer::Mobilizer;
 use crate::scalar::Real;
 
 /// One coordinate: a body's mobilizer and the index among its coordinates.
@@ -35,6 +43,8 @@ pub struct CoordinateRef {
     /// Index in `State::q` and `State::u` (set when the constraint is added to a model).
     pub(crate) q: usize,
     pub(crate) u: usize,
+    /// How its rate is formed (set when the constraint is added to a model).
+    pub(crate) rate: CoordinateRate,
 }
 
 impl CoordinateRef {
@@ -45,6 +55,108 @@ impl CoordinateRef {
             coordinate,
             q: 0,
             u: 0,
+            rate: CoordinateRate::Speed,
+        }
+    }
+
+    /// `q̇` of the coordinate.
+    fn qdot<T: Real>(&self, k: &BodyMotion<T>) -> T {
+        match self.rate {
+            CoordinateRate::Speed => k.u[self.u],
+            CoordinateRate::Euler(kind) => {
+                let mobilizer = kind.mobilizer();
+                let mut qdot = [T::zero(); 6];
+                let (q, u) = self.mobilizer_slices(k, mobilizer);
+                mobilizer.qdot(q, u, &mut qdot[..mobilizer.nq()]);
+                qdot[self.coordinate]
+            }
+        }
+    }
+
+    /// `q̈` of the coordinate.
+    fn qdotdot<T: Real>(&self, k: &BodyMotion<T>) -> T {
+        match self.rate {
+            CoordinateRate::Speed => k.udot[self.u],
+            CoordinateRate::Euler(kind) => {
+                let mobilizer = kind.mobilizer();
+                let n = mobilizer.nq();
+                let (mut qdot, mut qdotdot) = ([T::zero(); 6], [T::zero(); 6]);
+                let (q, u) = self.mobilizer_slices(k, mobilizer);
+                let u_start = self.u - self.coordinate;
+                let udot = &k.udot[u_start..u_start + n];
+                mobilizer.qdot(q, u, &mut qdot[..n]);
+                mobilizer.qdotdot(q, u, &qdot[..n], udot, &mut qdotdot[..n]);
+                qdotdot[self.coordinate]
+            }
+        }
+    }
+
+    /// Adds `λ ∂q̇/∂u` (the q force λ mapped to the speeds) to `mobility`.
+    fn add_force<T: Real>(&self, k: &BodyMotion<T>, lambda: T, mobility: &mut [T]) {
+        match self.rate {
+            CoordinateRate::Speed => mobility[self.u] += lambda,
+            CoordinateRate::Euler(kind) => {
+                let mobilizer = kind.mobilizer();
+                let n = mobilizer.nq();
+                let (q, _) = self.mobilizer_slices(k, mobilizer);
+                let u_start = self.u - self.coordinate;
+                let (mut unit, mut qdot) = ([T::zero(); 6], [T::zero(); 6]);
+                for j in 0..n {
+                    unit[j] = T::one();
+                    mobilizer.qdot(q, &unit[..n], &mut qdot[..n]);
+                    unit[j] = T::zero();
+                    mobility[u_start + j] += lambda * qdot[self.coordinate];
+                }
+            }
+        }
+    }
+
+    /// The q and u of the coordinate's mobilizer (as many of each for an Euler-angle one).
+    fn mobilizer_slices<'k, T: Real>(
+        &self,
+        k: &BodyMotion<'k, T>,
+        mobilizer: Mobilizer,
+    ) -> (&'k [T], &'k [T]) {
+        let (q_start, u_start) = (self.q - self.coordinate, self.u - self.coordinate);
+        let n = mobilizer.nq();
+        (&k.q[q_start..q_start + n], &k.u[u_start..u_start + n])
+    }
+}
+
+/// How a coordinate's rate is formed: its own speed (`q̇ = u`), or through its Euler-angle
+/// mobilizer's kinematic equation (a rotation whose speeds are `w_FM`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CoordinateRate {
+    /// `q̇ = u` for this coordinate.
+    Speed,
+    /// `q̇ = N(q) u` of this mobilizer.
+    Euler(EulerMobilizer),
+}
+
+/// The mobilizers whose angles are Euler angles with `w_FM` as speeds (as many q as u).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EulerMobilizer {
+    Ball,
+    Free,
+    Ellipsoid,
+}
+
+impl EulerMobilizer {
+    /// The kind of `mobilizer`, if it is one of these.
+    pub(crate) fn of(mobilizer: Mobilizer) -> Option<Self> {
+        match mobilizer {
+            Mobilizer::BallEuler => Some(Self::Ball),
+            Mobilizer::FreeEuler => Some(Self::Free),
+            Mobilizer::Ellipsoid => Some(Self::Ellipsoid),
+            _ => None,
+        }
+    }
+
+    fn mobilizer(self) -> Mobilizer {
+        match self {
+            Self::Ball => Mobilizer::BallEuler,
+            Self::Free => Mobilizer::FreeEuler,
+            Self::Ellipsoid => Mobilizer::Ellipsoid,
         }
     }
 }
@@ -101,15 +213,15 @@ impl CoordinateLock {
     }
 
     pub(crate) fn velocity_errors<T: Real>(&self, k: &BodyMotion<T>, out: &mut [T]) {
-        out[0] = k.u[self.coordinate.u];
+        out[0] = self.coordinate.qdot(k);
     }
 
     pub(crate) fn acceleration_errors<T: Real>(&self, k: &BodyMotion<T>, out: &mut [T]) {
-        out[0] = k.udot[self.coordinate.u];
+        out[0] = self.coordinate.qdotdot(k);
     }
 
-    pub(crate) fn add_forces<T: Real>(&self, lambda: &[T], mobility: &mut [T]) {
-        mobility[self.coordinate.u] += lambda[0];
+    pub(crate) fn add_forces<T: Real>(&self, k: &BodyMotion<T>, lambda: &[T], mobility: &mut [T]) {
+        self.coordinate.add_force(k, lambda[0], mobility);
     }
 }
 
@@ -119,15 +231,15 @@ impl PrescribedCoordinate {
     }
 
     pub(crate) fn velocity_errors<T: Real>(&self, k: &BodyMotion<T>, out: &mut [T]) {
-        out[0] = k.u[self.coordinate.u] - self.function.derivative(T::c(k.t));
+        out[0] = self.coordinate.qdot(k) - self.function.derivative(T::c(k.t));
     }
 
     pub(crate) fn acceleration_errors<T: Real>(&self, k: &BodyMotion<T>, out: &mut [T]) {
-        out[0] = k.udot[self.coordinate.u] - self.function.second_derivative(T::c(k.t));
+        out[0] = self.coordinate.qdotdot(k) - self.function.second_derivative(T::c(k.t));
     }
 
-    pub(crate) fn add_forces<T: Real>(&self, lambda: &[T], mobility: &mut [T]) {
-        mobility[self.coordinate.u] += lambda[0];
+    pub(crate) fn add_forces<T: Real>(&self, k: &BodyMotion<T>, lambda: &[T], mobility: &mut [T]) {
+        self.coordinate.add_force(k, lambda[0], mobility);
     }
 }
 

@@ -28,6 +28,7 @@ pub mod sphere_on_sphere;
 pub mod station;
 
 pub use coordinates::{CoordinateCoupler, CoordinateLock, CoordinateRef, PrescribedCoordinate};
+pub(crate) use coordinates::{CoordinateRate, EulerMobilizer};
 pub use line_on_line::LineOnLineContact;
 pub use plane::{PointInPlane, PointOnPlaneContact, SphereOnPlaneContact};
 pub use point_on_line::PointOnLine;
@@ -247,8 +248,8 @@ impl<T: Real> Constraint<T> {
             Constraint::SphereOnPlaneContact(c) => c.add_forces(k, lambda, forces),
             Constraint::LineOnLineContact(c) => c.add_forces(k, lambda, forces),
             Constraint::SphereOnSphereContact(c) => c.add_forces(k, par, lambda, forces),
-            Constraint::CoordinateLock(c) => c.add_forces(lambda, mobility),
-            Constraint::PrescribedCoordinate(c) => c.add_forces(lambda, mobility),
+            Constraint::CoordinateLock(c) => c.add_forces(k, lambda, mobility),
+            Constraint::PrescribedCoordinate(c) => c.add_forces(k, lambda, mobility),
             Constraint::CoordinateCoupler(c) => c.add_forces(k, lambda, mobility),
         }
     }

@@ -2,7 +2,9 @@
 
 use super::Force;
 use super::{Body, BodyDef, Model, SlotLayout};
-use crate::constraints::{Constraint, ConstraintId, ConstraintRows};
+use crate::constraints::{
+    Constraint, ConstraintId, ConstraintRows, CoordinateRate, EulerMobilizer,
+};
 use crate::error::{Error, ModelError, Result};
 use crate::forces::ForceElement;
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
@@ -228,13 +230,23 @@ impl<T: Real> ModelBuilder<T> {
 
     /// Adds a constraint element between two bodies added so far; checks its bodies and
     /// parameters.
-    /// A coordinate constraint's coordinates must exist and have `q̇ = u`.
+    /// A coordinate constraint's coordinates must exist and have `q̇ = u`, except that a lock
+    /// or a prescribed motion may hold an angle of an Euler-angle mobilizer (through its
+    /// kinematic equation, as Simbody's `PrescribedMotion` does).
     pub fn add_constraint(&mut self, mut constraint: Constraint<T>) -> Result<ConstraintId> {
         constraint.validate(self.bodies.len())?;
         let kind = constraint.kind_name();
+        let through_n = matches!(
+            constraint,
+            Constraint::CoordinateLock(_) | Constraint::PrescribedCoordinate(_)
+        );
         for c in constraint.coordinates_mut() {
             let body = &self.bodies[c.body.0];
-            if c.body == BodyId::GROUND || c.coordinate >= body.nu() || !body.mobilizer.qdot_is_u()
+            let mobilizer = body.mobilizer;
+            let euler = EulerMobilizer::of(mobilizer).filter(|_| through_n);
+            if c.body == BodyId::GROUND
+                || c.coordinate >= body.nu()
+                || !(mobilizer.qdot_is_u() || euler.is_some())
             {
                 return Err(Error::model(format!(
                     "{kind} constraint: body '{}' ({} mobilizer) has no coordinate number {} whose q̇ = u",
@@ -243,6 +255,9 @@ impl<T: Real> ModelBuilder<T> {
             }
             c.q = body.q_start + c.coordinate;
             c.u = body.u_start + c.coordinate;
+            if let (false, Some(kind)) = (mobilizer.qdot_is_u(), euler) {
+                c.rate = CoordinateRate::Euler(kind);
+            }
         }
         if let Constraint::SphereOnSphereContact(c) = &mut constraint {
             let name = format!("sphere_on_sphere_{}", self.constraints.len());

@@ -27,7 +27,10 @@ fn is_joint(n: &Node) -> bool {
 pub(super) struct Skeleton {
     pub bodies: HashMap<String, BodyId>,
     pub coordinates: Vec<Coordinate>,
+    /// By name: the first coordinate of that name, as OpenSim's `CoordinateSet` finds it.
     pub coordinate_map: HashMap<String, (BodyId, usize, MotionType)>,
+    /// By component path (`/jointset/hip/hip_flexion`): every coordinate.
+    pub coordinate_at: HashMap<String, (BodyId, usize)>,
     pub joints: Vec<(String, String)>,
 }
 
@@ -124,6 +127,7 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
         bodies: HashMap::new(),
         coordinates: Vec::new(),
         coordinate_map: HashMap::new(),
+        coordinate_at: HashMap::new(),
         joints: ordered
             .iter()
             .map(|j| (j.name.clone(), tag_of(j.node)))
@@ -173,6 +177,7 @@ fn add_skeleton(doc: &Doc, b: &mut ModelBuilder<f64>) -> Res<Skeleton> {
                 sk.coordinate_map
                     .insert(c.name.clone(), (body, k, c.motion));
             }
+            sk.coordinate_at.insert(c.path.clone(), (body, k));
             sk.coordinates.push(c);
         }
     }

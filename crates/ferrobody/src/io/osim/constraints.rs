@@ -75,7 +75,7 @@ pub(super) fn add_coordinate_constraints(
                 ));
             }
         }
-        let (body, k, _) = sk.coordinate_map[&c.name];
+        let (body, k) = sk.coordinate_at[&c.path];
         let coordinate = CoordinateRef::new(body, k);
         if doc.boolean(node, "is_free_to_satisfy_constraints", false)? {
             added.free.push(c.q_index);
