@@ -20,11 +20,13 @@
 //! in 64 steps OpenSim leaves its output untouched (whatever the caller's variable held); here
 //! the last iterate is used.
 
-use super::ellipse_closest_point::{closest_point_general, closest_point_to_ellipse};
+use super::ellipse_closest_point::{
+    closest_point_general, closest_point_to_ellipse, closest_points_general_4,
+};
 use super::wrap_cylinder::{Quadrant, WrapAction, WrapHit};
 use super::wrap_ellipsoid_path::{calc_tangent_point, distance_on_ellipsoid};
 use super::wrap_math::{dot, dsign, equal_within_error, normalize_or_zero};
-use crate::scalar::Real;
+use crate::scalar::{is_plain_f64, Real};
 use nalgebra::Vector3;
 
 /// How a path chooses its wrapping plane over an ellipsoid (OpenSim's `PathWrap::method`).
@@ -213,11 +215,17 @@ impl WrapEllipsoid {
             // another iterate inside the |f| < 1e-9 tolerance, which moved opensim-core's
             // shoulder PathSprings' lengths by 2.5e-8 m and their accelerations by 5e-7
             // relative (docs/performance.md, 2026-11-29).
-            for i in 1..NUM_FAN_SAMPLES - 1 {
-                let sample = r1 + r1r2 * T::c(i as f64 / NUM_FAN_SAMPLES as f64);
-                let closest = self.closest_point(a, &sample, None);
-                let (v, _) = normalize_or_zero(&(closest - sample));
-                v_sum += v;
+            if is_plain_f64::<T>() {
+                let re = |v: &Vector3<T>| v.map(|x| x.re());
+                let sum = self.fan_sum(&re(a), &re(&r1), &re(&r1r2));
+                v_sum = sum.map(T::c);
+            } else {
+                for i in 1..NUM_FAN_SAMPLES - 1 {
+                    let sample = r1 + r1r2 * T::c(i as f64 / NUM_FAN_SAMPLES as f64);
+                    let closest = self.closest_point(a, &sample, None);
+                    let (v, _) = normalize_or_zero(&(closest - sample));
+                    v_sum += v;
+                }
             }
             let (v_sum, _) = normalize_or_zero(&v_sum);
             let towards = middle + v_sum;
@@ -278,6 +286,48 @@ impl WrapEllipsoid {
             Some(axis) => closest_point_in_plane(a, p, axis),
             None => closest_point_general(a, p),
         }
+    }
+
+    /// The fan's sum of unit directions from the chord's samples to their closest surface
+    /// points, in plain `f64`: the loop of the generic path above, operation for operation,
+    /// with the samples off the coordinate planes solved four at a time
+    /// ([`closest_points_general_4`]); the sum taken in sample order.
+    fn fan_sum(&self, a: &Vector3<f64>, r1: &Vector3<f64>, r1r2: &Vector3<f64>) -> Vector3<f64> {
+        const N: usize = NUM_FAN_SAMPLES - 2;
+        let samples: [Vector3<f64>; N] =
+            std::array::from_fn(|k| r1 + r1r2 * ((k + 1) as f64 / NUM_FAN_SAMPLES as f64));
+        let mut closest = [Vector3::zeros(); N];
+        let mut pending = [0usize; 4];
+        let mut count = 0;
+        let solve = |pending: &[usize; 4], count: usize, closest: &mut [Vector3<f64>; N]| {
+            let points = std::array::from_fn(|l| samples[pending[l.min(count - 1)]]);
+            let found = closest_points_general_4(a, &points);
+            for l in 0..count {
+                closest[pending[l]] = found[l];
+            }
+        };
+        for (k, sample) in samples.iter().enumerate() {
+            match self.nearest_plane(sample) {
+                Some(axis) => closest[k] = closest_point_in_plane(a, sample, axis),
+                None => {
+                    pending[count] = k;
+                    count += 1;
+                    if count == 4 {
+                        solve(&pending, count, &mut closest);
+                        count = 0;
+                    }
+                }
+            }
+        }
+        if count > 0 {
+            solve(&pending, count, &mut closest);
+        }
+        let mut v_sum = Vector3::zeros();
+        for (c, sample) in closest.iter().zip(&samples) {
+            let (v, _) = normalize_or_zero(&(c - sample));
+            v_sum += v;
+        }
+        v_sum
     }
 
     /// The coordinate plane `p` lies on (within OpenSim's error), the one of the smallest
