@@ -7,42 +7,85 @@ use super::wrap_math::equal_within_error;
 use crate::scalar::Real;
 use nalgebra::Vector3;
 
-/// Eberly's iteration for a point away from every coordinate plane.
-pub(super) fn closest_point_general<T: Real>(a: &Vector3<T>, p: &Vector3<T>) -> Vector3<T> {
-    let (a2, b2, c2) = (a[0] * a[0], a[1] * a[1], a[2] * a[2]);
-    let (u, v, w) = (p[0], p[1], p[2]);
-    let (a2u2, b2v2, c2w2) = (a2 * u * u, b2 * v * v, c2 * w * w);
-    let ratio = (u / a[0]) * (u / a[0]) + (v / a[1]) * (v / a[1]) + (w / a[2]) * (w / a[2]);
-    let mut t = if ratio.re() < 1.0 {
-        T::zero()
-    } else {
-        let mut max = a[0];
-        if a[1].re() > max.re() {
-            max = a[1];
-        }
-        if a[2].re() > max.re() {
-            max = a[2];
-        }
-        max * (u * u + v * v + w * w).sqrt()
-    };
-    let at = |t: T| Vector3::new(a2 * u / (t + a2), b2 * v / (t + b2), c2 * w / (t + c2));
-    for _ in 0..64 {
+/// Eberly's root function for one point p = (u, v, w) and semi-axes a:
+/// `f(t) = P²Q²R² − a²u² Q²R² − b²v² P²R² − c²w² P²Q²` with P = t + a², Q = t + b²,
+/// R = t + c², whose largest root gives the closest point `(a²u/P, b²v/Q, c²w/R)`.
+struct Eberly<T> {
+    squares: [T; 3],
+    weighted: [T; 3],
+}
+
+impl<T: Real> Eberly<T> {
+    /// The function for point `p`, and Newton's start (0 inside, the largest semi-axis times
+    /// |p| outside).
+    #[inline(always)]
+    fn new(a: &Vector3<T>, p: &Vector3<T>) -> (Self, T) {
+        let squares = [a[0] * a[0], a[1] * a[1], a[2] * a[2]];
+        let weighted = std::array::from_fn(|i| squares[i] * p[i] * p[i]);
+        let (u, v, w) = (p[0], p[1], p[2]);
+        let ratio = (u / a[0]) * (u / a[0]) + (v / a[1]) * (v / a[1]) + (w / a[2]) * (w / a[2]);
+        let start = if ratio.re() < 1.0 {
+            T::zero()
+        } else {
+            let mut max = a[0];
+            if a[1].re() > max.re() {
+                max = a[1];
+            }
+            if a[2].re() > max.re() {
+                max = a[2];
+            }
+            max * (u * u + v * v + w * w).sqrt()
+        };
+        (Self { squares, weighted }, start)
+    }
+
+    /// f(t), and the factors its slope needs.
+    #[inline(always)]
+    fn value(&self, t: T) -> (T, [T; 3]) {
+        let [a2, b2, c2] = self.squares;
+        let [a2u2, b2v2, c2w2] = self.weighted;
         let (pp, q, r) = (t + a2, t + b2, t + c2);
         let (p2, q2, r2) = (pp * pp, q * q, r * r);
         let f = p2 * q2 * r2 - a2u2 * q2 * r2 - b2v2 * p2 * r2 - c2w2 * p2 * q2;
-        if f.re().abs() < 1e-09 {
-            return at(t);
-        }
+        (f, [pp, q, r])
+    }
+
+    /// f′(t) from the factors P, Q, R.
+    #[inline(always)]
+    fn slope(&self, [pp, q, r]: [T; 3]) -> T {
+        let [a2u2, b2v2, c2w2] = self.weighted;
         let (pq, pr, qr) = (pp * q, pp * r, q * r);
         let pqr = pp * q * r;
-        let fp = T::c(2.0)
+        T::c(2.0)
             * (pqr * (qr + pr + pq)
                 - a2u2 * qr * (q + r)
                 - b2v2 * pr * (pp + r)
-                - c2w2 * pq * (pp + q));
-        t -= f / fp;
+                - c2w2 * pq * (pp + q))
     }
-    at(t)
+
+    /// The surface point of parameter t.
+    #[inline(always)]
+    fn point(&self, p: &Vector3<T>, t: T) -> Vector3<T> {
+        let [a2, b2, c2] = self.squares;
+        Vector3::new(
+            a2 * p[0] / (t + a2),
+            b2 * p[1] / (t + b2),
+            c2 * p[2] / (t + c2),
+        )
+    }
+}
+
+/// Eberly's iteration for a point away from every coordinate plane.
+pub(super) fn closest_point_general<T: Real>(a: &Vector3<T>, p: &Vector3<T>) -> Vector3<T> {
+    let (eberly, mut t) = Eberly::new(a, p);
+    for _ in 0..64 {
+        let (f, factors) = eberly.value(t);
+        if f.re().abs() < 1e-09 {
+            break;
+        }
+        t -= f / eberly.slope(factors);
+    }
+    eberly.point(p, t)
 }
 
 /// [`closest_point_general`] for four points at once, in plain `f64`: the same operations per
@@ -53,38 +96,14 @@ pub(super) fn closest_points_general_4(
     a: &Vector3<f64>,
     p: &[Vector3<f64>; 4],
 ) -> [Vector3<f64>; 4] {
-    let (a2, b2, c2) = (a[0] * a[0], a[1] * a[1], a[2] * a[2]);
-    let max = if a[1] > a[0] { a[1] } else { a[0] };
-    let max = if a[2] > max { a[2] } else { max };
-    let mut a2u2 = [0.0; 4];
-    let mut b2v2 = [0.0; 4];
-    let mut c2w2 = [0.0; 4];
-    let mut t = [0.0; 4];
-    for l in 0..4 {
-        let (u, v, w) = (p[l][0], p[l][1], p[l][2]);
-        (a2u2[l], b2v2[l], c2w2[l]) = (a2 * u * u, b2 * v * v, c2 * w * w);
-        let ratio = (u / a[0]) * (u / a[0]) + (v / a[1]) * (v / a[1]) + (w / a[2]) * (w / a[2]);
-        t[l] = if ratio < 1.0 {
-            0.0
-        } else {
-            max * (u * u + v * v + w * w).sqrt()
-        };
-    }
+    let lanes: [(Eberly<f64>, f64); 4] = std::array::from_fn(|l| Eberly::new(a, &p[l]));
+    let mut t = lanes.each_ref().map(|(_, start)| *start);
     let mut done = [false; 4];
     for _ in 0..64 {
-        for l in 0..4 {
-            let (pp, q, r) = (t[l] + a2, t[l] + b2, t[l] + c2);
-            let (p2, q2, r2) = (pp * pp, q * q, r * r);
-            let f = p2 * q2 * r2 - a2u2[l] * q2 * r2 - b2v2[l] * p2 * r2 - c2w2[l] * p2 * q2;
-            let (pq, pr, qr) = (pp * q, pp * r, q * r);
-            let pqr = pp * q * r;
-            let fp = 2.0
-                * (pqr * (qr + pr + pq)
-                    - a2u2[l] * qr * (q + r)
-                    - b2v2[l] * pr * (pp + r)
-                    - c2w2[l] * pq * (pp + q));
+        for (l, (eberly, _)) in lanes.iter().enumerate() {
+            let (f, factors) = eberly.value(t[l]);
             let converged = f.abs() < 1e-09;
-            let next = t[l] - f / fp;
+            let next = t[l] - f / eberly.slope(factors);
             if !done[l] && !converged {
                 t[l] = next;
             }
@@ -94,14 +113,7 @@ pub(super) fn closest_points_general_4(
             break;
         }
     }
-    std::array::from_fn(|l| {
-        let (u, v, w) = (p[l][0], p[l][1], p[l][2]);
-        Vector3::new(
-            a2 * u / (t[l] + a2),
-            b2 * v / (t[l] + b2),
-            c2 * w / (t[l] + c2),
-        )
-    })
+    std::array::from_fn(|l| lanes[l].0.point(&p[l], t[l]))
 }
 
 /// The point of the ellipse (x/a)² + (y/b)² = 1 closest to (u, v) (OpenSim's
