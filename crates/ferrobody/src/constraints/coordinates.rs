@@ -63,8 +63,7 @@ impl CoordinateRef {
     fn qdot<T: Real>(&self, k: &BodyMotion<T>) -> T {
         match self.rate {
             CoordinateRate::Speed => k.u[self.u],
-            CoordinateRate::Euler(kind) => {
-                let mobilizer = kind.mobilizer();
+            CoordinateRate::Euler(mobilizer) => {
                 let mut qdot = [T::zero(); 6];
                 let (q, u) = self.mobilizer_slices(k, mobilizer);
                 mobilizer.qdot(q, u, &mut qdot[..mobilizer.nq()]);
@@ -77,8 +76,7 @@ impl CoordinateRef {
     fn qdotdot<T: Real>(&self, k: &BodyMotion<T>) -> T {
         match self.rate {
             CoordinateRate::Speed => k.udot[self.u],
-            CoordinateRate::Euler(kind) => {
-                let mobilizer = kind.mobilizer();
+            CoordinateRate::Euler(mobilizer) => {
                 let n = mobilizer.nq();
                 let (mut qdot, mut qdotdot) = ([T::zero(); 6], [T::zero(); 6]);
                 let (q, u) = self.mobilizer_slices(k, mobilizer);
@@ -95,8 +93,7 @@ impl CoordinateRef {
     fn add_force<T: Real>(&self, k: &BodyMotion<T>, lambda: T, mobility: &mut [T]) {
         match self.rate {
             CoordinateRate::Speed => mobility[self.u] += lambda,
-            CoordinateRate::Euler(kind) => {
-                let mobilizer = kind.mobilizer();
+            CoordinateRate::Euler(mobilizer) => {
                 let n = mobilizer.nq();
                 let (q, _) = self.mobilizer_slices(k, mobilizer);
                 let u_start = self.u - self.coordinate;
@@ -129,36 +126,8 @@ impl CoordinateRef {
 pub(crate) enum CoordinateRate {
     /// `q̇ = u` for this coordinate.
     Speed,
-    /// `q̇ = N(q) u` of this mobilizer.
-    Euler(EulerMobilizer),
-}
-
-/// The mobilizers whose angles are Euler angles with `w_FM` as speeds (as many q as u).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EulerMobilizer {
-    Ball,
-    Free,
-    Ellipsoid,
-}
-
-impl EulerMobilizer {
-    /// The kind of `mobilizer`, if it is one of these.
-    pub(crate) fn of(mobilizer: Mobilizer) -> Option<Self> {
-        match mobilizer {
-            Mobilizer::BallEuler => Some(Self::Ball),
-            Mobilizer::FreeEuler => Some(Self::Free),
-            Mobilizer::Ellipsoid => Some(Self::Ellipsoid),
-            _ => None,
-        }
-    }
-
-    fn mobilizer(self) -> Mobilizer {
-        match self {
-            Self::Ball => Mobilizer::BallEuler,
-            Self::Free => Mobilizer::FreeEuler,
-            Self::Ellipsoid => Mobilizer::Ellipsoid,
-        }
-    }
+    /// `q̇ = N(q) u` of this mobilizer (one without quaternions: as many q as u).
+    Euler(Mobilizer),
 }
 
 /// A coordinate held at a value (OpenSim's locked coordinate). The value is a per-state

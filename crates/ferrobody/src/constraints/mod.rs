@@ -27,8 +27,8 @@ pub(crate) mod schur;
 pub mod sphere_on_sphere;
 pub mod station;
 
+pub(crate) use coordinates::CoordinateRate;
 pub use coordinates::{CoordinateCoupler, CoordinateLock, CoordinateRef, PrescribedCoordinate};
-pub(crate) use coordinates::{CoordinateRate, EulerMobilizer};
 pub use line_on_line::LineOnLineContact;
 pub use plane::{PointInPlane, PointOnPlaneContact, SphereOnPlaneContact};
 pub use point_on_line::PointOnLine;

@@ -2,9 +2,7 @@
 
 use super::Force;
 use super::{Body, BodyDef, Model, SlotLayout};
-use crate::constraints::{
-    Constraint, ConstraintId, ConstraintRows, CoordinateRate, EulerMobilizer,
-};
+use crate::constraints::{Constraint, ConstraintId, ConstraintRows, CoordinateRate};
 use crate::error::{Error, ModelError, Result};
 use crate::forces::ForceElement;
 use crate::ids::{AutoUpdateVarId, BodyId, DiscreteVarId, ForceId, ZId};
@@ -236,17 +234,18 @@ impl<T: Real> ModelBuilder<T> {
     pub fn add_constraint(&mut self, mut constraint: Constraint<T>) -> Result<ConstraintId> {
         constraint.validate(self.bodies.len())?;
         let kind = constraint.kind_name();
-        let through_n = matches!(
+        let holds_q = matches!(
             constraint,
             Constraint::CoordinateLock(_) | Constraint::PrescribedCoordinate(_)
         );
         for c in constraint.coordinates_mut() {
             let body = &self.bodies[c.body.0];
             let mobilizer = body.mobilizer;
-            let euler = EulerMobilizer::of(mobilizer).filter(|_| through_n);
+            // Without quaternions a mobilizer's q and u pair one to one (Euler angles).
+            let through_n = holds_q && mobilizer.quaternion_offset().is_none();
             if c.body == BodyId::GROUND
                 || c.coordinate >= body.nu()
-                || !(mobilizer.qdot_is_u() || euler.is_some())
+                || !(mobilizer.qdot_is_u() || through_n)
             {
                 return Err(Error::model(format!(
                     "{kind} constraint: body '{}' ({} mobilizer) has no coordinate number {} whose q̇ = u",
@@ -255,8 +254,8 @@ impl<T: Real> ModelBuilder<T> {
             }
             c.q = body.q_start + c.coordinate;
             c.u = body.u_start + c.coordinate;
-            if let (false, Some(kind)) = (mobilizer.qdot_is_u(), euler) {
-                c.rate = CoordinateRate::Euler(kind);
+            if !mobilizer.qdot_is_u() {
+                c.rate = CoordinateRate::Euler(mobilizer);
             }
         }
         if let Constraint::SphereOnSphereContact(c) = &mut constraint {
