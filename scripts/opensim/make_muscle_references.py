@@ -2,7 +2,7 @@
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
 Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
-implicit | torus | defaults | station_frames]
+implicit | torus | defaults | station_frames | ball_actuators]
 (needs `pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
 wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
@@ -10,7 +10,9 @@ wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
 makes `mus_pendulum_torus`: the wrapped pendulum with its WrapCylinder replaced by a WrapTorus
 whose ring the muscle must pass through; `defaults` makes `mus_actuators_defaults` from
 `mus_actuators.osim` in the first folder, testdata/opensim/muscles: properties left to a
-`<defaults>` section; `station_frames` makes `station_frames_pin` from opensim-core's
+`<defaults>` section; `ball_actuators` makes `mus_ball_actuators`: a BallJoint pendulum (q̇ ≠ u)
+with a CoordinateActuator, an ActivationCoordinateActuator and a CoordinateLimitForce on its
+Euler angles; `station_frames` makes `station_frames_pin` from opensim-core's
 StationDefinedFrames_Advanced.osim, found under the environment variable OPENSIM_CORE: a
 pendulum on a PinJoint between two StationDefinedFrames, and `station_frames_advanced`, the
 file itself)
@@ -203,6 +205,49 @@ def write_actuators(out_dir, name):
     return out
 
 
+def write_ball_actuators(out_dir, name):
+    """A pendulum on a BallJoint (Euler angles: q̇ ≠ u) driven by a CoordinateActuator on its
+    second angle and an ActivationCoordinateActuator on its third (Sine controls), its first
+    angle held by a CoordinateLimitForce that it crosses while it swings."""
+    model = osim.Model()
+    model.setName(name)
+    # Gravity along −x, the body's mass centre below the joint along x: the free swing about
+    # the vertical is the first angle (R = Rx Ry Rz), away from the second angle's ±90°.
+    model.setGravity(osim.Vec3(-9.80665, 0, 0))
+    bob = osim.Body("bob", 1.5, osim.Vec3(-0.4, 0.05, 0.02), osim.Inertia(0.02, 0.005, 0.02))
+    model.addBody(bob)
+    ball = osim.BallJoint("ball", model.getGround(), osim.Vec3(0), osim.Vec3(0),
+                          bob, osim.Vec3(0), osim.Vec3(0))
+    for i, (q0, u0) in enumerate([(0.1, 0.8), (-0.2, 0.3), (0.1, -0.4)]):
+        ball.upd_coordinates(i).setDefaultValue(q0)
+        ball.upd_coordinates(i).setDefaultSpeedValue(u0)
+    model.addJoint(ball)
+    names = [ball.get_coordinates(i).getName() for i in range(3)]
+    limit = osim.CoordinateLimitForce(names[0], 10.0, 0.05, -10.0, 0.05, 0.01, 5.0)
+    limit.setName("limit")
+    model.addForce(limit)
+    push = osim.CoordinateActuator(names[1])
+    push.setName("push")
+    push.setOptimalForce(0.3)
+    model.addForce(push)
+    drive = osim.ActivationCoordinateActuator(names[2])
+    drive.setName("drive")
+    drive.setOptimalForce(0.2)
+    drive.set_activation_time_constant(0.05)
+    model.addForce(drive)
+    controller = osim.PrescribedController()
+    controller.setName("controls")
+    for actuator, f in [(push, osim.Sine(1.0, 3.0, 0.2, 0.5)),
+                        (drive, osim.Sine(0.8, 4.0, 0.0, 0.1))]:
+        controller.addActuator(actuator)
+        controller.prescribeControlForActuator(actuator.getName(), f)
+    model.addController(controller)
+    model.finalizeConnections()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    return out
+
+
 def write_defaults_variant(src, out_dir, name):
     """mus_actuators with properties left to a <defaults> section, as older models write them:
     the push's point and optimal force and the drive's optimal force and activation time
@@ -382,6 +427,10 @@ if __name__ == "__main__":
         shutil.copyfile(f"{core}/OpenSim/Simulation/Test/StationDefinedFrames_Advanced.osim",
                         advanced)
         run(advanced, f"{sys.argv[2]}/station_frames_advanced.csv")
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "ball_actuators":
+        osim_file = write_ball_actuators(sys.argv[2], "mus_ball_actuators")
+        run(osim_file, f"{sys.argv[2]}/mus_ball_actuators.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "defaults":
         osim_file = write_defaults_variant(f"{sys.argv[1]}/mus_actuators.osim", sys.argv[2],

@@ -343,3 +343,12 @@ fn ellipsoid_joint_shoulder_matches_opensim() {
 fn shoulder_path_springs_match_opensim() {
     check("shoulder_path_springs_v30000", 1e-5);
 }
+
+/// opensim-core's IK test shoulder `Applications/IK/test/subject1_abdbonepin.osim` (a 3.0
+/// document, loaded as written): CoordinateLimitForces on the ScapulothoracicJoint's
+/// coordinates, whose q̇ ≠ u (OpenSim reads q and u at the coordinate's index and acts on
+/// that u), the AC PointConstraint and two locked coordinates.
+#[test]
+fn coordinate_limits_on_a_scapulothoracic_joint_match_opensim() {
+    check("subject1_abdbonepin_v30000", 1e-5);
+}

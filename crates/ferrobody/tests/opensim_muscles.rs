@@ -470,6 +470,16 @@ fn properties_left_to_defaults_take_the_templates_values() {
     check("mus_actuators_defaults.osim", "mus_actuators_defaults.csv");
 }
 
+/// A pendulum on a BallJoint, whose Euler angles have q̇ ≠ u: a CoordinateActuator on the
+/// second angle, an ActivationCoordinateActuator on the third (Sine controls) and a
+/// CoordinateLimitForce on the first, which the swing crosses (±12.8° against ±10°). OpenSim
+/// reads each coordinate's q and its u at the same index and acts on that u (scripts/opensim/
+/// make_muscle_references.py `ball_actuators`).
+#[test]
+fn coordinate_actuators_and_limits_on_euler_angles_match_opensim() {
+    check("mus_ball_actuators.osim", "mus_ball_actuators.csv");
+}
+
 /// A pendulum on a PinJoint whose parent and child frames are StationDefinedFrames (opensim-
 /// core's `StationDefinedFrames_Advanced.osim` made to move: scripts/opensim/
 /// make_muscle_references.py `station_frames`): the stations sit on offset frames of the two

@@ -14,8 +14,10 @@
 //! [`VelocityServo`] (kv) or [`GeneralActuator`] (any gain and affine bias). The controls are a
 //! discrete variable of the state (`Model::controls`, one per actuator in model order), so a
 //! simulation holds them between calls (zero-order hold), a saved state keeps them and the
-//! derivatives can seed them (∂x₊/∂ctrl). Actuators act on the coordinates of mobilizers whose
-//! q̇ = u (pin, slider, universal, cylinder, planar, ...; not ball or free joints).
+//! derivatives can seed them (∂x₊/∂ctrl). Actuators act on a coordinate of any mobilizer
+//! without a quaternion: q and u at the actuator's index (for Euler-angle Ball, Free and
+//! Ellipsoid mobilizers u is not q̇, and ℓ̇ = gear·u, the coordinate speed OpenSim's
+//! CoordinateActuator reads); a quaternion's q have no coordinate to act on.
 
 mod general;
 mod joint_motor;
@@ -153,9 +155,11 @@ impl<T: Real> Actuator<T> {
                 self.coordinate
             ));
         }
-        if !body.mobilizer.qdot_is_u() {
+        // The actuator reads q and u at its index and acts on that u, as OpenSim's
+        // CoordinateActuator does: Euler-angle mobilizers qualify, quaternions do not.
+        if body.mobilizer.quaternion_offset().is_some() {
             return Err(invalid!(
-                "body '{}': an actuator needs a mobilizer whose q̇ = u, not {}",
+                "body '{}': an actuator needs a mobilizer without a quaternion, not {}",
                 body.name,
                 body.mobilizer
             ));

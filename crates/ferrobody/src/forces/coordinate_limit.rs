@@ -82,8 +82,11 @@ impl<T: Real> CoordinateLimitForce<T> {
 
     pub(crate) fn validate(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
         check_mobility(bodies, self.body, self.coordinate, true)?;
-        if !bodies[self.body.0].mobilizer.qdot_is_u() {
-            return Err("a coordinate limit needs a mobilizer with q̇ = u".into());
+        // OpenSim reads the coordinate's q and its speed u (`getOneU` at the same index) and
+        // applies the force to that u, so Euler-angle mobilizers (q̇ = N(q)u) qualify; a
+        // quaternion's four q have no coordinate to limit.
+        if bodies[self.body.0].mobilizer.quaternion_offset().is_some() {
+            return Err("a coordinate limit needs a mobilizer without a quaternion".into());
         }
         for (name, v) in [
             ("upper_stiffness", self.upper_stiffness),
