@@ -248,6 +248,41 @@ def write_ball_actuators(out_dir, name):
     return out
 
 
+def write_ligaments(out_dir, name):
+    """A pendulum held by two Ligaments from Ground: one with OpenSim's default force-length
+    curve (its property left out of the file), one with a SimmSpline curve of its own through
+    three points; the swing stretches each past its resting length and lets it go slack."""
+    model = osim.Model()
+    model.setName(name)
+    bob = osim.Body("bob", 1.0, osim.Vec3(0, -0.3, 0), osim.Inertia(0.01, 0.002, 0.01))
+    model.addBody(bob)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(0), osim.Vec3(0),
+                        bob, osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("swing")
+    pin.updCoordinate().setDefaultValue(0.6)
+    model.addJoint(pin)
+    for lig_name, start, end, rest, pcsa, curve in [
+            ("lateral", osim.Vec3(-0.25, -0.3, 0), osim.Vec3(0, -0.3, 0), 0.2, 60.0, None),
+            ("medial", osim.Vec3(0.3, -0.2, 0.05), osim.Vec3(0.02, -0.25, 0), 0.25, 40.0,
+             ([0.0, 1.0, 1.1, 1.3, 2.0], [0.0, 0.0, 0.2, 1.0, 3.0]))]:
+        lig = osim.Ligament()
+        lig.setName(lig_name)
+        lig.updGeometryPath().appendNewPathPoint(lig_name + "_origin", model.getGround(), start)
+        lig.updGeometryPath().appendNewPathPoint(lig_name + "_insertion", bob, end)
+        lig.set_resting_length(rest)
+        lig.set_pcsa_force(pcsa)
+        if curve is not None:
+            spline = osim.SimmSpline()
+            for x, y in zip(*curve):
+                spline.addPoint(x, y)
+            lig.setForceLengthCurve(spline)
+        model.addForce(lig)
+    model.finalizeConnections()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    return out
+
+
 def write_defaults_variant(src, out_dir, name):
     """mus_actuators with properties left to a <defaults> section, as older models write them:
     the push's point and optimal force and the drive's optimal force and activation time
@@ -431,6 +466,10 @@ if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[3] == "ball_actuators":
         osim_file = write_ball_actuators(sys.argv[2], "mus_ball_actuators")
         run(osim_file, f"{sys.argv[2]}/mus_ball_actuators.csv")
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "ligaments":
+        osim_file = write_ligaments(sys.argv[2], "mus_ligaments")
+        run(osim_file, f"{sys.argv[2]}/mus_ligaments.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "defaults":
         osim_file = write_defaults_variant(f"{sys.argv[1]}/mus_actuators.osim", sys.argv[2],

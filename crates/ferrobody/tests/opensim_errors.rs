@@ -422,3 +422,40 @@ fn station_defined_frame_axis_that_does_not_parse_warns() {
         loaded.warnings
     );
 }
+
+/// A force class of OpenSim's own that changes the motion and is not simulated is an error
+/// naming it (issue 39, item 4); disabled, it changes nothing and is listed as left out; a
+/// class OpenSim does not know either (a plugin's) is left out and listed, as OpenSim skips it.
+#[test]
+fn unsupported_opensim_force_is_an_error_unless_disabled() {
+    let force = r#"<RigidTendonMuscle name="rtm"><GeometryPath name="path"><PathPointSet><objects>
+        <PathPoint name="a"><socket_parent_frame>/ground</socket_parent_frame><location>0 0 0</location></PathPoint>
+        <PathPoint name="b"><socket_parent_frame>/bodyset/thigh</socket_parent_frame><location>0 0 0</location></PathPoint>
+        </objects></PathPointSet></GeometryPath>APPLIES</RigidTendonMuscle>"#;
+    let with = |applies: &str, tag: &str| {
+        let f = force
+            .replace("APPLIES", applies)
+            .replace("RigidTendonMuscle", tag);
+        edit(
+            &leg(),
+            "<ForceSet name=\"forceset\">\n\t\t\t<objects>",
+            &format!("<ForceSet name=\"forceset\">\n\t\t\t<objects>{f}"),
+        )
+    };
+    let m = error_of(&with("", "RigidTendonMuscle"));
+    assert!(
+        m.contains("/forceset/rtm") && m.contains("<RigidTendonMuscle> changes the motion"),
+        "{m}"
+    );
+    let disabled = osim::parse(
+        &with("<appliesForce>false</appliesForce>", "RigidTendonMuscle"),
+        "m.osim",
+    )
+    .unwrap();
+    assert_eq!(
+        disabled.left_out.get("RigidTendonMuscle (disabled)"),
+        Some(&1)
+    );
+    let plugin = osim::parse(&with("", "BodyDragForce"), "m.osim").unwrap();
+    assert_eq!(plugin.left_out.get("BodyDragForce"), Some(&1));
+}

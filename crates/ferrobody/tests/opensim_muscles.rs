@@ -480,6 +480,15 @@ fn coordinate_actuators_and_limits_on_euler_angles_match_opensim() {
     check("mus_ball_actuators.osim", "mus_ball_actuators.csv");
 }
 
+/// A pendulum held by two Ligaments from Ground, one on OpenSim's default force–length curve
+/// (left out of the file), one on a SimmSpline of its own; the swing stretches each past its
+/// resting length and lets it go slack (scripts/opensim/make_muscle_references.py
+/// `ligaments`).
+#[test]
+fn ligaments_match_opensim() {
+    check("mus_ligaments.osim", "mus_ligaments.csv");
+}
+
 /// A pendulum on a PinJoint whose parent and child frames are StationDefinedFrames (opensim-
 /// core's `StationDefinedFrames_Advanced.osim` made to move: scripts/opensim/
 /// make_muscle_references.py `station_frames`): the stations sit on offset frames of the two

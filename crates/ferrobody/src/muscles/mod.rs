@@ -41,7 +41,7 @@ pub use degroote_fregly::{DeGrooteFregly2016, MuscleOutput};
 pub use millard2012::{Millard2012, MillardProperties};
 pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
 pub(crate) use path_buffer::PathBuffer;
-pub use path_force::{PathForce, PathForceLaw};
+pub use path_force::{default_ligament_curve, PathForce, PathForceLaw};
 pub use path_wrap::{PathWrap, WrapObject, WrapShape};
 pub use schutte1993::Schutte1993;
 pub use thelen2003::Thelen2003;

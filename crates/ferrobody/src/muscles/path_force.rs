@@ -1,5 +1,5 @@
-//! Forces along a geometry path that are not muscles (OpenSim's `PathActuator` and
-//! `PathSpring`), on the same [`GeometryPath`]s, points and wrapping as the muscles, applied
+//! Forces along a geometry path that are not muscles (OpenSim's `PathActuator`, `PathSpring`
+//! and `Ligament`), on the same [`GeometryPath`]s, points and wrapping as the muscles, applied
 //! as a tension T along the path (positive T shortens it; a negative actuator tension pushes).
 //!
 //! * `PathActuator`: `T = c F`, the control c (its `PrescribedController` function of time,
@@ -9,14 +9,19 @@
 //!   `resting_length` ℓ₀, `stiffness` k (N/m), `dissipation` d (s/m) and the path's
 //!   lengthening speed ℓ̇ (m/s). Its potential energy is the elastic `½ k s²` (J); OpenSim
 //!   reports none for it.
+//! * `Ligament`: `T = F f(ℓ/ℓ₀)` while the path is longer than its `resting_length` ℓ₀, else
+//!   zero, with `pcsa_force` F (N) and the dimensionless `force_length_curve` f of the
+//!   normalized length (any OpenSim function; by default the SimmSpline of
+//!   [`default_ligament_curve`]). No damping and, as in OpenSim, no potential energy.
 //!
-//! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{PathActuator, PathSpring}.cpp`
+//! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{PathActuator, PathSpring, Ligament}.cpp`
 //! (`computeActuation`, `getStretch`, `getTension`).
 
 use super::path::GeometryPath;
 use super::Excitation;
 use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
+use crate::math::function::{CubicSpline, Function};
 use crate::scalar::Real;
 use crate::tree::Body;
 
@@ -40,6 +45,30 @@ pub enum PathForceLaw {
         /// `dissipation` d (s/m).
         dissipation: f64,
     },
+    /// OpenSim's `Ligament`.
+    Ligament {
+        /// `resting_length` ℓ₀ (m), positive.
+        resting_length: f64,
+        /// `pcsa_force` F (N).
+        pcsa_force: f64,
+        /// `force_length_curve` f(ℓ/ℓ₀) (dimensionless).
+        force_length_curve: Function,
+    },
+}
+
+/// The force–length curve OpenSim's `Ligament` constructs when the file gives none
+/// (`Ligament::constructProperties`): a SimmSpline through 13 points, zero up to the resting
+/// length, 2 from 1.6 times it.
+pub fn default_ligament_curve() -> Function {
+    let x = [
+        -5.0, 0.998, 0.999, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.601, 1.602, 5.0,
+    ];
+    let y = [
+        0.0, 0.0, 0.0, 0.0, 0.035, 0.12, 0.26, 0.55, 1.17, 2.0, 2.0, 2.0, 2.0,
+    ];
+    Function::Spline(
+        CubicSpline::simm(x.to_vec(), y.to_vec()).expect("the default curve's abscissae increase"),
+    )
 }
 
 /// A tension along a path: an OpenSim `PathActuator` or `PathSpring`.
@@ -86,6 +115,21 @@ impl PathForce {
                     }
                 }
             }
+            PathForceLaw::Ligament {
+                resting_length,
+                pcsa_force,
+                ..
+            } => {
+                // OpenSim asserts `resting_length > 0` (`extendFinalizeFromProperties`).
+                if !(resting_length.is_finite() && *resting_length > 0.0) {
+                    return Err(invalid!(
+                        "resting_length must be finite and positive, got {resting_length}"
+                    ));
+                }
+                if !pcsa_force.is_finite() {
+                    return Err(invalid!("pcsa_force {pcsa_force} is not finite"));
+                }
+            }
         }
         Ok(())
     }
@@ -106,6 +150,17 @@ impl PathForce {
             } => {
                 let stretch = stretch(length, *resting_length);
                 stretch * T::c(*stiffness) * (T::one() + T::c(*dissipation) * speed)
+            }
+            PathForceLaw::Ligament {
+                resting_length,
+                pcsa_force,
+                force_length_curve,
+            } => {
+                if length.re() <= *resting_length {
+                    T::zero()
+                } else {
+                    force_length_curve.value(length / T::c(*resting_length)) * T::c(*pcsa_force)
+                }
             }
         }
     }
@@ -141,7 +196,7 @@ impl<T: Real> ForceElement<T> for PathForce {
                 let s = stretch(self.path.kinematics(ctx).length, *resting_length);
                 T::c(0.5 * stiffness) * s * s
             }
-            PathForceLaw::Actuator { .. } => T::zero(),
+            PathForceLaw::Actuator { .. } | PathForceLaw::Ligament { .. } => T::zero(),
         }
     }
 }

@@ -293,7 +293,11 @@ fn add_forces(
             used.extend(geometry_users(doc, n));
             forces.push((n.attribute("name").unwrap_or(&tag).to_string(), tag));
         } else if forces::is_unsupported_force(&tag) {
-            return Err(forces::unsupported(doc, n));
+            // A disabled one changes nothing (until enabled, which its absence forbids).
+            if doc.boolean(n, "appliesForce", true)? {
+                return Err(forces::unsupported(doc, n));
+            }
+            *left_out.entry(format!("{tag} (disabled)")).or_insert(0) += 1;
         } else {
             *left_out.entry(tag).or_insert(0) += 1;
         }

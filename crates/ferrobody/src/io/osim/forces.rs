@@ -65,9 +65,30 @@ pub(super) const SUPPORTED: [&str; 8] = [
     "SmoothSphereHalfSpaceForce",
 ];
 
-/// Force tags that change the dynamics and that the reader cannot simulate: an error, not a
-/// silent omission.
-const NEEDED_BUT_UNSUPPORTED: [&str; 0] = [];
+/// OpenSim 4.6's own force classes (every registered `Force` subclass) that change the
+/// dynamics and that the reader cannot simulate: an error naming the element, not a silent
+/// omission. A class OpenSim does not know (a plugin's, such as `BodyDragForce`) is left out
+/// and listed, as OpenSim itself skips an object type it does not recognise.
+const NEEDED_BUT_UNSUPPORTED: [&str; 18] = [
+    "Blankevoort1991Ligament",
+    "BodyActuator",
+    "ClutchedPathSpring",
+    "Delp1990Muscle_Deprecated",
+    "ExpressionBasedBushingForce",
+    "ExpressionBasedCoordinateForce",
+    "ExpressionBasedPathForce",
+    "ExpressionBasedPointToPointForce",
+    "ExternalForce",
+    "FunctionBasedBushingForce",
+    "McKibbenActuator",
+    "MeyerFregly2016Force",
+    "MeyerFregly2016Muscle",
+    "Millard2012AccelerationMuscle",
+    "PointToPointActuator",
+    "PrescribedForce",
+    "RigidTendonMuscle",
+    "Thelen2003Muscle_Deprecated",
+];
 
 /// Whether `tag` is a force the reader refuses (instead of leaving out).
 pub(super) fn is_unsupported_force(tag: &str) -> bool {
@@ -403,6 +424,6 @@ pub(super) fn unsupported(doc: &Doc, node: Node) -> OsimError {
     let tag = node.tag_name().name();
     doc.err(
         node,
-        format!("force <{tag}> is not supported yet; remove it or use a supported force"),
+        format!("force <{tag}> changes the motion and is not supported yet; remove it or set <appliesForce>false</appliesForce>"),
     )
 }

@@ -1,26 +1,52 @@
-//! OpenSim's `PathActuator` and `PathSpring` as [`PathForce`]s on the same geometry paths as
-//! the muscles (points, conditional and moving points, wrap objects). A `PathActuator` takes
-//! its `PrescribedController` function of time as its control, else zero, as in OpenSim.
+//! OpenSim's `PathActuator`, `PathSpring` and `Ligament` as [`PathForce`]s on the same
+//! geometry paths as the muscles (points, conditional and moving points, wrap objects). A
+//! `PathActuator` takes its `PrescribedController` function of time as its control, else
+//! zero, as in OpenSim. A `Ligament`'s `force_length_curve` is any OpenSim function (written
+//! as `<SimmSpline name="force_length_curve">`, or inside a `<force_length_curve>` element),
+//! OpenSim's default SimmSpline when left out.
 
-use super::document::{tag_of, Res};
+use super::custom_joint::read_function;
+use super::document::{child, tag_of, Doc, Res};
 use super::forces::ForceCtx;
+use crate::math::function::Function;
 use crate::model::Force;
-use crate::muscles::{PathForce, PathForceLaw};
+use crate::muscles::{default_ligament_curve, PathForce, PathForceLaw};
 use roxmltree::Node;
 
 /// The path-force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 2] = ["PathActuator", "PathSpring"];
+pub(super) const SUPPORTED: [&str; 3] = ["PathActuator", "PathSpring", "Ligament"];
+
+/// The function-valued property `name` of `node`: an element named by its `name` attribute
+/// (how OpenSim writes it) or the element inside a `<name>` wrapper; `None` when left out.
+pub(super) fn function_property(doc: &Doc, node: Node, name: &str) -> Res<Option<Function>> {
+    let named = node
+        .children()
+        .find(|c| c.is_element() && c.attribute("name") == Some(name));
+    let wrapped = || child(node, name).and_then(|w| w.children().find(|c| c.is_element()));
+    named
+        .or_else(wrapped)
+        .map(|f| read_function(doc, f))
+        .transpose()
+}
 
 impl ForceCtx<'_, '_, '_> {
     /// Adds a `PathActuator` or `PathSpring`.
     pub(super) fn path_force(&mut self, node: Node) -> Res<()> {
         let doc = self.doc;
         let name = node.attribute("name").unwrap_or("path_force").to_string();
-        let law = if tag_of(node) == "PathSpring" {
+        let tag = tag_of(node);
+        let law = if tag == "PathSpring" {
             PathForceLaw::Spring {
                 resting_length: doc.scalar(node, "resting_length", f64::NAN)?,
                 stiffness: doc.scalar(node, "stiffness", f64::NAN)?,
                 dissipation: doc.scalar(node, "dissipation", f64::NAN)?,
+            }
+        } else if tag == "Ligament" {
+            PathForceLaw::Ligament {
+                resting_length: doc.scalar(node, "resting_length", 0.0)?,
+                pcsa_force: doc.scalar(node, "pcsa_force", 0.0)?,
+                force_length_curve: function_property(doc, node, "force_length_curve")?
+                    .unwrap_or_else(default_ligament_curve),
             }
         } else {
             let bounds = super::actuators::check_control_bounds(doc, node)?;
