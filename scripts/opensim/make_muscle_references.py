@@ -2,7 +2,7 @@
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
 Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
-implicit | torus | defaults | station_frames | ball_actuators]
+implicit | torus | defaults | station_frames | ball_actuators | ligaments | body_forces]
 (needs `pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
 wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
@@ -12,7 +12,9 @@ whose ring the muscle must pass through; `defaults` makes `mus_actuators_default
 `mus_actuators.osim` in the first folder, testdata/opensim/muscles: properties left to a
 `<defaults>` section; `ball_actuators` makes `mus_ball_actuators`: a BallJoint pendulum (q̇ ≠ u)
 with a CoordinateActuator, an ActivationCoordinateActuator and a CoordinateLimitForce on its
-Euler angles; `station_frames` makes `station_frames_pin` from opensim-core's
+Euler angles; `ligaments` makes `mus_ligaments`: a pendulum held by two Ligaments;
+`body_forces` makes `mus_body_forces`: PrescribedForces on a free box and
+PointToPointActuators between it and a pendulum; `station_frames` makes `station_frames_pin` from opensim-core's
 StationDefinedFrames_Advanced.osim, found under the environment variable OPENSIM_CORE: a
 pendulum on a PinJoint between two StationDefinedFrames, and `station_frames_advanced`, the
 file itself)
@@ -283,6 +285,81 @@ def write_ligaments(out_dir, name):
     return out
 
 
+def write_body_forces(out_dir, name):
+    """A free box under two PrescribedForces: one on an offset frame of the box, its force and
+    torque in that frame (forceIsGlobal false) at a point of the frame; one on the box, its
+    force in Ground at a Ground point (pointIsGlobal), with no torque; Sine,
+    PiecewiseLinearFunction and Constant components; and a pendulum pushed from the box by two
+    PointToPointActuators (points in the bodies, and fixed in Ground), each driven by a Sine;
+    gravity on."""
+    model = osim.Model()
+    model.setName(name)
+    box = osim.Body("box", 2.0, osim.Vec3(0.01, 0.02, 0), osim.Inertia(0.2, 0.3, 0.4))
+    model.addBody(box)
+    free = osim.FreeJoint("free", model.getGround(), box)
+    model.addJoint(free)
+    offset = osim.PhysicalOffsetFrame("box_offset", box,
+                                      osim.Transform(osim.Rotation(0.4, osim.Vec3(1, 1, 0)),
+                                                     osim.Vec3(0.1, -0.05, 0.02)))
+    box.addComponent(offset)
+
+    def triple(functions):
+        fs = osim.FunctionSet()
+        for f in functions:
+            fs.cloneAndAppend(f)
+        return fs
+
+    def ramp(x, y):
+        f = osim.PiecewiseLinearFunction()
+        for a, b in zip(x, y):
+            f.addPoint(a, b)
+        return f
+
+    local = osim.PrescribedForce("local", offset)
+    local.set_forceIsGlobal(False)
+    local.set_forceFunctions(triple([osim.Sine(3.0, 4.0, 0.0, 1.0), osim.Constant(3.0),
+                                     ramp([0, 0.5, 1], [0, -4, 2])]))
+    local.set_pointFunctions(triple([osim.Constant(0.05), osim.Sine(0.02, 3.0, 0.5, 0.0),
+                                     osim.Constant(-0.03)]))
+    local.set_torqueFunctions(triple([osim.Constant(0.1), osim.Sine(0.2, 5.0, 0.0, 0.0),
+                                      ramp([0, 1], [0.05, -0.1])]))
+    model.addForce(local)
+    world = osim.PrescribedForce("world", box)
+    world.set_pointIsGlobal(True)
+    world.set_forceFunctions(triple([osim.Constant(-2.0), ramp([0, 1], [0, 3]),
+                                     osim.Sine(1.5, 6.0, 0.2, 0.0)]))
+    world.set_pointFunctions(triple([osim.Constant(0.0), osim.Constant(0.1),
+                                     osim.Constant(0.05)]))
+    model.addForce(world)
+    arm = osim.Body("arm", 1.0, osim.Vec3(0, -0.25, 0), osim.Inertia(0.01, 0.002, 0.01))
+    model.addBody(arm)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(0.5, 0, 0), osim.Vec3(0),
+                        arm, osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("swing")
+    model.addJoint(pin)
+    controller = osim.PrescribedController()
+    controller.setName("controls")
+    for p2p_name, a, b, is_global, f in [
+            ("strut", osim.Vec3(0.05, 0, 0), osim.Vec3(0, -0.3, 0.02), False,
+             osim.Sine(2.0, 3.0, 0.0, 0.5)),
+            ("fixed_strut", osim.Vec3(0.1, 0.1, 0), osim.Vec3(0.5, -0.2, 0.0), True,
+             osim.Sine(1.0, 5.0, 1.0, 0.0))]:
+        p2p = osim.PointToPointActuator("box", "arm")
+        p2p.setName(p2p_name)
+        p2p.setPointA(a)
+        p2p.setPointB(b)
+        p2p.setPointsAreGlobal(is_global)
+        p2p.setOptimalForce(3.0)
+        model.addForce(p2p)
+        controller.addActuator(p2p)
+        controller.prescribeControlForActuator(p2p_name, f)
+    model.addController(controller)
+    model.finalizeConnections()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    return out
+
+
 def write_defaults_variant(src, out_dir, name):
     """mus_actuators with properties left to a <defaults> section, as older models write them:
     the push's point and optimal force and the drive's optimal force and activation time
@@ -466,6 +543,10 @@ if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[3] == "ball_actuators":
         osim_file = write_ball_actuators(sys.argv[2], "mus_ball_actuators")
         run(osim_file, f"{sys.argv[2]}/mus_ball_actuators.csv")
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "body_forces":
+        osim_file = write_body_forces(sys.argv[2], "mus_body_forces")
+        run(osim_file, f"{sys.argv[2]}/mus_body_forces.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "ligaments":
         osim_file = write_ligaments(sys.argv[2], "mus_ligaments")

@@ -459,3 +459,21 @@ fn unsupported_opensim_force_is_an_error_unless_disabled() {
     let plugin = osim::parse(&with("", "BodyDragForce"), "m.osim").unwrap();
     assert_eq!(plugin.left_out.get("BodyDragForce"), Some(&1));
 }
+
+/// A PrescribedForce's function set holds three components or none, as OpenSim requires.
+#[test]
+fn prescribed_force_with_two_components() {
+    let force = r#"<PrescribedForce name="pf"><socket_frame>/bodyset/thigh</socket_frame>
+        <FunctionSet name="forceFunctions"><objects><Constant><value>1</value></Constant>
+        <Constant><value>2</value></Constant></objects></FunctionSet></PrescribedForce>"#;
+    let m = error_of(&edit(
+        &leg(),
+        "<ForceSet name=\"forceset\">\n\t\t\t<objects>",
+        &format!("<ForceSet name=\"forceset\">\n\t\t\t<objects>{force}"),
+    ));
+    assert!(
+        m.contains("/forceset/pf")
+            && m.contains("forceFunctions: three components must be given, or none, not 2"),
+        "{m}"
+    );
+}

@@ -489,6 +489,16 @@ fn ligaments_match_opensim() {
     check("mus_ligaments.osim", "mus_ligaments.csv");
 }
 
+/// A free box under two PrescribedForces: one on an offset frame, force and torque in that
+/// frame at a point of it; one with its force in Ground at a Ground point; Sine,
+/// PiecewiseLinearFunction and Constant components. And a pendulum pushed from the falling
+/// box by two PointToPointActuators (points in the bodies, and fixed in Ground) under Sine
+/// controls (scripts/opensim/make_muscle_references.py `body_forces`).
+#[test]
+fn prescribed_forces_and_point_to_point_actuators_match_opensim() {
+    check("mus_body_forces.osim", "mus_body_forces.csv");
+}
+
 /// A pendulum on a PinJoint whose parent and child frames are StationDefinedFrames (opensim-
 /// core's `StationDefinedFrames_Advanced.osim` made to move: scripts/opensim/
 /// make_muscle_references.py `station_frames`): the stations sit on offset frames of the two

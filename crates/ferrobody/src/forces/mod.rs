@@ -17,6 +17,7 @@ mod coordinate_limit;
 mod gravity;
 mod linear_bushing;
 mod mobility;
+mod prescribed;
 mod sink;
 mod two_point;
 
@@ -26,6 +27,7 @@ pub use coordinate_limit::CoordinateLimitForce;
 pub use gravity::Gravity;
 pub use linear_bushing::LinearBushing;
 pub use mobility::{MobilityLinearDamper, MobilityLinearSpring};
+pub use prescribed::PrescribedForce;
 pub use two_point::{TwoPointLinearDamper, TwoPointLinearSpring};
 
 pub(crate) use context::check_body;

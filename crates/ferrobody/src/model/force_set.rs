@@ -58,8 +58,10 @@ pub enum Force<T: Real = f64> {
     Muscle(Box<crate::muscles::Muscle>),
     /// An OpenSim coordinate, torque, point or activation-coordinate actuator.
     ScalarActuator(Box<crate::muscles::scalar_actuators::ScalarActuator>),
-    /// An OpenSim `PathActuator` or `PathSpring` on its path.
+    /// An OpenSim `PathActuator`, `PathSpring` or `Ligament` on its path.
     PathForce(Box<crate::muscles::PathForce>),
+    /// OpenSim's `PrescribedForce`: a force, its point and a torque as functions of time.
+    Prescribed(Box<crate::forces::PrescribedForce>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -84,6 +86,7 @@ macro_rules! dispatch {
             Force::Muscle($f) => $body,
             Force::ScalarActuator($f) => $body,
             Force::PathForce($f) => $body,
+            Force::Prescribed($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -126,6 +129,7 @@ impl<T: Real> Force<T> {
             Force::Muscle(f) => f.validate(bodies),
             Force::ScalarActuator(f) => f.validate(bodies),
             Force::PathForce(f) => f.validate(bodies),
+            Force::Prescribed(f) => f.validate(bodies),
         }
     }
 
@@ -163,6 +167,7 @@ impl<T: Real> Force<T> {
             Force::Muscle(f) => Force::Muscle(f.clone()),
             Force::ScalarActuator(f) => Force::ScalarActuator(f.clone()),
             Force::PathForce(f) => Force::PathForce(f.clone()),
+            Force::Prescribed(f) => Force::Prescribed(f.clone()),
             Force::Custom(f) => {
                 return Err(Error::model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

@@ -8,10 +8,13 @@
 //!   (`force_is_global`) or in the body's frame, the point in the body's frame unless
 //!   `point_is_global`;
 //! * `ActivationCoordinateActuator`: a `CoordinateActuator` whose force is `a F`, with the
-//!   activation state `ȧ = (c − a)/τ` (`activation_time_constant` τ, s).
+//!   activation state `ȧ = (c − a)/τ` (`activation_time_constant` τ, s);
+//! * `PointToPointActuator`: `c F û` at `pointA` of body A and `−c F û` at `pointB` of body B,
+//!   `û = (P_A − P_B)/|P_A − P_B|` in Ground (a positive control pushes the points apart), the
+//!   points in their bodies' frames, or fixed in Ground when `points_are_global`.
 //!
 //! Source: OpenSim 4.6 `OpenSim/Actuators/{CoordinateActuator, TorqueActuator, PointActuator,
-//! ActivationCoordinateActuator}.{h,cpp}`.
+//! ActivationCoordinateActuator, PointToPointActuator}.{h,cpp}`.
 
 use super::path::CoordinateRef;
 use super::Excitation;
@@ -64,6 +67,19 @@ pub enum ScalarActuatorKind {
         /// Whether `direction` is in Ground.
         force_global: bool,
     },
+    /// `PointToPointActuator`.
+    PointToPoint {
+        /// Body A (pushed along +û).
+        body_a: BodyId,
+        /// Body B (pushed along −û).
+        body_b: BodyId,
+        /// Point A (A's frame, or Ground when `global`).
+        point_a: Vector3<f64>,
+        /// Point B (B's frame, or Ground when `global`).
+        point_b: Vector3<f64>,
+        /// Whether the points are in Ground.
+        global: bool,
+    },
 }
 
 /// An OpenSim scalar actuator.
@@ -112,6 +128,9 @@ impl ScalarActuator {
                 body_ok(*body_a) && body_b.is_none_or(body_ok)
             }
             ScalarActuatorKind::Point { body, .. } => body_ok(*body),
+            ScalarActuatorKind::PointToPoint { body_a, body_b, .. } => {
+                body_ok(*body_a) && body_ok(*body_b)
+            }
         };
         if ok {
             Ok(())
@@ -183,6 +202,32 @@ impl<T: Real> ForceElement<T> for ScalarActuator {
                     x_gb.p + x_gb.r * point.map(T::c)
                 };
                 out.add_force_at_point(*body, &p_g, &force);
+            }
+            ScalarActuatorKind::PointToPoint {
+                body_a,
+                body_b,
+                point_a,
+                point_b,
+                global,
+            } => {
+                let (a, b) = (ctx.x_gb(*body_a), ctx.x_gb(*body_b));
+                let (point_a, point_b) = (point_a.map(T::c), point_b.map(T::c));
+                // Each point in Ground and in its body (`findStationLocationInGround`, or
+                // Ground's `findStationLocationInAnotherFrame` when global).
+                let ((p_ga, p_a), (p_gb, p_b)) = if *global {
+                    let local =
+                        |x: &crate::math::Transform<T>, p: Vector3<T>| x.r.transpose() * (p - x.p);
+                    ((point_a, local(a, point_a)), (point_b, local(b, point_b)))
+                } else {
+                    (
+                        (a.p + a.r * point_a, point_a),
+                        (b.p + b.r * point_b, point_b),
+                    )
+                };
+                let r = p_ga - p_gb;
+                let force = r / r.norm() * tension;
+                out.add_station_force(*body_a, &p_a, &force);
+                out.add_station_force(*body_b, &p_b, &-force);
             }
         }
     }

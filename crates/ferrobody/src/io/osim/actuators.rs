@@ -15,11 +15,12 @@ use nalgebra::Vector3;
 use roxmltree::Node;
 
 /// The actuator tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 4] = [
+pub(super) const SUPPORTED: [&str; 5] = [
     "CoordinateActuator",
     "ActivationCoordinateActuator",
     "TorqueActuator",
     "PointActuator",
+    "PointToPointActuator",
 ];
 
 impl ForceCtx<'_, '_, '_> {
@@ -54,6 +55,20 @@ impl ForceCtx<'_, '_, '_> {
                 axis: unit(self, node, "axis", [0.0, 0.0, 1.0])?,
                 global: doc.boolean(node, "torque_is_global", true)?,
             },
+            "PointToPointActuator" => {
+                let end = |tag: &str| {
+                    self.named_body(node, tag)?.ok_or_else(|| {
+                        doc.err(node, format!("a PointToPointActuator needs <{tag}>"))
+                    })
+                };
+                ScalarActuatorKind::PointToPoint {
+                    body_a: end("bodyA")?,
+                    body_b: end("bodyB")?,
+                    point_a: Vector3::from(doc.fixed(node, "pointA", [0.0; 3])?),
+                    point_b: Vector3::from(doc.fixed(node, "pointB", [0.0; 3])?),
+                    global: doc.boolean(node, "points_are_global", false)?,
+                }
+            }
             _ => ScalarActuatorKind::Point {
                 body: self
                     .named_body(node, "body")?

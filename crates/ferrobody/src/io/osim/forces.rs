@@ -54,7 +54,8 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
 }
 
 /// The force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 8] = [
+pub(super) const SUPPORTED: [&str; 9] = [
+    "PrescribedForce",
     "ElasticFoundationForce",
     "SpringGeneralizedForce",
     "BushingForce",
@@ -69,7 +70,7 @@ pub(super) const SUPPORTED: [&str; 8] = [
 /// dynamics and that the reader cannot simulate: an error naming the element, not a silent
 /// omission. A class OpenSim does not know (a plugin's, such as `BodyDragForce`) is left out
 /// and listed, as OpenSim itself skips an object type it does not recognise.
-const NEEDED_BUT_UNSUPPORTED: [&str; 18] = [
+const NEEDED_BUT_UNSUPPORTED: [&str; 16] = [
     "Blankevoort1991Ligament",
     "BodyActuator",
     "ClutchedPathSpring",
@@ -84,8 +85,6 @@ const NEEDED_BUT_UNSUPPORTED: [&str; 18] = [
     "MeyerFregly2016Force",
     "MeyerFregly2016Muscle",
     "Millard2012AccelerationMuscle",
-    "PointToPointActuator",
-    "PrescribedForce",
     "RigidTendonMuscle",
     "Thelen2003Muscle_Deprecated",
 ];
@@ -169,6 +168,7 @@ impl ForceCtx<'_, '_, '_> {
             "HuntCrossleyForce" => self.hunt_crossley(node, geometry),
             "SmoothSphereHalfSpaceForce" => self.smooth(node, geometry),
             "ElasticFoundationForce" => self.elastic_foundation(node, geometry),
+            "PrescribedForce" => self.prescribed_force(node),
             tag => Err(self
                 .doc
                 .err(node, format!("force <{tag}> is not supported"))),

@@ -33,6 +33,7 @@ mod joints;
 mod muscle_properties;
 mod muscles;
 mod path_forces;
+mod prescribed_force;
 mod station_frames;
 mod upgrade;
 

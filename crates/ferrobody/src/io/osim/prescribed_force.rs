@@ -1,0 +1,62 @@
+//! OpenSim's `PrescribedForce` as [`PrescribedForce`]: `socket_frame` (or before version
+//! 30506 `body`, upgraded), `pointIsGlobal` (default false), `forceIsGlobal` (default true),
+//! and the `FunctionSet`s `forceFunctions`, `pointFunctions`, `torqueFunctions` of three
+//! functions each or none (OpenSim refuses one or two: so does the reader).
+
+use super::custom_joint::read_function;
+use super::document::{child, objects, Res};
+use super::forces::ForceCtx;
+use super::frames::socket_frame;
+use crate::forces::PrescribedForce;
+use crate::math::function::Function;
+use crate::model::Force;
+use roxmltree::Node;
+
+impl ForceCtx<'_, '_, '_> {
+    /// Adds a `PrescribedForce`.
+    pub(super) fn prescribed_force(&mut self, node: Node) -> Res<()> {
+        let doc = self.doc;
+        let frame = socket_frame(doc, node, "socket_frame")?;
+        let force = PrescribedForce {
+            name: node
+                .attribute("name")
+                .unwrap_or("PrescribedForce")
+                .to_string(),
+            body: self.body(node, &frame.body)?,
+            x_bf: frame.x_bf,
+            force: self.function_triple(node, "forceFunctions")?,
+            point: self.function_triple(node, "pointFunctions")?,
+            torque: self.function_triple(node, "torqueFunctions")?,
+            point_is_global: doc.boolean(node, "pointIsGlobal", false)?,
+            force_is_global: doc.boolean(node, "forceIsGlobal", true)?,
+        };
+        self.push(node, Force::Prescribed(Box::new(force)))?;
+        Ok(())
+    }
+
+    /// The function set `name` (a `<FunctionSet name="NAME">`, or a `<NAME>` element):
+    /// three functions, or `None` when it is absent or empty.
+    fn function_triple(&self, node: Node, name: &str) -> Res<Option<[Function; 3]>> {
+        let doc = self.doc;
+        let set = node
+            .children()
+            .find(|c| c.is_element() && c.attribute("name") == Some(name))
+            .or_else(|| child(node, name));
+        let Some(set) = set else { return Ok(None) };
+        let functions = objects(set)
+            .into_iter()
+            .map(|f| read_function(doc, f))
+            .collect::<Res<Vec<_>>>()?;
+        match <[Function; 3]>::try_from(functions) {
+            Ok(three) => Ok(Some(three)),
+            Err(v) if v.is_empty() => Ok(None),
+            Err(v) => Err(doc.err(
+                set,
+                format!(
+                    "{name}: three components must be given, or none, not {}",
+                    v.len()
+                ),
+            )),
+        }
+    }
+}
