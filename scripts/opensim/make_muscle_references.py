@@ -253,7 +253,9 @@ def write_ball_actuators(out_dir, name):
 def write_ligaments(out_dir, name):
     """A pendulum held by two Ligaments from Ground: one with OpenSim's default force-length
     curve (its property left out of the file), one with a SimmSpline curve of its own through
-    three points; the swing stretches each past its resting length and lets it go slack."""
+    three points; and by two Blankevoort1991Ligaments, one with its transition strain and
+    damping given, one with them left to the defaults. The swing stretches each past its
+    resting (slack) length and lets it go slack."""
     model = osim.Model()
     model.setName(name)
     bob = osim.Body("bob", 1.0, osim.Vec3(0, -0.3, 0), osim.Inertia(0.01, 0.002, 0.01))
@@ -278,6 +280,22 @@ def write_ligaments(out_dir, name):
             for x, y in zip(*curve):
                 spline.addPoint(x, y)
             lig.setForceLengthCurve(spline)
+        model.addForce(lig)
+    for lig_name, start, end, slack, k, extra in [
+            ("acl", osim.Vec3(0.1, -0.45, 0.03), osim.Vec3(0.03, -0.3, 0), 0.2, 100.0,
+             (0.08, 2.0)),
+            ("pcl", osim.Vec3(-0.15, -0.4, -0.02), osim.Vec3(-0.02, -0.28, 0.01), 0.2, 80.0,
+             None)]:
+        lig = osim.Blankevoort1991Ligament()
+        lig.setName(lig_name)
+        path = osim.GeometryPath.safeDownCast(lig.updPath())
+        path.appendNewPathPoint(lig_name + "_origin", model.getGround(), start)
+        path.appendNewPathPoint(lig_name + "_insertion", bob, end)
+        lig.set_slack_length(slack)
+        lig.set_linear_stiffness(k)
+        if extra is not None:
+            lig.set_transition_strain(extra[0])
+            lig.set_damping_coefficient(extra[1])
         model.addForce(lig)
     model.finalizeConnections()
     out = f"{out_dir}/{name}.osim"

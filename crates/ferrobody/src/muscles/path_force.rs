@@ -1,5 +1,5 @@
-//! Forces along a geometry path that are not muscles (OpenSim's `PathActuator`, `PathSpring`
-//! and `Ligament`), on the same [`GeometryPath`]s, points and wrapping as the muscles, applied
+//! Forces along a geometry path that are not muscles (OpenSim's `PathActuator`, `PathSpring`,
+//! `Ligament` and `Blankevoort1991Ligament`), on the same [`GeometryPath`]s, points and wrapping as the muscles, applied
 //! as a tension T along the path (positive T shortens it; a negative actuator tension pushes).
 //!
 //! * `PathActuator`: `T = c F`, the control c (its `PrescribedController` function of time,
@@ -13,8 +13,17 @@
 //!   zero, with `pcsa_force` F (N) and the dimensionless `force_length_curve` f of the
 //!   normalized length (any OpenSim function; by default the SimmSpline of
 //!   [`default_ligament_curve`]). No damping and, as in OpenSim, no potential energy.
+//! * `Blankevoort1991Ligament` (Blankevoort et al. 1991, J Biomech Eng 113:263): with the
+//!   strain `ε = ℓ/ℓ₀ − 1` over the `slack_length` ℓ₀ and its rate `ε̇ = ℓ̇/ℓ₀`, the spring
+//!   `F_s = ½ k ε²/ε_t` for `0 < ε < ε_t` (the toe region up to the `transition_strain` ε_t),
+//!   `k (ε − ε_t/2)` beyond, 0 when slack (`linear_stiffness` k, N per unit strain); the
+//!   damper `F_d = c ε̇ step(ε; 0 → 1 over [0, 0.01])` while ε > 0 and ε̇ > 0, else 0
+//!   (`damping_coefficient` c, N·s; Simbody's quintic step); `T = max(F_s + F_d, 0)`. Its
+//!   potential energy is OpenSim's `k ℓ₀ ε³/(6 ε_t)` in the toe region,
+//!   `k ℓ₀ ε_t²/6 + k ℓ₀ ε (ε − ε_t)/2` beyond (J).
 //!
-//! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{PathActuator, PathSpring, Ligament}.cpp`
+//! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{PathActuator, PathSpring, Ligament,
+//! Blankevoort1991Ligament}.cpp`
 //! (`computeActuation`, `getStretch`, `getTension`).
 
 use super::path::GeometryPath;
@@ -54,6 +63,47 @@ pub enum PathForceLaw {
         /// `force_length_curve` f(ℓ/ℓ₀) (dimensionless).
         force_length_curve: Function,
     },
+    /// OpenSim's `Blankevoort1991Ligament`.
+    Blankevoort {
+        /// `slack_length` ℓ₀ (m).
+        slack_length: f64,
+        /// `linear_stiffness` k (N per unit strain).
+        linear_stiffness: f64,
+        /// `transition_strain` ε_t.
+        transition_strain: f64,
+        /// `damping_coefficient` c (N·s).
+        damping_coefficient: f64,
+    },
+}
+
+/// Simbody's `Function::Step(0, 1, 0, 0.01)`, with which the Blankevoort damper fades in.
+const DAMPING_FADE_IN: Function = Function::Step {
+    y0: 0.0,
+    y1: 1.0,
+    x0: 0.0,
+    x1: 0.01,
+};
+
+/// The Blankevoort ligament's tension at strain `strain` and strain rate `rate`.
+fn blankevoort_tension<T: Real>(strain: T, rate: T, k: f64, e_t: f64, c: f64) -> T {
+    let spring = if strain.re() <= 0.0 {
+        T::zero()
+    } else if strain.re() < e_t {
+        T::c(0.5 * k / e_t) * (strain * strain)
+    } else {
+        T::c(k) * (strain - T::c(e_t / 2.0))
+    };
+    let damping = if strain.re() > 0.0 && rate.re() > 0.0 {
+        T::c(c) * rate * DAMPING_FADE_IN.value(strain)
+    } else {
+        T::zero()
+    };
+    let total = damping + spring;
+    if total.re() < 0.0 {
+        T::zero()
+    } else {
+        total
+    }
 }
 
 /// The force–length curve OpenSim's `Ligament` constructs when the file gives none
@@ -130,6 +180,26 @@ impl PathForce {
                     return Err(invalid!("pcsa_force {pcsa_force} is not finite"));
                 }
             }
+            PathForceLaw::Blankevoort {
+                slack_length,
+                linear_stiffness,
+                transition_strain,
+                damping_coefficient,
+            } => {
+                // OpenSim refuses negative values (`extendFinalizeFromProperties`).
+                for (name, value) in [
+                    ("slack_length", slack_length),
+                    ("linear_stiffness", linear_stiffness),
+                    ("transition_strain", transition_strain),
+                    ("damping_coefficient", damping_coefficient),
+                ] {
+                    if !(value.is_finite() && *value >= 0.0) {
+                        return Err(invalid!(
+                            "{name} must be finite and not negative, got {value}"
+                        ));
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -161,6 +231,21 @@ impl PathForce {
                 } else {
                     force_length_curve.value(length / T::c(*resting_length)) * T::c(*pcsa_force)
                 }
+            }
+            PathForceLaw::Blankevoort {
+                slack_length,
+                linear_stiffness,
+                transition_strain,
+                damping_coefficient,
+            } => {
+                let l0 = T::c(*slack_length);
+                blankevoort_tension(
+                    length / l0 - T::one(),
+                    speed / l0,
+                    *linear_stiffness,
+                    *transition_strain,
+                    *damping_coefficient,
+                )
             }
         }
     }
@@ -195,6 +280,24 @@ impl<T: Real> ForceElement<T> for PathForce {
             } => {
                 let s = stretch(self.path.kinematics(ctx).length, *resting_length);
                 T::c(0.5 * stiffness) * s * s
+            }
+            PathForceLaw::Blankevoort {
+                slack_length,
+                linear_stiffness,
+                transition_strain,
+                ..
+            } => {
+                let l0 = T::c(*slack_length);
+                let strain = self.path.kinematics(ctx).length / l0 - T::one();
+                let (k_l0, e_t) = (T::c(linear_stiffness * slack_length), *transition_strain);
+                if strain.re() <= 0.0 {
+                    T::zero()
+                } else if strain.re() < e_t {
+                    T::c(1.0 / 6.0) * k_l0 / T::c(e_t) * (strain * strain * strain)
+                } else {
+                    T::c(1.0 / 6.0) * k_l0 * T::c(e_t * e_t)
+                        + T::c(0.5) * k_l0 * strain * (strain - T::c(e_t))
+                }
             }
             PathForceLaw::Actuator { .. } | PathForceLaw::Ligament { .. } => T::zero(),
         }

@@ -1,7 +1,7 @@
-//! OpenSim's `PathActuator`, `PathSpring` and `Ligament` as [`PathForce`]s on the same
-//! geometry paths as the muscles (points, conditional and moving points, wrap objects). A
-//! `PathActuator` takes its `PrescribedController` function of time as its control, else
-//! zero, as in OpenSim. A `Ligament`'s `force_length_curve` is any OpenSim function (written
+//! OpenSim's `PathActuator`, `PathSpring`, `Ligament` and `Blankevoort1991Ligament` as
+//! [`PathForce`]s on the same geometry paths as the muscles (points, conditional and moving
+//! points, wrap objects). A `PathActuator` takes its `PrescribedController` function of time
+//! as its control, else zero, as in OpenSim. A `Ligament`'s `force_length_curve` is any OpenSim function (written
 //! as `<SimmSpline name="force_length_curve">`, or inside a `<force_length_curve>` element),
 //! OpenSim's default SimmSpline when left out.
 
@@ -14,7 +14,12 @@ use crate::muscles::{default_ligament_curve, PathForce, PathForceLaw};
 use roxmltree::Node;
 
 /// The path-force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 3] = ["PathActuator", "PathSpring", "Ligament"];
+pub(super) const SUPPORTED: [&str; 4] = [
+    "PathActuator",
+    "PathSpring",
+    "Ligament",
+    "Blankevoort1991Ligament",
+];
 
 /// The function-valued property `name` of `node`: an element named by its `name` attribute
 /// (how OpenSim writes it) or the element inside a `<name>` wrapper; `None` when left out.
@@ -40,6 +45,13 @@ impl ForceCtx<'_, '_, '_> {
                 resting_length: doc.scalar(node, "resting_length", f64::NAN)?,
                 stiffness: doc.scalar(node, "stiffness", f64::NAN)?,
                 dissipation: doc.scalar(node, "dissipation", f64::NAN)?,
+            }
+        } else if tag == "Blankevoort1991Ligament" {
+            PathForceLaw::Blankevoort {
+                slack_length: doc.scalar(node, "slack_length", 0.0)?,
+                linear_stiffness: doc.scalar(node, "linear_stiffness", 1.0)?,
+                transition_strain: doc.scalar(node, "transition_strain", 0.06)?,
+                damping_coefficient: doc.scalar(node, "damping_coefficient", 0.003)?,
             }
         } else if tag == "Ligament" {
             PathForceLaw::Ligament {
