@@ -81,6 +81,9 @@ MODELS = {
     # opensim-core's IK test shoulder (a 3.0 document, kept as written): CoordinateLimitForces
     # on the ScapulothoracicJoint's Euler-type coordinates (q̇ ≠ u), a PointConstraint, locks
     "subject1_abdbonepin_v30000": ("core:Applications/IK/test/subject1_abdbonepin.osim", None),
+    # opensim-core's CMC test block hanging from a RigidTendonMuscle, driven by a Sine
+    "rigid_tendon_block": ("core:Applications/CMC/test/block_hanging_RigidTendonMuscle.osim",
+                           "sine"),
     # opensim-core's Schutte1993Muscle_Deprecated models, kept as written
     "neck3dof_schutte_v20001": ("core:OpenSim/Tools/Test/Neck3dof_point_constraint.osim", None),
     "wrist_mass_schutte_v10905": ("core:OpenSim/Simulation/Test/wrist_mass.osim", None),

@@ -428,32 +428,32 @@ fn station_defined_frame_axis_that_does_not_parse_warns() {
 /// class OpenSim does not know either (a plugin's) is left out and listed, as OpenSim skips it.
 #[test]
 fn unsupported_opensim_force_is_an_error_unless_disabled() {
-    let force = r#"<RigidTendonMuscle name="rtm"><GeometryPath name="path"><PathPointSet><objects>
+    let force = r#"<ClutchedPathSpring name="rtm"><GeometryPath name="path"><PathPointSet><objects>
         <PathPoint name="a"><socket_parent_frame>/ground</socket_parent_frame><location>0 0 0</location></PathPoint>
         <PathPoint name="b"><socket_parent_frame>/bodyset/thigh</socket_parent_frame><location>0 0 0</location></PathPoint>
-        </objects></PathPointSet></GeometryPath>APPLIES</RigidTendonMuscle>"#;
+        </objects></PathPointSet></GeometryPath>APPLIES</ClutchedPathSpring>"#;
     let with = |applies: &str, tag: &str| {
         let f = force
             .replace("APPLIES", applies)
-            .replace("RigidTendonMuscle", tag);
+            .replace("ClutchedPathSpring", tag);
         edit(
             &leg(),
             "<ForceSet name=\"forceset\">\n\t\t\t<objects>",
             &format!("<ForceSet name=\"forceset\">\n\t\t\t<objects>{f}"),
         )
     };
-    let m = error_of(&with("", "RigidTendonMuscle"));
+    let m = error_of(&with("", "ClutchedPathSpring"));
     assert!(
-        m.contains("/forceset/rtm") && m.contains("<RigidTendonMuscle> changes the motion"),
+        m.contains("/forceset/rtm") && m.contains("<ClutchedPathSpring> changes the motion"),
         "{m}"
     );
     let disabled = osim::parse(
-        &with("<appliesForce>false</appliesForce>", "RigidTendonMuscle"),
+        &with("<appliesForce>false</appliesForce>", "ClutchedPathSpring"),
         "m.osim",
     )
     .unwrap();
     assert_eq!(
-        disabled.left_out.get("RigidTendonMuscle (disabled)"),
+        disabled.left_out.get("ClutchedPathSpring (disabled)"),
         Some(&1)
     );
     let plugin = osim::parse(&with("", "BodyDragForce"), "m.osim").unwrap();

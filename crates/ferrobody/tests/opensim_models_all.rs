@@ -352,3 +352,10 @@ fn shoulder_path_springs_match_opensim() {
 fn coordinate_limits_on_a_scapulothoracic_joint_match_opensim() {
     check("subject1_abdbonepin_v30000", 1e-5);
 }
+
+/// opensim-core's CMC test block hanging from a `RigidTendonMuscle` (no states: its
+/// activation is the control, here a Sine; OpenSim's default curves), over 0.5 s.
+#[test]
+fn rigid_tendon_muscle_matches_opensim() {
+    check("rigid_tendon_block", 1e-5);
+}

@@ -23,6 +23,7 @@ mod path_buffer;
 pub mod path_force;
 pub mod path_wrap;
 pub mod pennation;
+pub mod rigid_tendon;
 pub mod scalar_actuators;
 pub mod schutte1993;
 mod schutte_equilibrium;
@@ -43,6 +44,7 @@ pub use path::{CoordinateRef, GeometryPath, PathKinematics, PathPoint};
 pub(crate) use path_buffer::PathBuffer;
 pub use path_force::{default_ligament_curve, PathForce, PathForceLaw};
 pub use path_wrap::{PathWrap, WrapObject, WrapShape};
+pub use rigid_tendon::RigidTendon;
 pub use schutte1993::Schutte1993;
 pub use thelen2003::Thelen2003;
 pub use wrap_cylinder::{Quadrant, WrapCylinder};
@@ -137,6 +139,7 @@ impl MuscleModel {
                 m.properties.optimal_fiber_length * m.properties.max_contraction_velocity
             }
             MuscleModel::Schutte1993(m) => m.optimal_fiber_length * m.max_contraction_velocity,
+            MuscleModel::RigidTendon(m) => m.optimal_fiber_length * m.max_contraction_velocity,
         }
     }
 }
@@ -153,6 +156,8 @@ pub enum MuscleModel {
     Millard2012(Box<Millard2012>),
     /// OpenSim's `Schutte1993Muscle_Deprecated` (boxed: it holds its three curves).
     Schutte1993(Box<Schutte1993>),
+    /// OpenSim's `RigidTendonMuscle` (boxed: it holds its three curves); no states.
+    RigidTendon(Box<RigidTendon>),
 }
 
 /// A muscle on a path.
@@ -212,7 +217,9 @@ impl Muscle {
         let law_constants = match &model {
             MuscleModel::Thelen2003(m) => LawConstants::Thelen(m.shape()),
             MuscleModel::DeGrooteFregly2016(m) => LawConstants::DeGroote(m.shape()),
-            MuscleModel::Millard2012(_) | MuscleModel::Schutte1993(_) => LawConstants::None,
+            MuscleModel::Millard2012(_)
+            | MuscleModel::Schutte1993(_)
+            | MuscleModel::RigidTendon(_) => LawConstants::None,
         };
         Self {
             name,
@@ -254,6 +261,12 @@ impl Muscle {
             MuscleModel::Schutte1993(m) => {
                 if self.activation.is_none() || self.fiber_length.is_none() {
                     return Err("a Schutte muscle needs activation and fibre-length states".into());
+                }
+                m.validate()
+            }
+            MuscleModel::RigidTendon(m) => {
+                if self.activation.is_some() || self.fiber_length.is_some() {
+                    return Err("a rigid-tendon muscle has no states".into());
                 }
                 m.validate()
             }
@@ -332,6 +345,13 @@ impl Muscle {
                     activation_rate: out.activation_rate,
                 }
             }
+            MuscleModel::RigidTendon(m) => MuscleState {
+                excitation,
+                activation,
+                path,
+                output: m.evaluate(path.length, path.speed, activation),
+                activation_rate: T::zero(),
+            },
             MuscleModel::Millard2012(m) => {
                 let lce = self.fiber_length.map_or(T::zero(), |z| ctx.z(z));
                 let output = m.evaluate(path.length, path.speed, activation, lce);

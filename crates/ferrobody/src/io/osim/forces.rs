@@ -70,7 +70,7 @@ pub(super) const SUPPORTED: [&str; 9] = [
 /// dynamics and that the reader cannot simulate: an error naming the element, not a silent
 /// omission. A class OpenSim does not know (a plugin's, such as `BodyDragForce`) is left out
 /// and listed, as OpenSim itself skips an object type it does not recognise.
-const NEEDED_BUT_UNSUPPORTED: [&str; 15] = [
+const NEEDED_BUT_UNSUPPORTED: [&str; 14] = [
     "BodyActuator",
     "ClutchedPathSpring",
     "Delp1990Muscle_Deprecated",
@@ -84,7 +84,6 @@ const NEEDED_BUT_UNSUPPORTED: [&str; 15] = [
     "MeyerFregly2016Force",
     "MeyerFregly2016Muscle",
     "Millard2012AccelerationMuscle",
-    "RigidTendonMuscle",
     "Thelen2003Muscle_Deprecated",
 ];
 

@@ -5,7 +5,9 @@ use crate::math::function::Function;
 use crate::muscles::millard_curves::{
     ActiveForceLength, FiberForceLength, ForceVelocity, TendonForceLength,
 };
-use crate::muscles::{DeGrooteFregly2016, Millard2012, MillardProperties, Schutte1993, Thelen2003};
+use crate::muscles::{
+    DeGrooteFregly2016, Millard2012, MillardProperties, RigidTendon, Schutte1993, Thelen2003,
+};
 use roxmltree::Node;
 
 /// A `DeGrooteFregly2016Muscle`'s properties (OpenSim's defaults where the file is silent).
@@ -311,5 +313,31 @@ fn tendon_force_length(doc: &Doc, node: Option<Node>) -> Res<TendonForceLength> 
             d.strain_at_one_norm_force,
         )?,
         shape: all_or_none(doc, n, tags)?,
+    })
+}
+
+/// A `RigidTendonMuscle`'s properties: the `Muscle` base's and its three curves (any
+/// function, OpenSim's default splines when left out).
+pub(super) fn rigid_tendon_properties(doc: &Doc, node: Node) -> Res<RigidTendon> {
+    let d = RigidTendon::default();
+    let get = |tag: &str, default: f64| doc.scalar(node, tag, default);
+    let curve = |tag: &str, default: Function| -> Res<Function> {
+        Ok(super::path_forces::function_property(doc, node, tag)?.unwrap_or(default))
+    };
+    Ok(RigidTendon {
+        max_isometric_force: get("max_isometric_force", d.max_isometric_force)?,
+        optimal_fiber_length: get("optimal_fiber_length", d.optimal_fiber_length)?,
+        tendon_slack_length: get("tendon_slack_length", d.tendon_slack_length)?,
+        pennation_angle_at_optimal: get(
+            "pennation_angle_at_optimal",
+            d.pennation_angle_at_optimal,
+        )?,
+        max_contraction_velocity: get("max_contraction_velocity", d.max_contraction_velocity)?,
+        active_force_length_curve: curve("active_force_length_curve", d.active_force_length_curve)?,
+        passive_force_length_curve: curve(
+            "passive_force_length_curve",
+            d.passive_force_length_curve,
+        )?,
+        force_velocity_curve: curve("force_velocity_curve", d.force_velocity_curve)?,
     })
 }

@@ -14,7 +14,7 @@ use super::document::{child, objects, tag_of, Res};
 use super::forces::ForceCtx;
 use super::frames::socket_frame;
 use super::muscle_properties::{
-    degroote_properties, millard, schutte_properties, thelen_properties,
+    degroote_properties, millard, rigid_tendon_properties, schutte_properties, thelen_properties,
 };
 use crate::ids::ZId;
 use crate::math::function::Function;
@@ -27,19 +27,20 @@ use nalgebra::Vector3;
 use roxmltree::Node;
 
 /// The muscle tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 4] = [
+pub(super) const SUPPORTED: [&str; 5] = [
     "DeGrooteFregly2016Muscle",
     "Millard2012EquilibriumMuscle",
+    "RigidTendonMuscle",
     "Schutte1993Muscle_Deprecated",
     "Thelen2003Muscle",
 ];
 
 impl ForceCtx<'_, '_, '_> {
-    /// Adds a supported muscle; returns its state variables by OpenSim path.
-    pub(super) fn muscle(&mut self, node: Node) -> Res<Vec<(String, ZId)>> {
+    /// The muscle's law and properties, with its minimum activation (the least `min_control`
+    /// OpenSim accepts).
+    fn muscle_model(&mut self, node: Node) -> Res<(MuscleModel, f64)> {
         let doc = self.doc;
-        let name = node.attribute("name").unwrap_or("muscle").to_string();
-        let (model, min_control_default) = match tag_of(node).as_str() {
+        Ok(match tag_of(node).as_str() {
             "Thelen2003Muscle" => {
                 let m = thelen_properties(doc, node)?;
                 m.validate().map_err(|e| doc.err(node, e))?;
@@ -50,6 +51,11 @@ impl ForceCtx<'_, '_, '_> {
                 let m = schutte_properties(doc, node)?;
                 m.validate().map_err(|e| doc.err(node, e))?;
                 (MuscleModel::Schutte1993(Box::new(m)), 0.0)
+            }
+            "RigidTendonMuscle" => {
+                let m = rigid_tendon_properties(doc, node)?;
+                m.validate().map_err(|e| doc.err(node, e))?;
+                (MuscleModel::RigidTendon(Box::new(m)), 0.0)
             }
             "Millard2012EquilibriumMuscle" => {
                 let mut m = millard(doc, node)?;
@@ -62,7 +68,14 @@ impl ForceCtx<'_, '_, '_> {
                 m.validate().map_err(|e| doc.err(node, e))?;
                 (MuscleModel::DeGrooteFregly2016(m), 0.0)
             }
-        };
+        })
+    }
+
+    /// Adds a supported muscle; returns its state variables by OpenSim path.
+    pub(super) fn muscle(&mut self, node: Node) -> Res<Vec<(String, ZId)>> {
+        let doc = self.doc;
+        let name = node.attribute("name").unwrap_or("muscle").to_string();
+        let (model, min_control_default) = self.muscle_model(node)?;
         let min_control = doc.bound(node, "min_control", min_control_default)?;
         let max_control = doc.bound(node, "max_control", 1.0)?;
         let bounds_at = child(node, "min_control").unwrap_or(node);
@@ -121,6 +134,8 @@ impl ForceCtx<'_, '_, '_> {
                     fiber_length = Some(state(self.builder, "fiber_length", l));
                 }
             }
+            // No states: the activation is the control, the tendon rigid.
+            MuscleModel::RigidTendon(_) => {}
         }
         let mut excitation = self.excitation_of(node, &name)?;
         if let Some(&gain) = self.reflex_gains.get(&name) {
