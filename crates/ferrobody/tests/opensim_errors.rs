@@ -477,3 +477,32 @@ fn prescribed_force_with_two_components() {
         "{m}"
     );
 }
+
+/// A Ligament's resting length must be positive and a Blankevoort ligament's properties not
+/// negative, as OpenSim requires: one-line errors naming the element.
+#[test]
+fn ligament_properties_out_of_range() {
+    let path = r#"<GeometryPath name="path"><PathPointSet><objects>
+        <PathPoint name="a"><socket_parent_frame>/ground</socket_parent_frame><location>0 0 0</location></PathPoint>
+        <PathPoint name="b"><socket_parent_frame>/bodyset/thigh</socket_parent_frame><location>0 0 0</location></PathPoint>
+        </objects></PathPointSet></GeometryPath>"#;
+    for (force, expected) in [
+        (
+            format!(r#"<Ligament name="lig">{path}<pcsa_force>10</pcsa_force></Ligament>"#),
+            "resting_length must be finite and positive, got 0",
+        ),
+        (
+            format!(
+                r#"<Blankevoort1991Ligament name="lig">{path}<slack_length>0.1</slack_length><linear_stiffness>-3</linear_stiffness></Blankevoort1991Ligament>"#
+            ),
+            "linear_stiffness must be finite and not negative, got -3",
+        ),
+    ] {
+        let m = error_of(&edit(
+            &leg(),
+            "<ForceSet name=\"forceset\">\n\t\t\t<objects>",
+            &format!("<ForceSet name=\"forceset\">\n\t\t\t<objects>{force}"),
+        ));
+        assert!(m.contains("/forceset/lig") && m.contains(expected), "{m}");
+    }
+}
