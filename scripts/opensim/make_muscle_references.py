@@ -308,8 +308,8 @@ def write_body_forces(out_dir, name):
     torque in that frame (forceIsGlobal false) at a point of the frame; one on the box, its
     force in Ground at a Ground point (pointIsGlobal), with no torque; Sine,
     PiecewiseLinearFunction and Constant components; and a pendulum pushed from the box by two
-    PointToPointActuators (points in the bodies, and fixed in Ground), each driven by a Sine;
-    gravity on."""
+    PointToPointActuators (points in the bodies, and fixed in Ground), each driven by a Sine,
+    and held by an ExpressionBasedCoordinateForce on its swing; gravity on."""
     model = osim.Model()
     model.setName(name)
     box = osim.Body("box", 2.0, osim.Vec3(0.01, 0.02, 0), osim.Inertia(0.2, 0.3, 0.4))
@@ -372,6 +372,9 @@ def write_body_forces(out_dir, name):
         controller.addActuator(p2p)
         controller.prescribeControlForActuator(p2p_name, f)
     model.addController(controller)
+    spring = osim.ExpressionBasedCoordinateForce("swing", "-3*q - 0.2*qdot + 0.5*sin(2*q)^2 - q^3/4")
+    spring.setName("nonlinear_spring")
+    model.addForce(spring)
     model.finalizeConnections()
     out = f"{out_dir}/{name}.osim"
     model.printToXML(out)

@@ -506,3 +506,20 @@ fn ligament_properties_out_of_range() {
         assert!(m.contains("/forceset/lig") && m.contains(expected), "{m}");
     }
 }
+
+/// An ExpressionBasedCoordinateForce whose expression names an unknown variable is a one-line
+/// error naming the element, the expression and the name.
+#[test]
+fn coordinate_expression_with_an_unknown_variable() {
+    let force = r#"<ExpressionBasedCoordinateForce name="spring"><coordinate>ground_pelvis_coord_2</coordinate>
+        <expression>-10*theta</expression></ExpressionBasedCoordinateForce>"#;
+    let m = error_of(&edit(
+        &leg(),
+        "<ForceSet name=\"forceset\">\n\t\t\t<objects>",
+        &format!("<ForceSet name=\"forceset\">\n\t\t\t<objects>{force}"),
+    ));
+    assert!(
+        m.contains("/forceset/spring") && m.contains("unknown variable 'theta'"),
+        "{m}"
+    );
+}

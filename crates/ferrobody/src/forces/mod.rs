@@ -13,6 +13,7 @@
 
 mod constant;
 mod context;
+mod coordinate_expression;
 mod coordinate_limit;
 mod gravity;
 mod linear_bushing;
@@ -23,6 +24,7 @@ mod two_point;
 
 pub use constant::{ConstantForce, ConstantTorque, MobilityConstantForce};
 pub use context::{ForceAccumulator, ForceContext};
+pub use coordinate_expression::CoordinateExpressionForce;
 pub use coordinate_limit::CoordinateLimitForce;
 pub use gravity::Gravity;
 pub use linear_bushing::LinearBushing;

@@ -6,6 +6,7 @@
 //! expressed in A; `w_ab`, `v_ab` the angular velocity of B in A and the velocity of B's origin in
 //! A. Spatial vectors put the angular (or moment) part first, as Simbody does: `[w; v]`, `[m; f]`.
 
+pub mod expression;
 pub mod function;
 pub mod inertia;
 pub mod q_projection;

@@ -62,6 +62,8 @@ pub enum Force<T: Real = f64> {
     PathForce(Box<crate::muscles::PathForce>),
     /// OpenSim's `PrescribedForce`: a force, its point and a torque as functions of time.
     Prescribed(Box<crate::forces::PrescribedForce>),
+    /// OpenSim's `ExpressionBasedCoordinateForce`: `τ = f(q, q̇)` on one coordinate.
+    CoordinateExpression(Box<crate::forces::CoordinateExpressionForce>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -87,6 +89,7 @@ macro_rules! dispatch {
             Force::ScalarActuator($f) => $body,
             Force::PathForce($f) => $body,
             Force::Prescribed($f) => $body,
+            Force::CoordinateExpression($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -130,6 +133,7 @@ impl<T: Real> Force<T> {
             Force::ScalarActuator(f) => f.validate(bodies),
             Force::PathForce(f) => f.validate(bodies),
             Force::Prescribed(f) => f.validate(bodies),
+            Force::CoordinateExpression(f) => f.validate(bodies),
         }
     }
 
@@ -168,6 +172,7 @@ impl<T: Real> Force<T> {
             Force::ScalarActuator(f) => Force::ScalarActuator(f.clone()),
             Force::PathForce(f) => Force::PathForce(f.clone()),
             Force::Prescribed(f) => Force::Prescribed(f.clone()),
+            Force::CoordinateExpression(f) => Force::CoordinateExpression(f.clone()),
             Force::Custom(f) => {
                 return Err(Error::model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

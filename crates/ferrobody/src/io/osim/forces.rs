@@ -54,8 +54,9 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
 }
 
 /// The force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 9] = [
+pub(super) const SUPPORTED: [&str; 10] = [
     "PrescribedForce",
+    "ExpressionBasedCoordinateForce",
     "ElasticFoundationForce",
     "SpringGeneralizedForce",
     "BushingForce",
@@ -70,12 +71,11 @@ pub(super) const SUPPORTED: [&str; 9] = [
 /// dynamics and that the reader cannot simulate: an error naming the element, not a silent
 /// omission. A class OpenSim does not know (a plugin's, such as `BodyDragForce`) is left out
 /// and listed, as OpenSim itself skips an object type it does not recognise.
-const NEEDED_BUT_UNSUPPORTED: [&str; 14] = [
+const NEEDED_BUT_UNSUPPORTED: [&str; 13] = [
     "BodyActuator",
     "ClutchedPathSpring",
     "Delp1990Muscle_Deprecated",
     "ExpressionBasedBushingForce",
-    "ExpressionBasedCoordinateForce",
     "ExpressionBasedPathForce",
     "ExpressionBasedPointToPointForce",
     "ExternalForce",
@@ -167,6 +167,7 @@ impl ForceCtx<'_, '_, '_> {
             "SmoothSphereHalfSpaceForce" => self.smooth(node, geometry),
             "ElasticFoundationForce" => self.elastic_foundation(node, geometry),
             "PrescribedForce" => self.prescribed_force(node),
+            "ExpressionBasedCoordinateForce" => self.coordinate_expression(node),
             tag => Err(self
                 .doc
                 .err(node, format!("force <{tag}> is not supported"))),

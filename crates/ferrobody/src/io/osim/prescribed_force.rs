@@ -1,4 +1,6 @@
-//! OpenSim's `PrescribedForce` as [`PrescribedForce`]: `socket_frame` (or before version
+//! OpenSim's `PrescribedForce` as [`PrescribedForce`], and its `ExpressionBasedCoordinateForce`
+//! as [`CoordinateExpressionForce`] (`coordinate`, `expression` of `q` and `qdot`, default
+//! `0.0`; a Lepton syntax error names the element). `PrescribedForce`: `socket_frame` (or before version
 //! 30506 `body`, upgraded), `pointIsGlobal` (default false), `forceIsGlobal` (default true),
 //! and the `FunctionSet`s `forceFunctions`, `pointFunctions`, `torqueFunctions` of three
 //! functions each or none (OpenSim refuses one or two: so does the reader).
@@ -7,7 +9,8 @@ use super::custom_joint::read_function;
 use super::document::{child, objects, Res};
 use super::forces::ForceCtx;
 use super::frames::socket_frame;
-use crate::forces::PrescribedForce;
+use crate::forces::{CoordinateExpressionForce, PrescribedForce};
+use crate::math::expression::Expression;
 use crate::math::function::Function;
 use crate::model::Force;
 use roxmltree::Node;
@@ -31,6 +34,28 @@ impl ForceCtx<'_, '_, '_> {
             force_is_global: doc.boolean(node, "forceIsGlobal", true)?,
         };
         self.push(node, Force::Prescribed(Box::new(force)))?;
+        Ok(())
+    }
+
+    /// Adds an `ExpressionBasedCoordinateForce`.
+    pub(super) fn coordinate_expression(&mut self, node: Node) -> Res<()> {
+        let doc = self.doc;
+        let (body, coordinate, _) = self.coordinate(node)?;
+        let (at, text) = doc
+            .text(node, "expression")
+            .unwrap_or((node, "0.0".to_string()));
+        let expression = Expression::parse(&text, &CoordinateExpressionForce::VARIABLES)
+            .map_err(|e| doc.err(at, e))?;
+        let force = CoordinateExpressionForce {
+            name: node
+                .attribute("name")
+                .unwrap_or("ExpressionBasedCoordinateForce")
+                .to_string(),
+            body,
+            coordinate,
+            expression,
+        };
+        self.push(node, Force::CoordinateExpression(Box::new(force)))?;
         Ok(())
     }
 

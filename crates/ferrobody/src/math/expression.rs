@@ -1,0 +1,397 @@
+//! Arithmetic expressions of named variables in the syntax of Lepton, the parser OpenSim's
+//! `ExpressionBased…` forces use: numbers (`1`, `2.5e-3`), variables, `+ − * / ^` (`^` binds
+//! tightest and to the right, a unary minus binds tighter than `*` and `/`, so `-x^2` is
+//! `−(x²)`), parentheses, and Lepton's functions `sqrt exp log sin cos sec csc tan cot asin
+//! acos atan sinh cosh tanh step delta square cube recip abs floor ceil` of one argument,
+//! `atan2 min max` of two and `select(c, a, b)` (a where c ≠ 0, else b). `step(x)` is 1 for
+//! x ≥ 0, else 0; `delta(x)` is 1 at 0, else 0. Lepton's `erf` and `erfc` are refused (Rust's
+//! standard library has no error function).
+//!
+//! An integer power `x^n` is evaluated by Lepton's repeated squaring (its optimizer turns a
+//! constant integer exponent into `PowerConstant`), others by `powf`. Evaluation is generic
+//! over [`Real`] (dual numbers differentiate it; `floor`, `step` and the like carry no
+//! derivative).
+//!
+//! Source: Lepton 2013 (Peter Eastman, SimTK), `Parser.cpp`, `Operation.h`, as vendored in
+//! OpenSim 4.6's `Vendors/lepton`.
+
+use crate::error::{invalid, ModelError};
+use crate::scalar::Real;
+
+/// A parsed expression; its variables are numbered in the order of the names given to
+/// [`Expression::parse`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expression {
+    root: Node,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Node {
+    Number(f64),
+    Variable(usize),
+    Negate(Box<Node>),
+    Binary(char, Box<Node>, Box<Node>),
+    IntPower(Box<Node>, i32),
+    Call(&'static str, Vec<Node>),
+}
+
+/// Lepton's functions and their argument counts.
+const FUNCTIONS: [(&str, usize); 25] = [
+    ("sqrt", 1),
+    ("exp", 1),
+    ("log", 1),
+    ("sin", 1),
+    ("cos", 1),
+    ("sec", 1),
+    ("csc", 1),
+    ("tan", 1),
+    ("cot", 1),
+    ("asin", 1),
+    ("acos", 1),
+    ("atan", 1),
+    ("sinh", 1),
+    ("cosh", 1),
+    ("tanh", 1),
+    ("step", 1),
+    ("delta", 1),
+    ("square", 1),
+    ("cube", 1),
+    ("recip", 1),
+    ("abs", 1),
+    ("floor", 1),
+    ("ceil", 1),
+    ("atan2", 2),
+    ("min", 2),
+];
+
+struct Parser<'a> {
+    text: &'a [u8],
+    at: usize,
+    variables: &'a [&'a str],
+}
+
+impl Expression {
+    /// Parses `text` with the variables `variables` (by name); an unknown name, a function
+    /// with the wrong number of arguments or a syntax error is an error naming it.
+    pub fn parse(text: &str, variables: &[&str]) -> Result<Self, ModelError> {
+        let mut p = Parser {
+            text: text.as_bytes(),
+            at: 0,
+            variables,
+        };
+        let root = p.expression(0)?;
+        p.skip_space();
+        if p.at < p.text.len() {
+            return Err(invalid!(
+                "expression '{text}': unexpected '{}' at character {}",
+                p.text[p.at] as char,
+                p.at + 1
+            ));
+        }
+        Ok(Self { root })
+    }
+
+    /// The value with the variables at `values` (in the order given to [`Expression::parse`]).
+    pub fn eval<T: Real>(&self, values: &[T]) -> T {
+        self.root.eval(values)
+    }
+}
+
+/// Binding power of a binary operator (Lepton: `+ −` 0, `* /` 1, `^` 3; a unary minus 2).
+fn precedence(op: u8) -> Option<u8> {
+    match op {
+        b'+' | b'-' => Some(0),
+        b'*' | b'/' => Some(1),
+        b'^' => Some(3),
+        _ => None,
+    }
+}
+
+const UNARY_MINUS: u8 = 2;
+
+impl Parser<'_> {
+    fn skip_space(&mut self) {
+        while self.at < self.text.len() && self.text[self.at].is_ascii_whitespace() {
+            self.at += 1;
+        }
+    }
+
+    fn error(&self, what: &str) -> ModelError {
+        invalid!(
+            "expression '{}': {what} at character {}",
+            String::from_utf8_lossy(self.text),
+            self.at + 1
+        )
+    }
+
+    /// Operators of at least `min` precedence, by precedence climbing.
+    fn expression(&mut self, min: u8) -> Result<Node, ModelError> {
+        let mut left = self.operand()?;
+        loop {
+            self.skip_space();
+            let Some(&op) = self.text.get(self.at) else {
+                return Ok(left);
+            };
+            let Some(prec) = precedence(op).filter(|&p| p >= min) else {
+                return Ok(left);
+            };
+            self.at += 1;
+            // `^` is right-associative: its right side may hold another `^`.
+            let right = self.expression(if op == b'^' { prec } else { prec + 1 })?;
+            left = match (op, &right) {
+                (b'^', Node::Number(n)) if n.fract() == 0.0 && n.abs() < 1e9 => {
+                    Node::IntPower(Box::new(left), *n as i32)
+                }
+                _ => Node::Binary(op as char, Box::new(left), Box::new(right)),
+            };
+        }
+    }
+
+    fn operand(&mut self) -> Result<Node, ModelError> {
+        self.skip_space();
+        let Some(&c) = self.text.get(self.at) else {
+            return Err(self.error("missing operand"));
+        };
+        if c == b'-' {
+            self.at += 1;
+            return Ok(Node::Negate(Box::new(self.expression(UNARY_MINUS)?)));
+        }
+        if c == b'(' {
+            self.at += 1;
+            let inner = self.expression(0)?;
+            self.expect(b')')?;
+            return Ok(inner);
+        }
+        if c.is_ascii_digit() || c == b'.' {
+            return self.number();
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            return self.name();
+        }
+        Err(self.error(&format!("unexpected '{}'", c as char)))
+    }
+
+    fn expect(&mut self, c: u8) -> Result<(), ModelError> {
+        self.skip_space();
+        if self.text.get(self.at) == Some(&c) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(self.error(&format!("expected '{}'", c as char)))
+        }
+    }
+
+    fn number(&mut self) -> Result<Node, ModelError> {
+        let start = self.at;
+        let digits = |p: &mut Self| {
+            while p.at < p.text.len() && (p.text[p.at].is_ascii_digit() || p.text[p.at] == b'.') {
+                p.at += 1;
+            }
+        };
+        digits(self);
+        if matches!(self.text.get(self.at), Some(b'e' | b'E')) {
+            self.at += 1;
+            if matches!(self.text.get(self.at), Some(b'+' | b'-')) {
+                self.at += 1;
+            }
+            digits(self);
+        }
+        let s = String::from_utf8_lossy(&self.text[start..self.at]);
+        s.parse::<f64>()
+            .map(Node::Number)
+            .map_err(|_| self.error(&format!("bad number '{s}'")))
+    }
+
+    fn name(&mut self) -> Result<Node, ModelError> {
+        let start = self.at;
+        while self.at < self.text.len()
+            && (self.text[self.at].is_ascii_alphanumeric() || self.text[self.at] == b'_')
+        {
+            self.at += 1;
+        }
+        let name = String::from_utf8_lossy(&self.text[start..self.at]).into_owned();
+        self.skip_space();
+        if self.text.get(self.at) != Some(&b'(') {
+            return match self.variables.iter().position(|v| *v == name) {
+                Some(i) => Ok(Node::Variable(i)),
+                None => Err(self.error(&format!(
+                    "unknown variable '{name}' (expected one of {})",
+                    self.variables.join(", ")
+                ))),
+            };
+        }
+        self.at += 1;
+        let mut args = vec![self.expression(0)?];
+        loop {
+            self.skip_space();
+            match self.text.get(self.at) {
+                Some(b',') => {
+                    self.at += 1;
+                    args.push(self.expression(0)?);
+                }
+                Some(b')') => {
+                    self.at += 1;
+                    break;
+                }
+                _ => return Err(self.error("expected ',' or ')'")),
+            }
+        }
+        let arity = match name.as_str() {
+            "max" => Some(("max", 2)),
+            "select" => Some(("select", 3)),
+            _ => FUNCTIONS.iter().copied().find(|(f, _)| *f == name),
+        };
+        match arity {
+            Some((f, n)) if n == args.len() => Ok(Node::Call(f, args)),
+            Some((f, n)) => {
+                Err(self.error(&format!("{f} takes {n} argument(s), not {}", args.len())))
+            }
+            None if name == "erf" || name == "erfc" => {
+                Err(self.error(&format!("Lepton's '{name}' is not supported")))
+            }
+            None => Err(self.error(&format!("unknown function '{name}'"))),
+        }
+    }
+}
+
+/// Lepton's `PowerConstant` for an integer exponent: repeated squaring.
+fn int_power<T: Real>(x: T, n: i32) -> T {
+    let (mut base, mut e) = if n < 0 { (T::one() / x, -n) } else { (x, n) };
+    let mut result = T::one();
+    while e != 0 {
+        if e & 1 == 1 {
+            result *= base;
+        }
+        base *= base;
+        e >>= 1;
+    }
+    result
+}
+
+impl Node {
+    fn eval<T: Real>(&self, v: &[T]) -> T {
+        match self {
+            Node::Number(x) => T::c(*x),
+            Node::Variable(i) => v[*i],
+            Node::Negate(a) => -a.eval(v),
+            Node::IntPower(a, n) => int_power(a.eval(v), *n),
+            Node::Binary(op, a, b) => {
+                let (a, b) = (a.eval(v), b.eval(v));
+                match op {
+                    '+' => a + b,
+                    '-' => a - b,
+                    '*' => a * b,
+                    '/' => a / b,
+                    _ => a.powf_exact(b.re()),
+                }
+            }
+            Node::Call(f, args) => {
+                let x = args[0].eval(v);
+                let flat = |y: f64| T::c(y);
+                match *f {
+                    "sqrt" => x.sqrt(),
+                    "exp" => x.exp(),
+                    "log" => x.ln(),
+                    "sin" => x.sin(),
+                    "cos" => x.cos(),
+                    "sec" => T::one() / x.cos(),
+                    "csc" => T::one() / x.sin(),
+                    "tan" => x.tan(),
+                    "cot" => T::one() / x.tan(),
+                    "asin" => x.asin(),
+                    "acos" => x.acos(),
+                    "atan" => x.atan(),
+                    "sinh" => x.sinh(),
+                    "cosh" => x.cosh(),
+                    "tanh" => x.tanh_exact(),
+                    "step" => flat(if x.re() >= 0.0 { 1.0 } else { 0.0 }),
+                    "delta" => flat(if x.re() == 0.0 { 1.0 } else { 0.0 }),
+                    "square" => x * x,
+                    "cube" => x * x * x,
+                    "recip" => T::one() / x,
+                    "abs" => x.abs(),
+                    "floor" => flat(x.re().floor()),
+                    "ceil" => flat(x.re().ceil()),
+                    "atan2" => x.atan2(args[1].eval(v)),
+                    "min" => {
+                        let y = args[1].eval(v);
+                        if y.re() < x.re() {
+                            y
+                        } else {
+                            x
+                        }
+                    }
+                    "max" => {
+                        let y = args[1].eval(v);
+                        if y.re() > x.re() {
+                            y
+                        } else {
+                            x
+                        }
+                    }
+                    _ => {
+                        if x.re() != 0.0 {
+                            args[1].eval(v)
+                        } else {
+                            args[2].eval(v)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Expression;
+
+    fn eval(text: &str, q: f64, qdot: f64) -> f64 {
+        Expression::parse(text, &["q", "qdot"])
+            .unwrap()
+            .eval(&[q, qdot])
+    }
+
+    #[test]
+    fn precedence_and_associativity_follow_lepton() {
+        assert_eq!(eval("-q^2", 3.0, 0.0), -9.0);
+        assert_eq!(eval("2^3^2", 0.0, 0.0), 512.0);
+        assert_eq!(eval("1-2-3", 0.0, 0.0), -4.0);
+        assert_eq!(eval("8/2/2", 0.0, 0.0), 2.0);
+        assert_eq!(eval("-q*qdot + 1", 2.0, 3.0), -5.0);
+        assert_eq!(eval("(1+q)*(qdot-1)", 1.0, 4.0), 6.0);
+        assert_eq!(eval("1.5e-3*1e3", 0.0, 0.0), 1.5);
+    }
+
+    #[test]
+    fn functions_and_integer_powers() {
+        assert_eq!(eval("q^-2", 2.0, 0.0), 0.25);
+        assert_eq!(eval("q^0.5", 4.0, 0.0), 2.0);
+        assert_eq!(eval("max(q, qdot) + min(q, qdot)", 1.0, 5.0), 6.0);
+        assert_eq!(eval("select(step(q), 1, 2)", -1.0, 0.0), 2.0);
+        assert_eq!(
+            eval("atan2(q, qdot)", 1.0, 1.0),
+            std::f64::consts::FRAC_PI_4
+        );
+        assert_eq!(
+            eval("square(q) - cube(q) + recip(q)", 2.0, 0.0),
+            4.0 - 8.0 + 0.5
+        );
+    }
+
+    #[test]
+    fn bad_expressions_name_the_problem() {
+        let err = |t: &str| {
+            Expression::parse(t, &["q", "qdot"])
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err("-10*x").contains("unknown variable 'x'"));
+        assert!(err("foo(q)").contains("unknown function 'foo'"));
+        assert!(err("atan2(q)").contains("atan2 takes 2 argument(s), not 1"));
+        assert!(err("q +").contains("missing operand"));
+        assert!(err("(q").contains("expected ')'"));
+        assert!(err("q q").contains("unexpected 'q'"));
+        assert!(err("erf(q)").contains("'erf' is not supported"));
+    }
+}
