@@ -161,6 +161,24 @@ def write_millard_variant(src, out_dir, name, settings):
     return save_through_opensim(tree, out_dir, name)
 
 
+def add_controls(model, controls):
+    """A PrescribedController named `controls` driving each (actuator, function) pair."""
+    controller = osim.PrescribedController()
+    controller.setName("controls")
+    for actuator, f in controls:
+        controller.addActuator(actuator)
+        controller.prescribeControlForActuator(actuator.getName(), f)
+    model.addController(controller)
+
+
+def save(model, out_dir, name):
+    """`model` connected and written to OUT_DIR/NAME.osim; returns the path."""
+    model.finalizeConnections()
+    out = f"{out_dir}/{name}.osim"
+    model.printToXML(out)
+    return out
+
+
 def write_actuators(out_dir, name):
     """A free body pushed by a PointActuator (off its centre, direction in its own frame) and
     turned by a TorqueActuator (axis in its frame, reaction on a second body), and a pendulum
@@ -193,18 +211,10 @@ def write_actuators(out_dir, name):
     drive.set_activation_time_constant(0.05)
     drive.set_default_activation(0.2)
     model.addForce(drive)
-    controller = osim.PrescribedController()
-    controller.setName("controls")
-    for actuator, f in [(push, osim.Sine(1.0, 3.0, 0.2, 0.5)),
-                        (twist, osim.Sine(1.0, 2.0, 0.0, 0.0)),
-                        (drive, osim.Sine(0.8, 4.0, 0.0, 0.1))]:
-        controller.addActuator(actuator)
-        controller.prescribeControlForActuator(actuator.getName(), f)
-    model.addController(controller)
-    model.finalizeConnections()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    return out
+    add_controls(model, [(push, osim.Sine(1.0, 3.0, 0.2, 0.5)),
+                         (twist, osim.Sine(1.0, 2.0, 0.0, 0.0)),
+                         (drive, osim.Sine(0.8, 4.0, 0.0, 0.1))])
+    return save(model, out_dir, name)
 
 
 def write_ball_actuators(out_dir, name):
@@ -237,17 +247,9 @@ def write_ball_actuators(out_dir, name):
     drive.setOptimalForce(0.2)
     drive.set_activation_time_constant(0.05)
     model.addForce(drive)
-    controller = osim.PrescribedController()
-    controller.setName("controls")
-    for actuator, f in [(push, osim.Sine(1.0, 3.0, 0.2, 0.5)),
-                        (drive, osim.Sine(0.8, 4.0, 0.0, 0.1))]:
-        controller.addActuator(actuator)
-        controller.prescribeControlForActuator(actuator.getName(), f)
-    model.addController(controller)
-    model.finalizeConnections()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    return out
+    add_controls(model, [(push, osim.Sine(1.0, 3.0, 0.2, 0.5)),
+                         (drive, osim.Sine(0.8, 4.0, 0.0, 0.1))])
+    return save(model, out_dir, name)
 
 
 def write_ligaments(out_dir, name):
@@ -297,10 +299,7 @@ def write_ligaments(out_dir, name):
             lig.set_transition_strain(extra[0])
             lig.set_damping_coefficient(extra[1])
         model.addForce(lig)
-    model.finalizeConnections()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    return out
+    return save(model, out_dir, name)
 
 
 def write_body_forces(out_dir, name):
@@ -355,8 +354,7 @@ def write_body_forces(out_dir, name):
                         arm, osim.Vec3(0), osim.Vec3(0))
     pin.updCoordinate().setName("swing")
     model.addJoint(pin)
-    controller = osim.PrescribedController()
-    controller.setName("controls")
+    controls = []
     for p2p_name, a, b, is_global, f in [
             ("strut", osim.Vec3(0.05, 0, 0), osim.Vec3(0, -0.3, 0.02), False,
              osim.Sine(2.0, 3.0, 0.0, 0.5)),
@@ -369,16 +367,12 @@ def write_body_forces(out_dir, name):
         p2p.setPointsAreGlobal(is_global)
         p2p.setOptimalForce(3.0)
         model.addForce(p2p)
-        controller.addActuator(p2p)
-        controller.prescribeControlForActuator(p2p_name, f)
-    model.addController(controller)
+        controls.append((p2p, f))
+    add_controls(model, controls)
     spring = osim.ExpressionBasedCoordinateForce("swing", "-3*q - 0.2*qdot + 0.5*sin(2*q)^2 - q^3/4")
     spring.setName("nonlinear_spring")
     model.addForce(spring)
-    model.finalizeConnections()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    return out
+    return save(model, out_dir, name)
 
 
 def write_defaults_variant(src, out_dir, name):
@@ -476,15 +470,8 @@ def write_path_forces(out_dir, name):
     tether.updGeometryPath().appendNewPathPoint("arm_end", arm, osim.Vec3(0, -0.5, 0))
     tether.updGeometryPath().appendNewPathPoint("box_side", box, osim.Vec3(0.05, 0, 0))
     model.addForce(tether)
-    controller = osim.PrescribedController()
-    controller.setName("controls")
-    controller.addActuator(lift)
-    controller.prescribeControlForActuator("lift", osim.Sine(0.5, 3.0, 0.0, 0.5))
-    model.addController(controller)
-    model.finalizeConnections()
-    out = f"{out_dir}/{name}.osim"
-    model.printToXML(out)
-    return out
+    add_controls(model, [(lift, osim.Sine(0.5, 3.0, 0.0, 0.5))])
+    return save(model, out_dir, name)
 
 
 def replace_cylinder(src, out_dir, name, tag, object_name, fields):

@@ -32,36 +32,70 @@ enum Node {
     Negate(Box<Node>),
     Binary(char, Box<Node>, Box<Node>),
     IntPower(Box<Node>, i32),
-    Call(&'static str, Vec<Node>),
+    Call(Func, Vec<Node>),
 }
 
-/// Lepton's functions and their argument counts.
-const FUNCTIONS: [(&str, usize); 25] = [
-    ("sqrt", 1),
-    ("exp", 1),
-    ("log", 1),
-    ("sin", 1),
-    ("cos", 1),
-    ("sec", 1),
-    ("csc", 1),
-    ("tan", 1),
-    ("cot", 1),
-    ("asin", 1),
-    ("acos", 1),
-    ("atan", 1),
-    ("sinh", 1),
-    ("cosh", 1),
-    ("tanh", 1),
-    ("step", 1),
-    ("delta", 1),
-    ("square", 1),
-    ("cube", 1),
-    ("recip", 1),
-    ("abs", 1),
-    ("floor", 1),
-    ("ceil", 1),
-    ("atan2", 2),
-    ("min", 2),
+/// Lepton's functions, resolved by name when parsing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Func {
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Sec,
+    Csc,
+    Tan,
+    Cot,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Step,
+    Delta,
+    Square,
+    Cube,
+    Recip,
+    Abs,
+    Floor,
+    Ceil,
+    Atan2,
+    Min,
+    Max,
+    Select,
+}
+
+/// Lepton's functions by name, with their argument counts.
+const FUNCTIONS: [(&str, Func, usize); 27] = [
+    ("sqrt", Func::Sqrt, 1),
+    ("exp", Func::Exp, 1),
+    ("log", Func::Log, 1),
+    ("sin", Func::Sin, 1),
+    ("cos", Func::Cos, 1),
+    ("sec", Func::Sec, 1),
+    ("csc", Func::Csc, 1),
+    ("tan", Func::Tan, 1),
+    ("cot", Func::Cot, 1),
+    ("asin", Func::Asin, 1),
+    ("acos", Func::Acos, 1),
+    ("atan", Func::Atan, 1),
+    ("sinh", Func::Sinh, 1),
+    ("cosh", Func::Cosh, 1),
+    ("tanh", Func::Tanh, 1),
+    ("step", Func::Step, 1),
+    ("delta", Func::Delta, 1),
+    ("square", Func::Square, 1),
+    ("cube", Func::Cube, 1),
+    ("recip", Func::Recip, 1),
+    ("abs", Func::Abs, 1),
+    ("floor", Func::Floor, 1),
+    ("ceil", Func::Ceil, 1),
+    ("atan2", Func::Atan2, 2),
+    ("min", Func::Min, 2),
+    ("max", Func::Max, 2),
+    ("select", Func::Select, 3),
 ];
 
 struct Parser<'a> {
@@ -236,14 +270,9 @@ impl Parser<'_> {
                 _ => return Err(self.error("expected ',' or ')'")),
             }
         }
-        let arity = match name.as_str() {
-            "max" => Some(("max", 2)),
-            "select" => Some(("select", 3)),
-            _ => FUNCTIONS.iter().copied().find(|(f, _)| *f == name),
-        };
-        match arity {
-            Some((f, n)) if n == args.len() => Ok(Node::Call(f, args)),
-            Some((f, n)) => {
+        match FUNCTIONS.iter().find(|(f, _, _)| *f == name) {
+            Some(&(_, f, n)) if n == args.len() => Ok(Node::Call(f, args)),
+            Some((f, _, n)) => {
                 Err(self.error(&format!("{f} takes {n} argument(s), not {}", args.len())))
             }
             None if name == "erf" || name == "erfc" => {
@@ -288,54 +317,49 @@ impl Node {
             Node::Call(f, args) => {
                 let x = args[0].eval(v);
                 let flat = |y: f64| T::c(y);
-                match *f {
-                    "sqrt" => x.sqrt(),
-                    "exp" => x.exp(),
-                    "log" => x.ln(),
-                    "sin" => x.sin(),
-                    "cos" => x.cos(),
-                    "sec" => T::one() / x.cos(),
-                    "csc" => T::one() / x.sin(),
-                    "tan" => x.tan(),
-                    "cot" => T::one() / x.tan(),
-                    "asin" => x.asin(),
-                    "acos" => x.acos(),
-                    "atan" => x.atan(),
-                    "sinh" => x.sinh(),
-                    "cosh" => x.cosh(),
-                    "tanh" => x.tanh_exact(),
-                    "step" => flat(if x.re() >= 0.0 { 1.0 } else { 0.0 }),
-                    "delta" => flat(if x.re() == 0.0 { 1.0 } else { 0.0 }),
-                    "square" => x * x,
-                    "cube" => x * x * x,
-                    "recip" => T::one() / x,
-                    "abs" => x.abs(),
-                    "floor" => flat(x.re().floor()),
-                    "ceil" => flat(x.re().ceil()),
-                    "atan2" => x.atan2(args[1].eval(v)),
-                    "min" => {
-                        let y = args[1].eval(v);
+                let other = |k: usize| args[k].eval(v);
+                match f {
+                    Func::Sqrt => x.sqrt(),
+                    Func::Exp => x.exp(),
+                    Func::Log => x.ln(),
+                    Func::Sin => x.sin(),
+                    Func::Cos => x.cos(),
+                    Func::Sec => T::one() / x.cos(),
+                    Func::Csc => T::one() / x.sin(),
+                    Func::Tan => x.tan(),
+                    Func::Cot => T::one() / x.tan(),
+                    Func::Asin => x.asin(),
+                    Func::Acos => x.acos(),
+                    Func::Atan => x.atan(),
+                    Func::Sinh => x.sinh(),
+                    Func::Cosh => x.cosh(),
+                    Func::Tanh => x.tanh_exact(),
+                    Func::Step => flat(if x.re() >= 0.0 { 1.0 } else { 0.0 }),
+                    Func::Delta => flat(if x.re() == 0.0 { 1.0 } else { 0.0 }),
+                    Func::Square => x * x,
+                    Func::Cube => x * x * x,
+                    Func::Recip => T::one() / x,
+                    Func::Abs => x.abs(),
+                    Func::Floor => flat(x.re().floor()),
+                    Func::Ceil => flat(x.re().ceil()),
+                    Func::Atan2 => x.atan2(other(1)),
+                    Func::Min => {
+                        let y = other(1);
                         if y.re() < x.re() {
                             y
                         } else {
                             x
                         }
                     }
-                    "max" => {
-                        let y = args[1].eval(v);
+                    Func::Max => {
+                        let y = other(1);
                         if y.re() > x.re() {
                             y
                         } else {
                             x
                         }
                     }
-                    _ => {
-                        if x.re() != 0.0 {
-                            args[1].eval(v)
-                        } else {
-                            args[2].eval(v)
-                        }
-                    }
+                    Func::Select => other(if x.re() != 0.0 { 1 } else { 2 }),
                 }
             }
         }

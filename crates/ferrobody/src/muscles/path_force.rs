@@ -153,17 +153,11 @@ impl PathForce {
                 stiffness,
                 dissipation,
             } => {
-                for (name, value) in [
-                    ("resting_length", resting_length),
-                    ("stiffness", stiffness),
-                    ("dissipation", dissipation),
-                ] {
-                    if !(value.is_finite() && *value >= 0.0) {
-                        return Err(invalid!(
-                            "{name} must be finite and not negative, got {value}"
-                        ));
-                    }
-                }
+                check_non_negative(&[
+                    ("resting_length", *resting_length),
+                    ("stiffness", *stiffness),
+                    ("dissipation", *dissipation),
+                ])?;
             }
             PathForceLaw::Ligament {
                 resting_length,
@@ -187,18 +181,12 @@ impl PathForce {
                 damping_coefficient,
             } => {
                 // OpenSim refuses negative values (`extendFinalizeFromProperties`).
-                for (name, value) in [
-                    ("slack_length", slack_length),
-                    ("linear_stiffness", linear_stiffness),
-                    ("transition_strain", transition_strain),
-                    ("damping_coefficient", damping_coefficient),
-                ] {
-                    if !(value.is_finite() && *value >= 0.0) {
-                        return Err(invalid!(
-                            "{name} must be finite and not negative, got {value}"
-                        ));
-                    }
-                }
+                check_non_negative(&[
+                    ("slack_length", *slack_length),
+                    ("linear_stiffness", *linear_stiffness),
+                    ("transition_strain", *transition_strain),
+                    ("damping_coefficient", *damping_coefficient),
+                ])?;
             }
         }
         Ok(())
@@ -248,6 +236,14 @@ impl PathForce {
                 )
             }
         }
+    }
+}
+
+/// Each named value finite and not negative.
+fn check_non_negative(values: &[(&str, f64)]) -> Result<(), ModelError> {
+    match values.iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0)) {
+        Some((name, v)) => Err(invalid!("{name} must be finite and not negative, got {v}")),
+        None => Ok(()),
     }
 }
 

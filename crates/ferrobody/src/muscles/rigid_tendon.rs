@@ -15,7 +15,7 @@
 //! (`calcMuscleLengthInfo`, `calcFiberVelocityInfo`, `calcMuscleDynamicsInfo`) and
 //! `Muscle.cpp` (`_muscleWidth`).
 
-use super::MuscleOutput;
+use super::{default_ligament_curve, MuscleOutput};
 use crate::error::{invalid, ModelError};
 use crate::math::function::{CubicSpline, Function};
 use crate::scalar::Real;
@@ -60,14 +60,8 @@ impl Default for RigidTendon {
                 0.044417, 0.036341, 0.021899, 0.007332,
             ],
         );
-        let passive = spline(
-            &[
-                -5.0, 0.998, 0.999, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.601, 1.602, 5.0,
-            ],
-            &[
-                0.0, 0.0, 0.0, 0.0, 0.035, 0.12, 0.26, 0.55, 1.17, 2.0, 2.0, 2.0, 2.0,
-            ],
-        );
+        // The same 13-point spline as a Ligament's default force-length curve.
+        let passive = default_ligament_curve();
         let velocity = spline(
             &[
                 -1.001, -1.0, -0.95, -0.9, -0.85, -0.8, -0.75, -0.7, -0.65, -0.6, -0.55, -0.5,

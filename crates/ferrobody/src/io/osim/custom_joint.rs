@@ -188,6 +188,19 @@ fn read_axis_function(doc: &Doc, axis: Node, coordinates: &[String]) -> Res<Axis
     })
 }
 
+/// The function-valued property `name` of `node`: an element named by its `name` attribute
+/// (how OpenSim writes it) or the element inside a `<name>` wrapper; `None` when left out.
+pub(super) fn function_property(doc: &Doc, node: Node, name: &str) -> Res<Option<Function>> {
+    let named = node
+        .children()
+        .find(|c| c.is_element() && c.attribute("name") == Some(name));
+    let wrapped = || child(node, name).and_then(|w| w.children().find(|c| c.is_element()));
+    named
+        .or_else(wrapped)
+        .map(|f| read_function(doc, f))
+        .transpose()
+}
+
 /// Reads one OpenSim function element.
 pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
     let numbers = |tag: &str| -> Res<Vec<f64>> {

@@ -322,7 +322,7 @@ pub(super) fn rigid_tendon_properties(doc: &Doc, node: Node) -> Res<RigidTendon>
     let d = RigidTendon::default();
     let get = |tag: &str, default: f64| doc.scalar(node, tag, default);
     let curve = |tag: &str, default: Function| -> Res<Function> {
-        Ok(super::path_forces::function_property(doc, node, tag)?.unwrap_or(default))
+        Ok(super::custom_joint::function_property(doc, node, tag)?.unwrap_or(default))
     };
     Ok(RigidTendon {
         max_isometric_force: get("max_isometric_force", d.max_isometric_force)?,

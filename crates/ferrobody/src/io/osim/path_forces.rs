@@ -1,14 +1,12 @@
 //! OpenSim's `PathActuator`, `PathSpring`, `Ligament` and `Blankevoort1991Ligament` as
 //! [`PathForce`]s on the same geometry paths as the muscles (points, conditional and moving
 //! points, wrap objects). A `PathActuator` takes its `PrescribedController` function of time
-//! as its control, else zero, as in OpenSim. A `Ligament`'s `force_length_curve` is any OpenSim function (written
-//! as `<SimmSpline name="force_length_curve">`, or inside a `<force_length_curve>` element),
-//! OpenSim's default SimmSpline when left out.
+//! as its control, else zero, as in OpenSim. A `Ligament`'s `force_length_curve` is any
+//! OpenSim function ([`function_property`]), OpenSim's default SimmSpline when left out.
 
-use super::custom_joint::read_function;
-use super::document::{child, tag_of, Doc, Res};
+use super::custom_joint::function_property;
+use super::document::{tag_of, Res};
 use super::forces::ForceCtx;
-use crate::math::function::Function;
 use crate::model::Force;
 use crate::muscles::{default_ligament_curve, PathForce, PathForceLaw};
 use roxmltree::Node;
@@ -20,19 +18,6 @@ pub(super) const SUPPORTED: [&str; 4] = [
     "Ligament",
     "Blankevoort1991Ligament",
 ];
-
-/// The function-valued property `name` of `node`: an element named by its `name` attribute
-/// (how OpenSim writes it) or the element inside a `<name>` wrapper; `None` when left out.
-pub(super) fn function_property(doc: &Doc, node: Node, name: &str) -> Res<Option<Function>> {
-    let named = node
-        .children()
-        .find(|c| c.is_element() && c.attribute("name") == Some(name));
-    let wrapped = || child(node, name).and_then(|w| w.children().find(|c| c.is_element()));
-    named
-        .or_else(wrapped)
-        .map(|f| read_function(doc, f))
-        .transpose()
-}
 
 impl ForceCtx<'_, '_, '_> {
     /// Adds a `PathActuator` or `PathSpring`.
