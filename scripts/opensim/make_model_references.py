@@ -84,6 +84,9 @@ MODELS = {
     # opensim-core's CMC test block hanging from a RigidTendonMuscle, driven by a Sine
     "rigid_tendon_block": ("core:Applications/CMC/test/block_hanging_RigidTendonMuscle.osim",
                            "sine"),
+    # opensim-core's controller test: a block on a slider driven by a CoordinateActuator
+    # whose PrescribedController's control is a quintic GCVSpline (fitted at load time)
+    "controllers_tug_of_war": ("core:OpenSim/Tools/Test/testControllers_TugOfWar.osim", None),
     # opensim-core's Schutte1993Muscle_Deprecated models, kept as written
     "neck3dof_schutte_v20001": ("core:OpenSim/Tools/Test/Neck3dof_point_constraint.osim", None),
     "wrist_mass_schutte_v10905": ("core:OpenSim/Simulation/Test/wrist_mass.osim", None),

@@ -46,6 +46,7 @@ mod mesh_files;
 mod opensim_controllers;
 mod opensim_controls;
 mod opensim_errors;
+mod opensim_gcv_spline;
 mod opensim_models;
 mod opensim_models_all;
 mod opensim_muscles;

@@ -359,3 +359,12 @@ fn coordinate_limits_on_a_scapulothoracic_joint_match_opensim() {
 fn rigid_tendon_muscle_matches_opensim() {
     check("rigid_tendon_block", 1e-5);
 }
+
+/// opensim-core's controller test `OpenSim/Tools/Test/testControllers_TugOfWar.osim`: a block
+/// on a slider pushed by a CoordinateActuator whose PrescribedController follows a quintic
+/// `GCVSpline` through eleven control values, fitted at load time as OpenSim fits it
+/// (Simbody's `SplineFitter` by error variance 0), over 1 s.
+#[test]
+fn gcv_spline_controls_match_opensim() {
+    check("controllers_tug_of_war", 1e-12);
+}

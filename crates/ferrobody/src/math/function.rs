@@ -13,11 +13,13 @@
 //! | `PiecewiseLinear` | straight lines between knots, end slopes beyond (OpenSim `PiecewiseLinearFunction`) |
 //! | `PiecewiseConstant` | the left knot's value (OpenSim `PiecewiseConstantFunction`) |
 //! | `Step` | Simbody's quintic smooth step from y₀ at x₀ to y₁ at x₁ (OpenSim `StepFunction`) |
+//! | `Gcv` | Woltring's smoothing spline of odd degree (OpenSim `GCVSpline`, `math::gcv_spline`) |
 //!
 //! Citation: G. E. Forsythe, M. A. Malcolm, C. B. Moler (1977), *Computer Methods for
 //! Mathematical Computations*, §4.4 (the spline OpenSim's `SimmSpline::calcCoefficients` codes).
 
 use crate::error::{invalid, ModelError};
+use crate::math::gcv_spline::GcvSpline;
 use crate::scalar::Real;
 
 /// Knot spacings below this are raised to it (OpenSim's `TINY_NUMBER`).
@@ -60,6 +62,8 @@ pub enum Function {
         /// `transition_end_time` (not equal to x0).
         x1: f64,
     },
+    /// OpenSim's `GCVSpline`: Woltring's GCVSPL spline.
+    Gcv(GcvSpline),
     /// OpenSim's `Sine`: `amplitude sin(omega x + phase) + offset`.
     Sine {
         /// Amplitude.
@@ -419,6 +423,7 @@ impl Function {
                 }
             }
             Function::Step { y0, y1, x0, x1 } => step(*y0, *y1, *x0, *x1, x, order),
+            Function::Gcv(spline) => spline.derivative_at(usize::from(order), x),
             Function::Sine {
                 amplitude,
                 omega,

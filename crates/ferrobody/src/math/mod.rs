@@ -8,6 +8,7 @@
 
 pub mod expression;
 pub mod function;
+pub mod gcv_spline;
 pub mod inertia;
 pub mod q_projection;
 pub mod quaternion;

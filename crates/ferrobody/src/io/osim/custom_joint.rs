@@ -9,6 +9,7 @@
 use super::document::{child, tag_of, Doc, Res};
 use super::MotionType;
 use crate::math::function::{CubicSpline, Function, PiecewiseLinear};
+use crate::math::gcv_spline::{GcvSpline, Smoothing};
 use crate::mobilizer::{AxisFunction, SpatialTransform};
 use nalgebra::Vector3;
 use roxmltree::Node;
@@ -268,6 +269,28 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
                 x1,
             }
         }
+        // OpenSim's `GCVSpline::createSimTKFunction`: Simbody's `SplineFitter` by the error
+        // variance, or by GCV when it is negative; `weights` and `coefficients` are not read
+        // there (the fit recomputes the coefficients with unit weights).
+        "GCVSpline" => {
+            let half_order = doc.scalar(f, "half_order", 0.0)?;
+            if half_order < 1.0 || half_order.fract() != 0.0 {
+                return Err(doc.err(
+                    f,
+                    format!("GCVSpline: half_order must be a positive integer, got {half_order}"),
+                ));
+            }
+            let variance = doc.scalar(f, "error_variance", 0.0)?;
+            let smoothing = if variance < 0.0 {
+                Smoothing::Gcv
+            } else {
+                Smoothing::ErrorVariance(variance)
+            };
+            let degree = 2 * half_order as usize - 1;
+            let spline = GcvSpline::fit(degree, numbers("x")?, &numbers("y")?, smoothing)
+                .map_err(|m| doc.err(f, format!("GCVSpline: {m}")))?;
+            Function::Gcv(spline)
+        }
         "Sine" => Function::Sine {
             amplitude: doc.scalar(f, "amplitude", 1.0)?,
             omega: doc.scalar(f, "omega", 1.0)?,
@@ -277,7 +300,7 @@ pub(super) fn read_function(doc: &Doc, f: Node) -> Res<Function> {
         _ => {
             return Err(doc.err(
                 f,
-                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction, PiecewiseLinearFunction, PiecewiseConstantFunction, StepFunction, Sine)", tag_of(f)),
+                format!("function <{}> is not supported (Constant, LinearFunction, PolynomialFunction, SimmSpline, NaturalCubicSpline, MultiplierFunction, PiecewiseLinearFunction, PiecewiseConstantFunction, StepFunction, Sine, GCVSpline)", tag_of(f)),
             ))
         }
     })
