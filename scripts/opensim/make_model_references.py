@@ -87,10 +87,40 @@ MODELS = {
     # opensim-core's controller test: a block on a slider driven by a CoordinateActuator
     # whose PrescribedController's control is a quintic GCVSpline (fitted at load time)
     "controllers_tug_of_war": ("core:OpenSim/Tools/Test/testControllers_TugOfWar.osim", None),
+    # gait10dof18musc under the ground reaction forces of its pipeline's walk (external loads)
+    "gait10dof18musc_grf": ("Models/Gait10dof18musc/gait10dof18musc.osim", None),
     # opensim-core's Schutte1993Muscle_Deprecated models, kept as written
     "neck3dof_schutte_v20001": ("core:OpenSim/Tools/Test/Neck3dof_point_constraint.osim", None),
     "wrist_mass_schutte_v10905": ("core:OpenSim/Simulation/Test/wrist_mass.osim", None),
 }
+
+# Models run with an ExternalLoads file (added as the forward tool adds it): name → (loads file
+# in the repository, the last time of data kept). The loads file is written to OUT_DIR as
+# NAME_loads.xml and its data file, cut after that time, as NAME_loads.mot.
+EXTERNAL_LOADS = {
+    "gait10dof18musc_grf": ("Pipelines/Gait10dof18musc/ExperimentalData/subject01_walk_grf.xml",
+                            0.3),
+}
+
+
+def copy_external_loads(repo, src, t_end, out_dir, name):
+    """The loads file and its data (rows up to t_end) copied into out_dir; the new path."""
+    src = os.path.join(repo, src)
+    text = open(src, encoding="utf-8").read()
+    start = text.index("<datafile>") + len("<datafile>")
+    end = text.index("</datafile>")
+    data_src = os.path.join(os.path.dirname(src), text[start:end].strip())
+    xml = os.path.join(out_dir, f"{name}_loads.xml")
+    with open(xml, "w", encoding="utf-8") as f:
+        f.write(text[:start] + f"{name}_loads.mot" + text[end:])
+    lines = open(data_src, encoding="utf-8").read().splitlines()
+    header = lines.index(next(l for l in lines if l.strip() == "endheader"))
+    rows = [l for l in lines[header + 2:] if l.strip() and float(l.split()[0]) <= t_end]
+    head = [f"nRows={len(rows)}" if l.startswith("nRows=") else l for l in lines[:header + 2]]
+    with open(os.path.join(out_dir, f"{name}_loads.mot"), "w", encoding="utf-8") as f:
+        f.write("\n".join(head + rows) + "\n")
+    return xml
+
 
 # Models whose file is copied into OUT_DIR as written (NAME.osim) and run from there; OpenSim's
 # own conversion (printToXML) is written beside it as NAME.resaved.osim, for comparing the two
@@ -170,7 +200,10 @@ def main():
                 shutil.copyfile(path, out)
         else:
             model.printToXML(out)
-        run(out, os.path.join(out_dir, f"{name}.csv"))
+        loads = None
+        if name in EXTERNAL_LOADS:
+            loads = copy_external_loads(repo, *EXTERNAL_LOADS[name], out_dir, name)
+        run(out, os.path.join(out_dir, f"{name}.csv"), loads)
         print("wrote", out)
 
 

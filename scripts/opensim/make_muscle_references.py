@@ -77,8 +77,11 @@ def write_variant(src, out_dir, name, rigid):
     return save_through_opensim(tree, out_dir, name, rigid_tendon if rigid else None)
 
 
-def run(path, csv):
+def run(path, csv, external_loads=None):
     model = osim.Model(path)
+    if external_loads is not None:
+        # as the forward tool adds them (AbstractTool::createExternalLoads)
+        model.addModelComponent(osim.ExternalLoads(external_loads, True))
     state = model.initSystem()
     model.equilibrateMuscles(state)
     coords = [model.getCoordinateSet().get(i) for i in range(model.getCoordinateSet().getSize())]

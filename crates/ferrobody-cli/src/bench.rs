@@ -28,6 +28,7 @@ pub fn bench(path: &Path, runs: usize, overrides: &crate::run::Overrides) -> Res
             floating_base: overrides.floating_base,
             actuators: overrides.actuators,
             controls: overrides.controls.as_deref(),
+            external_loads: overrides.external_loads.as_deref(),
         },
     )?
     .scene;

@@ -97,6 +97,10 @@ enum Command {
         /// actuator), interpolated linearly as OpenSim's forward tool does.
         #[arg(long)]
         controls: Option<PathBuf>,
+        /// For .osim models: an ExternalLoads file (OpenSim's forward tool's external loads:
+        /// ExternalForces whose data file sits beside it), added to the model's forces.
+        #[arg(long)]
+        external_loads: Option<PathBuf>,
         /// Stop after this many integration steps (overrides the scene's max_steps).
         #[arg(long)]
         max_steps: Option<u64>,
@@ -208,6 +212,7 @@ fn main() -> ExitCode {
             floating_base,
             actuators,
             controls,
+            external_loads,
             max_steps,
             max_wall_time,
             plot,
@@ -226,6 +231,7 @@ fn main() -> ExitCode {
                 floating_base,
                 actuators: actuators.choice(),
                 controls,
+                external_loads,
             },
             run::Extras {
                 plot,

@@ -34,6 +34,8 @@ pub struct LoadOptions<'a> {
     pub actuators: urdf::UrdfActuators,
     /// .osim models: a controls file driving the actuators (`--controls`).
     pub controls: Option<&'a Path>,
+    /// .osim models: an ExternalLoads file (`--external-loads`).
+    pub external_loads: Option<&'a Path>,
 }
 
 /// `--actuators`, `--kp`, `--kv`: actuators for a .urdf robot.
@@ -136,6 +138,12 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
             path.display()
         );
     }
+    if options.external_loads.is_some() && !is_osim(path) {
+        bail!(
+            "{}: --external-loads is for .osim models (a scene applies forces with [[force]])",
+            path.display()
+        );
+    }
     if options.controls.is_some() && !is_osim(path) {
         bail!(
             "{}: --controls is for .osim models (a scene's actuators take controls from Python or [[actuator]])",
@@ -153,10 +161,13 @@ fn load_quietly(path: &Path, options: &LoadOptions) -> Result<Loaded> {
         }
         return Ok(Loaded { scene, osim: None });
     }
-    let model = match options.controls {
-        Some(controls) => osim::load_with_controls(path, controls)?,
-        None => osim::load(path)?,
-    };
+    let model = osim::load_with(
+        path,
+        &osim::LoadOptions {
+            controls: options.controls,
+            external_loads: options.external_loads,
+        },
+    )?;
     let (scene, info) = model.into_default_scene();
     if strict && !info.left_out.is_empty() {
         bail!(

@@ -29,6 +29,8 @@ pub struct Overrides {
     pub actuators: ferrobody::io::urdf::UrdfActuators,
     /// .osim models: a controls file (`--controls`).
     pub controls: Option<std::path::PathBuf>,
+    /// .osim models: an external loads file (`--external-loads`).
+    pub external_loads: Option<std::path::PathBuf>,
 }
 
 /// What a run did; written as `summary.json`.
@@ -106,6 +108,7 @@ pub fn run_command(
             floating_base: overrides.floating_base,
             actuators: overrides.actuators,
             controls: overrides.controls.as_deref(),
+            external_loads: overrides.external_loads.as_deref(),
         },
     )?;
     let mut scene = loaded.scene;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use crate::common;
-use common::{assert_success, exe, temp_dir};
+use common::{assert_clean_error, assert_success, exe, temp_dir};
 
 fn model(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -381,5 +381,55 @@ fn check_lists_the_excitation_controls() {
              TRIlong, TRIlat, TRImed, BIClong, BICshort, BRA"
         ),
         "{text}"
+    );
+}
+
+/// `--external-loads` (OpenSim's forward tool's external loads file): gait10dof18musc runs
+/// under its pipeline's ground reaction forces and moves otherwise than without them; a force
+/// on a body the model lacks, and an identifier matching other than three columns, are
+/// one-line errors naming the loads file and the line.
+#[test]
+fn external_loads_are_applied_and_bad_ones_are_one_line_errors() {
+    let dir = temp_dir("external_loads");
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
+    let model = models.join("gait10dof18musc.osim");
+    let loads = models.join("gait10dof18musc_grf_loads.xml");
+    let run = |loads: Option<&Path>, out: &str| {
+        let mut cmd = exe();
+        cmd.arg("run")
+            .arg(&model)
+            .args(["--duration", "0.02", "--quiet", "--out"])
+            .arg(dir.join(out));
+        if let Some(l) = loads {
+            cmd.arg("--external-loads").arg(l);
+        }
+        cmd.output().unwrap()
+    };
+    assert_success(&run(Some(&loads), "with"));
+    assert_success(&run(None, "without"));
+    let with = std::fs::read_to_string(dir.join("with/trajectory.csv")).unwrap();
+    let without = std::fs::read_to_string(dir.join("without/trajectory.csv")).unwrap();
+    assert_ne!(with, without, "the ground reaction forces move the model");
+    let text = std::fs::read_to_string(&loads).unwrap();
+    std::fs::copy(
+        models.join("gait10dof18musc_grf_loads.mot"),
+        dir.join("gait10dof18musc_grf_loads.mot"),
+    )
+    .unwrap();
+    let bad = |edited: String, expect: &str| {
+        let file = dir.join("loads.xml");
+        std::fs::write(&file, edited).unwrap();
+        assert_clean_error(&run(Some(&file), "bad"), expect);
+    };
+    bad(
+        text.replace("<applied_to_body>calcn_l<", "<applied_to_body>heel_l<"),
+        "loads.xml:23: ExternalForce 'left': applied_to_body 'heel_l' is not a frame of the model",
+    );
+    bad(
+        text.replace(
+            "<point_identifier>1_ground_force_p<",
+            "<point_identifier>1_ground_force_<",
+        ),
+        "loads.xml:23: ExternalForce 'left': identifier '1_ground_force_' must match exactly 3 columns of the data file, found 6",
     );
 }

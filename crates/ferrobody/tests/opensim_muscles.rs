@@ -15,6 +15,11 @@ use std::collections::HashMap;
 /// Our rows in the reference's columns, for a model under testdata/opensim/.
 pub(crate) fn simulate(name: &str, duration: f64) -> Vec<HashMap<String, f64>> {
     let m = osim::load(&common::repo_root().join("testdata/opensim").join(name)).unwrap();
+    simulate_model(&m, duration)
+}
+
+/// [`simulate`] on a loaded model.
+pub(crate) fn simulate_model(m: &osim::OsimModel, duration: f64) -> Vec<HashMap<String, f64>> {
     let settings = IntegratorSettings::rk_merson(1e-6);
     let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
     let mut rows = Vec::new();

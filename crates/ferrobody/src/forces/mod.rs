@@ -29,7 +29,7 @@ pub use coordinate_limit::CoordinateLimitForce;
 pub use gravity::Gravity;
 pub use linear_bushing::LinearBushing;
 pub use mobility::{MobilityLinearDamper, MobilityLinearSpring};
-pub use prescribed::PrescribedForce;
+pub use prescribed::{ExpressedIn, PrescribedForce};
 pub use two_point::{TwoPointLinearDamper, TwoPointLinearSpring};
 
 pub(crate) use context::check_body;

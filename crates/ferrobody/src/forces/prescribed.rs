@@ -10,11 +10,15 @@
 //! * torque `τ = (τ_x(t), τ_y(t), τ_z(t))` in Ground, or in F when the force is not global
 //!   (`R_GF τ`), N·m.
 //!
+//! OpenSim's `ExternalForce` is the same force with the force (and torque) and the point each
+//! expressed in a third frame E or P of its own (`force_expressed_in_body`,
+//! `point_expressed_in_body`): `f_G = R_GE f`, `p_F = X_GF⁻¹ X_GP p` ([`ExpressedIn::Frame`]).
+//!
 //! A set of functions is all three components or none (OpenSim refuses one or two). Work done
 //! on the body is not stored: no potential energy.
 //!
 //! Source: OpenSim 4.6 `OpenSim/Simulation/Model/PrescribedForce.cpp`
-//! (`implProduceForces`, `updateFromXMLNode`).
+//! (`implProduceForces`, `updateFromXMLNode`), `ExternalForce.cpp` (`implProduceForces`).
 
 use super::context::check_body;
 use super::{ForceAccumulator, ForceContext, ForceElement};
@@ -41,10 +45,26 @@ pub struct PrescribedForce {
     pub point: Option<[Function; 3]>,
     /// The torque's three components (N·m), if any.
     pub torque: Option<[Function; 3]>,
-    /// Whether the point is in Ground (else in F).
-    pub point_is_global: bool,
-    /// Whether the force and the torque are in Ground (else in F).
-    pub force_is_global: bool,
+    /// The frame the point is expressed in.
+    pub point_in: ExpressedIn,
+    /// The frame the force and the torque are expressed in.
+    pub force_in: ExpressedIn,
+}
+
+/// The frame a prescribed vector or point is expressed in.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExpressedIn {
+    /// Ground (OpenSim's `forceIsGlobal`, `pointIsGlobal`).
+    Ground,
+    /// The frame F the force is applied to.
+    Applied,
+    /// Another frame, fixed to `body` at `x_bf`.
+    Frame {
+        /// The body the frame is fixed to.
+        body: BodyId,
+        /// The frame's pose in the body frame.
+        x_bf: Transform<f64>,
+    },
 }
 
 /// The three functions at `t`.
@@ -58,10 +78,27 @@ impl PrescribedForce {
         &self.name
     }
 
-    /// Checks the body.
+    /// Checks the bodies.
     pub fn validate<T: Real>(&self, bodies: &[Body<T>]) -> Result<(), ModelError> {
-        check_body(bodies, self.body)
+        check_body(bodies, self.body)?;
+        for frame in [&self.force_in, &self.point_in] {
+            if let ExpressedIn::Frame { body, .. } = frame {
+                check_body(bodies, *body)?;
+            }
+        }
+        Ok(())
     }
+}
+
+/// The pose in Ground of the frame fixed to `body` at `x_bf`.
+fn frame_in_ground<T: Real>(
+    ctx: &ForceContext<'_, T>,
+    body: BodyId,
+    x_bf: &Transform<f64>,
+) -> (nalgebra::Matrix3<T>, Vector3<T>) {
+    let x_gb = ctx.x_gb(body);
+    let x_bf = x_bf.cast::<T>();
+    (x_gb.r * x_bf.r, x_gb.p + x_gb.r * x_bf.p)
 }
 
 impl<T: Real> ForceElement<T> for PrescribedForce {
@@ -74,28 +111,34 @@ impl<T: Real> ForceElement<T> for PrescribedForce {
         let x_gb = ctx.x_gb(self.body);
         let x_bf = self.x_bf.cast::<T>();
         let r_gf = x_gb.r * x_bf.r;
+        let in_ground = |v: Vector3<T>| match &self.force_in {
+            ExpressedIn::Ground => v,
+            ExpressedIn::Applied => r_gf * v,
+            ExpressedIn::Frame { body, x_bf } => frame_in_ground(ctx, *body, x_bf).0 * v,
+        };
         if let Some(force) = &self.force {
-            let mut f_g = at(force, t);
-            if !self.force_is_global {
-                f_g = r_gf * f_g;
-            }
+            let f_g = in_ground(at(force, t));
             let mut p_f = Vector3::zeros();
             if let Some(point) = &self.point {
                 p_f = at(point, t);
-                if self.point_is_global {
+                let p_g = match &self.point_in {
+                    ExpressedIn::Applied => None,
+                    ExpressedIn::Ground => Some(p_f),
+                    ExpressedIn::Frame { body, x_bf } => {
+                        let (r_gp, o_gp) = frame_in_ground(ctx, *body, x_bf);
+                        Some(o_gp + r_gp * p_f)
+                    }
+                };
+                if let Some(p_g) = p_g {
                     let o_gf = x_gb.p + x_gb.r * x_bf.p;
-                    p_f = r_gf.transpose() * (p_f - o_gf);
+                    p_f = r_gf.transpose() * (p_g - o_gf);
                 }
             }
             let p_b = x_bf.p + x_bf.r * p_f;
             out.add_station_force(self.body, &p_b, &f_g);
         }
         if let Some(torque) = &self.torque {
-            let mut m_g = at(torque, t);
-            if !self.force_is_global {
-                m_g = r_gf * m_g;
-            }
-            out.add_torque(self.body, &m_g);
+            out.add_torque(self.body, &in_ground(at(torque, t)));
         }
     }
 

@@ -3,7 +3,8 @@
 
 use super::document::{child, objects, tag_of, Doc, OsimError, Res};
 use super::{
-    actuators, constraints, contact, controllers, equilibrate, forces, joints, muscles, path_forces,
+    actuators, constraints, contact, controllers, equilibrate, external_loads, forces, joints,
+    muscles, path_forces,
 };
 use super::{Coordinate, MotionType, OsimModel};
 use crate::error::Error;
@@ -301,6 +302,13 @@ fn add_forces(
         } else {
             *left_out.entry(tag).or_insert(0) += 1;
         }
+    }
+    // The forward tool's external loads, after the model's forces (OpenSim adds its
+    // ExternalLoads as a model component after the ForceSet).
+    for r in &doc.external_forces {
+        let force = external_loads::prescribed_force(r, |path| ctx.body(doc.model, path))?;
+        ctx.push(doc.model, crate::model::Force::Prescribed(Box::new(force)))?;
+        forces.push((r.data.name.clone(), "ExternalForce".to_string()));
     }
     state_variables.append(&mut ctx.state_variables);
     let simulated: std::collections::HashSet<&str> =

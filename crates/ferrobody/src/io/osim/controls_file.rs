@@ -9,6 +9,7 @@
 //! Source: OpenSim 4.6 `OpenSim/Simulation/Control/{ControlLinear, ControlSet}.cpp`,
 //! `OpenSim/Tools/ForwardTool.cpp`.
 
+use super::data_table;
 use crate::error::{Error, ParseError, Result};
 use crate::math::function::{Function, PiecewiseLinear};
 use std::path::Path;
@@ -33,89 +34,23 @@ pub fn read(path: &Path) -> Result<Vec<ControlColumn>> {
 
 /// Parses controls-file text; `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<Vec<ControlColumn>> {
-    let err = |line: usize, message: String| {
-        Error::Parse(ParseError::in_file(file, message).at_line(line))
-    };
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-    let has_header = text.lines().any(|l| l.trim() == "endheader");
-    if has_header {
-        for (_, l) in lines.by_ref() {
-            if l.trim() == "endheader" {
-                break;
-            }
-        }
-    }
-    let (label_line, labels) = lines
-        .by_ref()
-        .find(|(_, l)| !l.trim().is_empty())
-        .ok_or_else(|| {
-            err(
-                1,
-                "no column labels (time, then one column per actuator)".into(),
-            )
-        })?;
-    let labels: Vec<&str> = labels.split(['\t', ',']).map(str::trim).collect();
-    let labels: Vec<&str> = if labels.len() == 1 {
-        labels[0].split_whitespace().collect()
-    } else {
-        labels
-    };
-    if labels.first().map(|l| l.to_ascii_lowercase()) != Some("time".into()) || labels.len() < 2 {
-        return Err(err(
-            label_line,
-            "the first column must be 'time', followed by one column per actuator".into(),
-        ));
-    }
-    let mut times = Vec::new();
-    let mut values: Vec<Vec<f64>> = vec![Vec::new(); labels.len() - 1];
-    for (n, l) in lines.filter(|(_, l)| !l.trim().is_empty()) {
-        let row: Vec<&str> = l
-            .split(|c: char| c == '\t' || c == ',' || c.is_whitespace())
-            .filter(|s| !s.is_empty())
-            .collect();
-        if row.len() != labels.len() {
-            return Err(err(
-                n,
-                format!("{} values, but {} columns", row.len(), labels.len()),
-            ));
-        }
-        for (k, text) in row.iter().enumerate() {
-            let v: f64 = text.parse().map_err(|_| {
-                err(
-                    n,
-                    format!("column '{}': '{text}' is not a number", labels[k]),
-                )
-            })?;
-            if !v.is_finite() {
-                return Err(err(
-                    n,
-                    format!("column '{}' is {v}: controls must be finite", labels[k]),
-                ));
-            }
-            if k == 0 {
-                if times.last().is_some_and(|&t| v <= t) {
-                    return Err(err(n, format!("time {v} does not increase")));
-                }
-                times.push(v);
-            } else {
-                values[k - 1].push(v);
-            }
-        }
-    }
-    if times.is_empty() {
-        return Err(err(label_line, "no rows of controls".into()));
-    }
-    labels[1..]
+    let table = data_table::parse(text, file, "one column per actuator")?;
+    let label_line = table.label_line;
+    let times = table.times;
+    table
+        .labels
         .iter()
-        .zip(values)
+        .zip(table.columns)
         .map(|(label, y)| {
             let function = if times.len() == 1 {
                 Function::Constant(y[0])
             } else {
-                Function::PiecewiseLinear(
-                    PiecewiseLinear::new(times.clone(), y)
-                        .map_err(|e| err(label_line, format!("column '{label}': {e}")))?,
-                )
+                Function::PiecewiseLinear(PiecewiseLinear::new(times.clone(), y).map_err(|e| {
+                    Error::Parse(
+                        ParseError::in_file(file, format!("column '{label}': {e}"))
+                            .at_line(label_line),
+                    )
+                })?)
             };
             Ok(ControlColumn {
                 actuator: actuator_name(label),

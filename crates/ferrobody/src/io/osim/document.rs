@@ -44,6 +44,8 @@ pub(super) struct Doc<'a, 'input> {
     pub dir: std::path::PathBuf,
     /// Controls from a controls file, by actuator name (`super::controls_file`).
     pub extra_controls: HashMap<String, crate::math::function::Function>,
+    /// `ExternalForce`s of an external loads file, their frames found in this model.
+    pub external_forces: Vec<super::external_loads::ResolvedExternalForce>,
     /// What OpenSim accepts with a warning, in reading order (see [`Doc::warn`]).
     pub warnings: std::cell::RefCell<Vec<OsimError>>,
     /// The `<defaults>` templates by class (the first of each).
@@ -72,6 +74,7 @@ impl<'a, 'input> Doc<'a, 'input> {
             by_name: HashMap::new(),
             dir: std::path::PathBuf::new(),
             extra_controls: HashMap::new(),
+            external_forces: Vec::new(),
             warnings: std::cell::RefCell::new(Vec::new()),
             templates: HashMap::new(),
         };
@@ -159,6 +162,11 @@ impl<'a, 'input> Doc<'a, 'input> {
         if !warnings.contains(&w) {
             warnings.push(w);
         }
+    }
+
+    /// The component at an absolute path (`/bodyset/calcn_r`), if any.
+    pub fn component(&self, path: &str) -> Option<Node<'a, 'input>> {
+        self.paths.get(path).copied()
     }
 
     /// An error at `node`.

@@ -23,10 +23,12 @@ mod contact;
 mod controllers;
 pub mod controls_file;
 mod custom_joint;
+pub mod data_table;
 mod document;
 mod elastic_foundation;
 mod ellipsoid_joints;
 mod equilibrate;
+pub mod external_loads;
 mod forces;
 mod frames;
 mod joints;
@@ -258,10 +260,44 @@ pub fn load(path: &Path) -> Result<OsimModel> {
 /// `PrescribedController` already drives (OpenSim would add the two), is an error naming the
 /// controls file's line.
 pub fn load_with_controls(path: &Path, controls: &Path) -> Result<OsimModel> {
-    let columns = controls_file::read(controls)?;
+    load_with(
+        path,
+        &LoadOptions {
+            controls: Some(controls),
+            ..LoadOptions::default()
+        },
+    )
+}
+
+/// The forward tool's inputs besides the model: a controls file and an external loads file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions<'a> {
+    /// A controls file ([`load_with_controls`]).
+    pub controls: Option<&'a Path>,
+    /// An `ExternalLoads` file ([`external_loads`]): its forces are added to the model's.
+    pub external_loads: Option<&'a Path>,
+}
+
+/// Reads an .osim file with the forward tool's other inputs ([`LoadOptions`]).
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<OsimModel> {
+    let columns = match options.controls {
+        Some(c) => controls_file::read(c)?,
+        None => Vec::new(),
+    };
+    let loads = options
+        .external_loads
+        .map(external_loads::read)
+        .transpose()?;
     let file = path.display().to_string();
     let text = crate::io::read_text_file(path, "cannot read the file")?;
-    parse_with_controls(&text, &file, &columns, &controls.display().to_string())
+    let controls_name = options.controls.map(|c| c.display().to_string());
+    parse_with(
+        &text,
+        &file,
+        &columns,
+        controls_name.as_deref().unwrap_or(""),
+        loads.as_ref(),
+    )
 }
 
 /// Parses .osim text with the columns of a controls file (named `controls_file` in errors).
@@ -270,6 +306,17 @@ pub fn parse_with_controls(
     file: &str,
     columns: &[controls_file::ControlColumn],
     controls_file: &str,
+) -> Result<OsimModel> {
+    parse_with(text, file, columns, controls_file, None)
+}
+
+/// Parses .osim text with the columns of a controls file and external loads.
+pub fn parse_with(
+    text: &str,
+    file: &str,
+    columns: &[controls_file::ControlColumn],
+    controls_file: &str,
+    loads: Option<&external_loads::ExternalLoads>,
 ) -> Result<OsimModel> {
     let escaped = document::escape_scoped_tags(text);
     let upgraded = upgrade_old_document(&escaped, file)?;
@@ -293,6 +340,9 @@ pub fn parse_with_controls(
         }
         doc.extra_controls
             .insert(c.actuator.clone(), c.function.clone());
+    }
+    if let Some(loads) = loads {
+        doc.external_forces = external_loads::resolve(&doc, loads)?;
     }
     let mut model = build::build(&doc).map_err(|e| scene_error(file, e))?;
     model.warnings = upgraded

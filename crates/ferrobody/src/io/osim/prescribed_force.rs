@@ -9,11 +9,20 @@ use super::custom_joint::read_function;
 use super::document::{child, objects, Res};
 use super::forces::ForceCtx;
 use super::frames::socket_frame;
-use crate::forces::{CoordinateExpressionForce, PrescribedForce};
+use crate::forces::{CoordinateExpressionForce, ExpressedIn, PrescribedForce};
 use crate::math::expression::Expression;
 use crate::math::function::Function;
 use crate::model::Force;
 use roxmltree::Node;
+
+/// Ground when `global`, else the force's own frame.
+fn global_or_applied(global: bool) -> ExpressedIn {
+    if global {
+        ExpressedIn::Ground
+    } else {
+        ExpressedIn::Applied
+    }
+}
 
 impl ForceCtx<'_, '_, '_> {
     /// Adds a `PrescribedForce`.
@@ -30,8 +39,8 @@ impl ForceCtx<'_, '_, '_> {
             force: self.function_triple(node, "forceFunctions")?,
             point: self.function_triple(node, "pointFunctions")?,
             torque: self.function_triple(node, "torqueFunctions")?,
-            point_is_global: doc.boolean(node, "pointIsGlobal", false)?,
-            force_is_global: doc.boolean(node, "forceIsGlobal", true)?,
+            point_in: global_or_applied(doc.boolean(node, "pointIsGlobal", false)?),
+            force_in: global_or_applied(doc.boolean(node, "forceIsGlobal", true)?),
         };
         self.push(node, Force::Prescribed(Box::new(force)))?;
         Ok(())
