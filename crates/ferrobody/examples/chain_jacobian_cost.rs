@@ -3,7 +3,8 @@
 //! f64 forward dynamics (`pipeline::forward_dynamics`: kinematics, forces, ABA), for dual
 //! numbers of 8, 16, 32 and 64 lanes (issue 19 asks ≤ 33 evaluations for 32 bodies).
 //!
-//! `cargo run --release -p ferrobody --example chain_jacobian_cost -- [N_BODIES] [spatial]`
+//! `cargo run --release -p ferrobody --features lane-sweep-example --example chain_jacobian_cost --
+//! [N_BODIES] [spatial]`
 //!
 //! Medians of 15 batches. With `spatial`, every other link is turned 90° about the rod, so the
 //! chain is three-dimensional (6×6 inertias) instead of planar (3×3).
