@@ -11,10 +11,19 @@ use pyo3::types::PyTuple;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Where a model comes from: its text, its file name, its kind ("toml", "osim" or "urdf") and,
+/// Where a model comes from: its text, its file name, its kind ("toml", "osim" or "urdf");
 /// for URDF robots, whether the base floats and which actuators it gets (`"none"`,
-/// `"motors"` or `"position"`, with the servos' kp and kv).
-type Source = (String, String, String, bool, (String, f64, f64));
+/// `"motors"` or `"position"`, with the servos' kp and kv); for OpenSim models, the forward
+/// tool's controls file and external loads file (read again when unpickling, as the model's
+/// mesh files are).
+type Source = (
+    String,
+    String,
+    String,
+    bool,
+    (String, f64, f64),
+    (Option<String>, Option<String>),
+);
 
 /// A loaded model with its run settings (immutable; `copy()` for a copy).
 #[pyclass(module = "ferrobody", name = "Model", frozen)]
@@ -38,7 +47,7 @@ pub struct PyModel {
 
 impl PyModel {
     fn from_source(source: Source) -> PyResult<Self> {
-        let (text, file, kind, floating_base, (actuators, kp, kv)) = &source;
+        let (text, file, kind, floating_base, (actuators, kp, kv), (controls, loads)) = &source;
         let (text, file) = (text.clone(), file.clone());
         let mut locks = Vec::new();
         let scene = if kind == "urdf" {
@@ -52,7 +61,7 @@ impl PyModel {
             let robot = urdf::parse_actuated(&text, &file, root, actuators).map_err(to_py_err)?;
             robot.into_default_scene()
         } else if kind == "osim" {
-            let m = osim::parse(&text, &file).map_err(to_py_err)?;
+            let m = parse_osim(&text, &file, controls.as_deref(), loads.as_deref())?;
             let (scene, info) = m.into_default_scene();
             locks = info.locks;
             scene
@@ -140,7 +149,26 @@ impl PyModel {
     }
 }
 
-/// `BODY.q0`, `BODY.q1`, … (the trajectory.csv column names) for every coordinate.
+/// An .osim model's text with the forward tool's controls file and external loads file, as
+/// `ferrobody run --controls FILE --external-loads FILE` reads them.
+fn parse_osim(
+    text: &str,
+    file: &str,
+    controls: Option<&str>,
+    loads: Option<&str>,
+) -> PyResult<osim::OsimModel> {
+    let columns = match controls {
+        Some(c) => osim::controls_file::read(Path::new(c)).map_err(to_py_err)?,
+        None => Vec::new(),
+    };
+    let loads = loads
+        .map(|l| osim::external_loads::read(Path::new(l)))
+        .transpose()
+        .map_err(to_py_err)?;
+    osim::parse_with(text, file, &columns, controls.unwrap_or(""), loads.as_ref())
+        .map_err(to_py_err)
+}
+
 /// The position of `name` in `names`, or a `KeyError` naming the kind.
 fn index_of(names: &[String], name: &str, kind: &str) -> PyResult<usize> {
     names
@@ -149,17 +177,20 @@ fn index_of(names: &[String], name: &str, kind: &str) -> PyResult<usize> {
         .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(format!("no {kind} named '{name}'")))
 }
 
-/// Loads a scene file (`.toml`), an OpenSim model (`.osim`) or a URDF robot (`.urdf`, with
+/// Loads a scene file (`.toml`), an OpenSim model (`.osim`, with the forward tool's
+/// `controls` file and `external_loads` file if given) or a URDF robot (`.urdf`, with
 /// `floating_base=True` for a free root link and `actuators="motors"` or `"position"` (gains
 /// `kp`, `kv`) for one actuator per actuated joint), run as `ferrobody run` runs it.
 #[pyfunction]
-#[pyo3(signature = (path, floating_base=false, actuators="none", kp=1.0, kv=0.0))]
+#[pyo3(signature = (path, floating_base=false, actuators="none", kp=1.0, kv=0.0, controls=None, external_loads=None))]
 pub fn load(
     path: std::path::PathBuf,
     floating_base: bool,
     actuators: &str,
     kp: f64,
     kv: f64,
+    controls: Option<std::path::PathBuf>,
+    external_loads: Option<std::path::PathBuf>,
 ) -> PyResult<PyModel> {
     let file = path.display().to_string();
     let extension = path
@@ -193,8 +224,17 @@ pub fn load(
             "{file}: actuators=\"{actuators}\" is for URDF robots; a scene declares its own with [[actuator]]"
         )));
     }
+    if kind != "osim" && (controls.is_some() || external_loads.is_some()) {
+        return Err(PyValueError::new_err(format!(
+            "{file}: controls= and external_loads= are the OpenSim forward tool's inputs, for .osim models"
+        )));
+    }
     let actuation = (actuators.to_string(), kp, kv);
-    PyModel::from_source((text, file, kind, floating_base, actuation))
+    let inputs = (
+        controls.map(|c| c.display().to_string()),
+        external_loads.map(|l| l.display().to_string()),
+    );
+    PyModel::from_source((text, file, kind, floating_base, actuation, inputs))
 }
 
 /// Rebuilds a model from its source and parameter changes (what unpickling calls).

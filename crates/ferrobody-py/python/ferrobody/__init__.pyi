@@ -294,11 +294,15 @@ def load(
     actuators: str = "none",
     kp: float = 1.0,
     kv: float = 0.0,
+    controls: Union[None, str, "PathLike[str]"] = None,
+    external_loads: Union[None, str, "PathLike[str]"] = None,
 ) -> Model:
-    """Loads a scene file (.toml), an OpenSim model (.osim) or a URDF robot (.urdf; with
-    floating_base=True its root link is free; actuators="motors" or "position" (gains kp, kv)
-    puts one actuator on each actuated joint). Raises FileNotFoundError or ValueError with the
-    command line's message."""
+    """Loads a scene file (.toml), an OpenSim model (.osim; with the forward tool's controls
+    file, a .sto/.mot of excitations by actuator, and its external loads file, an
+    ExternalLoads .xml, as `ferrobody run --controls FILE --external-loads FILE` reads them)
+    or a URDF robot (.urdf; with floating_base=True its root link is free; actuators="motors"
+    or "position" (gains kp, kv) puts one actuator on each actuated joint). Raises
+    FileNotFoundError or ValueError with the command line's message."""
 
 class Solution:
     """The optimal trajectory on the collocation grid and IPOPT's report (a frozen
