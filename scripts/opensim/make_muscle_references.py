@@ -2,8 +2,9 @@
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
 Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
-implicit | torus | defaults | station_frames | ball_actuators | ligaments | body_forces]
-(needs `pip install opensim`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
+implicit | torus | defaults | station_frames | ball_actuators | ligaments | body_forces | erf]
+(needs `pip install opensim`; `erf` makes `mus_pendulum_erf` alone: a pendulum held by an
+ExpressionBasedCoordinateForce of Lepton's `erf` and `erfc`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
 wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
 `mus_pendulum_implicit`: its DeGroote muscle in the implicit tendon-compliance mode; `torus`
@@ -378,6 +379,26 @@ def write_body_forces(out_dir, name):
     return save(model, out_dir, name)
 
 
+def write_erf_pendulum(out_dir, name):
+    """A pendulum on a PinJoint held by an ExpressionBasedCoordinateForce made of Lepton's
+    error functions (`erf` saturating over the swing, `erfc` of the speed), released from
+    0.9 rad; gravity on."""
+    model = osim.Model()
+    model.setName(name)
+    arm = osim.Body("arm", 1.5, osim.Vec3(0, -0.3, 0), osim.Inertia(0.02, 0.004, 0.02))
+    model.addBody(arm)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(0), osim.Vec3(0),
+                        arm, osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("swing")
+    pin.updCoordinate().setDefaultValue(0.9)
+    model.addJoint(pin)
+    spring = osim.ExpressionBasedCoordinateForce(
+        "swing", "-6*erf(3*q) + 0.4*erfc(2*qdot) - 0.4 - 0.05*qdot")
+    spring.setName("error_function_spring")
+    model.addForce(spring)
+    return save(model, out_dir, name)
+
+
 def write_defaults_variant(src, out_dir, name):
     """mus_actuators with properties left to a <defaults> section, as older models write them:
     the push's point and optimal force and the drive's optimal force and activation time
@@ -558,6 +579,10 @@ if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[3] == "body_forces":
         osim_file = write_body_forces(sys.argv[2], "mus_body_forces")
         run(osim_file, f"{sys.argv[2]}/mus_body_forces.csv")
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "erf":
+        osim_file = write_erf_pendulum(sys.argv[2], "mus_pendulum_erf")
+        run(osim_file, f"{sys.argv[2]}/mus_pendulum_erf.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "ligaments":
         osim_file = write_ligaments(sys.argv[2], "mus_ligaments")

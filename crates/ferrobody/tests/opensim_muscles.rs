@@ -504,6 +504,23 @@ fn prescribed_forces_and_point_to_point_actuators_match_opensim() {
     check("mus_body_forces.osim", "mus_body_forces.csv");
 }
 
+/// A pendulum held by an ExpressionBasedCoordinateForce of Lepton's error functions,
+/// `-6*erf(3*q) + 0.4*erfc(2*qdot) - 0.4 - 0.05*qdot`, released from 0.9 rad so that erf runs
+/// from its saturation through its steep middle (scripts/opensim/make_muscle_references.py
+/// `erf`). Both programs evaluate the same FreeBSD-derived error functions (the `libm`
+/// crate's, glibc's) and every other operation as OpenSim does: the run is OpenSim's bit for
+/// bit, every row and column.
+#[test]
+fn error_function_expressions_match_opensim() {
+    check("mus_pendulum_erf.osim", "mus_pendulum_erf.csv");
+    let theirs = common::csv_rows("testdata/opensim/muscles/mus_pendulum_erf.csv");
+    let ours = simulate("muscles/mus_pendulum_erf.osim", 1.0);
+    let (d, col, t) = worst(&ours, &theirs, |c| {
+        c.starts_with("swing") || c.starts_with("arm")
+    });
+    assert!(d == 0.0, "{col} differs by {d:e} at t = {t}");
+}
+
 /// A pendulum on a PinJoint whose parent and child frames are StationDefinedFrames (opensim-
 /// core's `StationDefinedFrames_Advanced.osim` made to move: scripts/opensim/
 /// make_muscle_references.py `station_frames`): the stations sit on offset frames of the two

@@ -2,10 +2,11 @@
 //! `ExpressionBased…` forces use: numbers (`1`, `2.5e-3`), variables, `+ − * / ^` (`^` binds
 //! tightest and to the right, a unary minus binds tighter than `*` and `/`, so `-x^2` is
 //! `−(x²)`), parentheses, and Lepton's functions `sqrt exp log sin cos sec csc tan cot asin
-//! acos atan sinh cosh tanh step delta square cube recip abs floor ceil` of one argument,
-//! `atan2 min max` of two and `select(c, a, b)` (a where c ≠ 0, else b). `step(x)` is 1 for
-//! x ≥ 0, else 0; `delta(x)` is 1 at 0, else 0. Lepton's `erf` and `erfc` are refused (Rust's
-//! standard library has no error function).
+//! acos atan sinh cosh tanh erf erfc step delta square cube recip abs floor ceil` of one
+//! argument, `atan2 min max` of two and `select(c, a, b)` (a where c ≠ 0, else b). `step(x)` is
+//! 1 for x ≥ 0, else 0; `delta(x)` is 1 at 0, else 0. `erf` and `erfc` are the `libm` crate's
+//! (FreeBSD's `s_erf.c`, the code glibc's `erf` that Lepton calls also comes from), with
+//! Lepton's derivatives `±(2/√π) exp(−x²)`.
 //!
 //! An integer power `x^n` is evaluated by Lepton's repeated squaring (its optimizer turns a
 //! constant integer exponent into `PowerConstant`), others by `powf`. Evaluation is generic
@@ -53,6 +54,8 @@ enum Func {
     Sinh,
     Cosh,
     Tanh,
+    Erf,
+    Erfc,
     Step,
     Delta,
     Square,
@@ -68,7 +71,7 @@ enum Func {
 }
 
 /// Lepton's functions by name, with their argument counts.
-const FUNCTIONS: [(&str, Func, usize); 27] = [
+const FUNCTIONS: [(&str, Func, usize); 29] = [
     ("sqrt", Func::Sqrt, 1),
     ("exp", Func::Exp, 1),
     ("log", Func::Log, 1),
@@ -84,6 +87,8 @@ const FUNCTIONS: [(&str, Func, usize); 27] = [
     ("sinh", Func::Sinh, 1),
     ("cosh", Func::Cosh, 1),
     ("tanh", Func::Tanh, 1),
+    ("erf", Func::Erf, 1),
+    ("erfc", Func::Erfc, 1),
     ("step", Func::Step, 1),
     ("delta", Func::Delta, 1),
     ("square", Func::Square, 1),
@@ -275,12 +280,19 @@ impl Parser<'_> {
             Some((f, _, n)) => {
                 Err(self.error(&format!("{f} takes {n} argument(s), not {}", args.len())))
             }
-            None if name == "erf" || name == "erfc" => {
-                Err(self.error(&format!("Lepton's '{name}' is not supported")))
-            }
             None => Err(self.error(&format!("unknown function '{name}'"))),
         }
     }
+}
+
+/// `value` with the derivative parts of `x` times `slope` (exactly `value` for `f64`).
+fn with_slope<T: Real>(x: T, value: f64, slope: f64) -> T {
+    T::c(value) + T::c(slope) * (x - T::c(x.re()))
+}
+
+/// d erf(x)/dx = (2/√π) exp(−x²).
+fn gaussian_slope(x: f64) -> f64 {
+    std::f64::consts::FRAC_2_SQRT_PI * (-(x * x)).exp()
 }
 
 /// Lepton's `PowerConstant` for an integer exponent: repeated squaring.
@@ -334,6 +346,8 @@ impl Node {
                     Func::Sinh => x.sinh(),
                     Func::Cosh => x.cosh(),
                     Func::Tanh => x.tanh_exact(),
+                    Func::Erf => with_slope(x, libm::erf(x.re()), gaussian_slope(x.re())),
+                    Func::Erfc => with_slope(x, libm::erfc(x.re()), -gaussian_slope(x.re())),
                     Func::Step => flat(if x.re() >= 0.0 { 1.0 } else { 0.0 }),
                     Func::Delta => flat(if x.re() == 0.0 { 1.0 } else { 0.0 }),
                     Func::Square => x * x,
@@ -404,6 +418,22 @@ mod tests {
     }
 
     #[test]
+    fn error_functions_and_their_derivatives() {
+        // erf(0.5) and erfc(0.5) to 17 digits (glibc's values, which FreeBSD's code shares).
+        assert_eq!(eval("erf(q)", 0.5, 0.0), 0.520_499_877_813_046_5);
+        assert_eq!(eval("erfc(q)", 0.5, 0.0), 0.479_500_122_186_953_5);
+        assert_eq!(eval("erf(q) + erfc(q)", -7.0, 0.0), 1.0);
+        let e = Expression::parse("erf(2*q) - erfc(qdot)", &["q", "qdot"]).unwrap();
+        let (q, qdot) = (0.3, -0.4);
+        let dq = e.eval(&[num_dual::Dual64::new(q, 1.0), num_dual::Dual64::from(qdot)]);
+        let du = e.eval(&[num_dual::Dual64::from(q), num_dual::Dual64::new(qdot, 1.0)]);
+        let slope = |x: f64| std::f64::consts::FRAC_2_SQRT_PI * (-x * x).exp();
+        assert_eq!(dq.re, eval("erf(2*q) - erfc(qdot)", q, qdot));
+        assert!((dq.eps - 2.0 * slope(2.0 * q)).abs() < 1e-15);
+        assert!((du.eps - slope(qdot)).abs() < 1e-15);
+    }
+
+    #[test]
     fn bad_expressions_name_the_problem() {
         let err = |t: &str| {
             Expression::parse(t, &["q", "qdot"])
@@ -416,6 +446,6 @@ mod tests {
         assert!(err("q +").contains("missing operand"));
         assert!(err("(q").contains("expected ')'"));
         assert!(err("q q").contains("unexpected 'q'"));
-        assert!(err("erf(q)").contains("'erf' is not supported"));
+        assert!(err("erf(q, qdot)").contains("erf takes 1 argument(s), not 2"));
     }
 }
