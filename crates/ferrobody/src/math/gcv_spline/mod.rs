@@ -23,8 +23,6 @@
 mod band;
 mod evaluate;
 mod fit;
-#[cfg(test)]
-mod tests;
 
 use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
@@ -143,3 +141,6 @@ impl GcvSpline {
         )
     }
 }
+
+#[cfg(test)]
+mod tests;
