@@ -2,8 +2,10 @@
 ../shared/reference/opensim/muscles/ (see its README for the column layout and the run).
 
 Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
-implicit | torus | defaults | station_frames | ball_actuators | ligaments | body_forces | erf]
-(needs `pip install opensim`; `erf` makes `mus_pendulum_erf` alone: a pendulum held by an
+implicit | torus | defaults | station_frames | ball_actuators | ligaments | body_forces | erf |
+point_to_point]
+(needs `pip install opensim`; `point_to_point` makes `mus_point_to_point_expressions` alone:
+two ExpressionBasedPointToPointForces; `erf` makes `mus_pendulum_erf` alone: a pendulum held by an
 ExpressionBasedCoordinateForce of Lepton's `erf` and `erfc`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
 wrapped pendulum over a WrapSphere, quadrant +x and all; `implicit` makes
@@ -399,6 +401,38 @@ def write_erf_pendulum(out_dir, name):
     return save(model, out_dir, name)
 
 
+def write_point_to_point_expressions(out_dir, name):
+    """A free block hung from a Ground point by an ExpressionBasedPointToPointForce (a cubic
+    spring with damping in d and ddot), and a pendulum pulled toward the block by a second one
+    (an exponential law), each between points off the bodies' origins; gravity on."""
+    model = osim.Model()
+    model.setName(name)
+    block = osim.Body("block", 2.0, osim.Vec3(0.01, -0.02, 0.0), osim.Inertia(0.02, 0.03, 0.04))
+    model.addBody(block)
+    free = osim.FreeJoint("free", model.getGround(), block)
+    model.addJoint(free)
+    for i, v in enumerate([0.2, -0.1, 0.3, 0.1, 0.7, -0.05]):
+        free.upd_coordinates(i).setDefaultValue(v)
+    arm = osim.Body("arm", 1.0, osim.Vec3(0, -0.25, 0), osim.Inertia(0.01, 0.002, 0.01))
+    model.addBody(arm)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(0.8, 1.0, 0), osim.Vec3(0),
+                        arm, osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("swing")
+    pin.updCoordinate().setDefaultValue(0.4)
+    model.addJoint(pin)
+    hang = osim.ExpressionBasedPointToPointForce(
+        "ground", osim.Vec3(0, 1.2, 0.1), "block", osim.Vec3(0.1, 0.05, -0.02),
+        "80*(d-0.6) + 2*ddot + 30*(d-0.6)^3")
+    hang.setName("hanger")
+    model.addForce(hang)
+    pull = osim.ExpressionBasedPointToPointForce(
+        "arm", osim.Vec3(0, -0.4, 0.05), "block", osim.Vec3(-0.05, 0, 0.03),
+        "15*d*exp(-d) - 0.5*ddot")
+    pull.setName("puller")
+    model.addForce(pull)
+    return save(model, out_dir, name)
+
+
 def write_defaults_variant(src, out_dir, name):
     """mus_actuators with properties left to a <defaults> section, as older models write them:
     the push's point and optimal force and the drive's optimal force and activation time
@@ -579,6 +613,10 @@ if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[3] == "body_forces":
         osim_file = write_body_forces(sys.argv[2], "mus_body_forces")
         run(osim_file, f"{sys.argv[2]}/mus_body_forces.csv")
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "point_to_point":
+        osim_file = write_point_to_point_expressions(sys.argv[2], "mus_point_to_point_expressions")
+        run(osim_file, f"{sys.argv[2]}/mus_point_to_point_expressions.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "erf":
         osim_file = write_erf_pendulum(sys.argv[2], "mus_pendulum_erf")

@@ -460,6 +460,36 @@ fn unsupported_opensim_force_is_an_error_unless_disabled() {
     assert_eq!(plugin.left_out.get("BodyDragForce"), Some(&1));
 }
 
+/// An ExpressionBasedPointToPointForce names its bodies by name or path: a missing one, or a
+/// bad expression, is a one-line error naming the element and the line.
+#[test]
+fn point_to_point_expression_on_a_missing_body_or_with_a_bad_expression() {
+    let with = |body2: &str, expression: &str| {
+        let force = format!(
+            "<ExpressionBasedPointToPointForce name=\"p2p\">\n<body1>ground</body1>\n\
+             <body2>{body2}</body2>\n<expression>{expression}</expression>\n\
+             </ExpressionBasedPointToPointForce>"
+        );
+        edit(
+            &leg(),
+            "<ForceSet name=\"forceset\">\n\t\t\t<objects>",
+            &format!("<ForceSet name=\"forceset\">\n\t\t\t<objects>{force}"),
+        )
+    };
+    osim::parse(&with("thigh", "10*(d-1)"), "m.osim").unwrap();
+    osim::parse(&with("/bodyset/thigh", "10*(d-1)"), "m.osim").unwrap();
+    let m = error_of(&with("femur", "10*(d-1)"));
+    assert!(
+        m.contains("/forceset/p2p") && m.contains("<body2> 'femur' names no body or frame"),
+        "{m}"
+    );
+    let m = error_of(&with("thigh", "10*(x-1)"));
+    assert!(
+        m.contains("/forceset/p2p") && m.contains("unknown variable 'x'"),
+        "{m}"
+    );
+}
+
 /// A PrescribedForce's function set holds three components or none, as OpenSim requires.
 #[test]
 fn prescribed_force_with_two_components() {

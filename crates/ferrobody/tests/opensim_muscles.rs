@@ -521,6 +521,23 @@ fn error_function_expressions_match_opensim() {
     assert!(d == 0.0, "{col} differs by {d:e} at t = {t}");
 }
 
+/// A free block hung from a Ground point by an ExpressionBasedPointToPointForce (a cubic
+/// spring with damping, `80*(d-0.6)+2*ddot+30*(d-0.6)^3`) and a pendulum pulled toward it by
+/// a second (`15*d*exp(-d)-0.5*ddot`), both between points off the bodies' origins
+/// (scripts/opensim/make_muscle_references.py `point_to_point`). The two runs agree to
+/// round-off: 1.0e-14 at worst (a speed of the tumbling block) over 1 s, held to 1e-12.
+#[test]
+fn point_to_point_expression_forces_match_opensim() {
+    check(
+        "mus_point_to_point_expressions.osim",
+        "mus_point_to_point_expressions.csv",
+    );
+    let theirs = common::csv_rows("testdata/opensim/muscles/mus_point_to_point_expressions.csv");
+    let ours = simulate("muscles/mus_point_to_point_expressions.osim", 1.0);
+    let (d, col, t) = worst(&ours, &theirs, |_| true);
+    assert!(d < 1e-12, "{col} differs by {d:e} at t = {t}");
+}
+
 /// A pendulum on a PinJoint whose parent and child frames are StationDefinedFrames (opensim-
 /// core's `StationDefinedFrames_Advanced.osim` made to move: scripts/opensim/
 /// make_muscle_references.py `station_frames`): the stations sit on offset frames of the two

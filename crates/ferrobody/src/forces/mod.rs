@@ -18,6 +18,7 @@ mod coordinate_limit;
 mod gravity;
 mod linear_bushing;
 mod mobility;
+mod point_to_point_expression;
 mod prescribed;
 mod sink;
 mod two_point;
@@ -29,6 +30,7 @@ pub use coordinate_limit::CoordinateLimitForce;
 pub use gravity::Gravity;
 pub use linear_bushing::LinearBushing;
 pub use mobility::{MobilityLinearDamper, MobilityLinearSpring};
+pub use point_to_point_expression::PointToPointExpressionForce;
 pub use prescribed::{ExpressedIn, PrescribedForce};
 pub use two_point::{TwoPointLinearDamper, TwoPointLinearSpring};
 

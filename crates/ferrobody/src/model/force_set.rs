@@ -64,6 +64,8 @@ pub enum Force<T: Real = f64> {
     Prescribed(Box<crate::forces::PrescribedForce>),
     /// OpenSim's `ExpressionBasedCoordinateForce`: `τ = f(q, q̇)` on one coordinate.
     CoordinateExpression(Box<crate::forces::CoordinateExpressionForce>),
+    /// OpenSim's `ExpressionBasedPointToPointForce`: `F(d, ḋ)` between two stations.
+    PointToPointExpression(Box<crate::forces::PointToPointExpressionForce>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -90,6 +92,7 @@ macro_rules! dispatch {
             Force::PathForce($f) => $body,
             Force::Prescribed($f) => $body,
             Force::CoordinateExpression($f) => $body,
+            Force::PointToPointExpression($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -134,6 +137,7 @@ impl<T: Real> Force<T> {
             Force::PathForce(f) => f.validate(bodies),
             Force::Prescribed(f) => f.validate(bodies),
             Force::CoordinateExpression(f) => f.validate(bodies),
+            Force::PointToPointExpression(f) => f.validate(bodies),
         }
     }
 
@@ -173,6 +177,7 @@ impl<T: Real> Force<T> {
             Force::PathForce(f) => Force::PathForce(f.clone()),
             Force::Prescribed(f) => Force::Prescribed(f.clone()),
             Force::CoordinateExpression(f) => Force::CoordinateExpression(f.clone()),
+            Force::PointToPointExpression(f) => Force::PointToPointExpression(f.clone()),
             Force::Custom(f) => {
                 return Err(Error::model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

@@ -54,9 +54,10 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
 }
 
 /// The force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 10] = [
+pub(super) const SUPPORTED: [&str; 11] = [
     "PrescribedForce",
     "ExpressionBasedCoordinateForce",
+    "ExpressionBasedPointToPointForce",
     "ElasticFoundationForce",
     "SpringGeneralizedForce",
     "BushingForce",
@@ -71,13 +72,12 @@ pub(super) const SUPPORTED: [&str; 10] = [
 /// dynamics and that the reader cannot simulate: an error naming the element, not a silent
 /// omission. A class OpenSim does not know (a plugin's, such as `BodyDragForce`) is left out
 /// and listed, as OpenSim itself skips an object type it does not recognise.
-const NEEDED_BUT_UNSUPPORTED: [&str; 13] = [
+const NEEDED_BUT_UNSUPPORTED: [&str; 12] = [
     "BodyActuator",
     "ClutchedPathSpring",
     "Delp1990Muscle_Deprecated",
     "ExpressionBasedBushingForce",
     "ExpressionBasedPathForce",
-    "ExpressionBasedPointToPointForce",
     "ExternalForce",
     "FunctionBasedBushingForce",
     "McKibbenActuator",
@@ -168,6 +168,7 @@ impl ForceCtx<'_, '_, '_> {
             "ElasticFoundationForce" => self.elastic_foundation(node, geometry),
             "PrescribedForce" => self.prescribed_force(node),
             "ExpressionBasedCoordinateForce" => self.coordinate_expression(node),
+            "ExpressionBasedPointToPointForce" => self.point_to_point_expression(node),
             tag => Err(self
                 .doc
                 .err(node, format!("force <{tag}> is not supported"))),

@@ -1,6 +1,8 @@
-//! OpenSim's `PrescribedForce` as [`PrescribedForce`], and its `ExpressionBasedCoordinateForce`
+//! OpenSim's `PrescribedForce` as [`PrescribedForce`], its `ExpressionBasedCoordinateForce`
 //! as [`CoordinateExpressionForce`] (`coordinate`, `expression` of `q` and `qdot`, default
-//! `0.0`; a Lepton syntax error names the element). `PrescribedForce`: `socket_frame` (or before version
+//! `0.0`; a Lepton syntax error names the element) and its `ExpressionBasedPointToPointForce`
+//! as [`PointToPointExpressionForce`] (`body1`, `body2`, `point1`, `point2`, `expression` of
+//! `d` and `ddot`). `PrescribedForce`: `socket_frame` (or before version
 //! 30506 `body`, upgraded), `pointIsGlobal` (default false), `forceIsGlobal` (default true),
 //! and the `FunctionSet`s `forceFunctions`, `pointFunctions`, `torqueFunctions` of three
 //! functions each or none (OpenSim refuses one or two: so does the reader).
@@ -8,11 +10,15 @@
 use super::custom_joint::read_function;
 use super::document::{child, objects, Res};
 use super::forces::ForceCtx;
-use super::frames::socket_frame;
-use crate::forces::{CoordinateExpressionForce, ExpressedIn, PrescribedForce};
+use super::frames::{resolve_frame, socket_frame};
+use crate::forces::{
+    CoordinateExpressionForce, ExpressedIn, PointToPointExpressionForce, PrescribedForce,
+};
+use crate::ids::BodyId;
 use crate::math::expression::Expression;
 use crate::math::function::Function;
 use crate::model::Force;
+use nalgebra::Vector3;
 use roxmltree::Node;
 
 /// Ground when `global`, else the force's own frame.
@@ -65,6 +71,56 @@ impl ForceCtx<'_, '_, '_> {
             expression,
         };
         self.push(node, Force::CoordinateExpression(Box::new(force)))?;
+        Ok(())
+    }
+
+    /// Adds an `ExpressionBasedPointToPointForce`: its `body1` and `body2` are names or
+    /// paths, looked up as OpenSim looks them up (the path from the model, else
+    /// `./bodyset/NAME`); its points are in the frames' base bodies (OpenSim applies them to
+    /// the mobilized body even when the name is an offset frame's); `expression` defaults to
+    /// `0.0`.
+    pub(super) fn point_to_point_expression(&mut self, node: Node) -> Res<()> {
+        let doc = self.doc;
+        let body = |tag: &str| -> Res<BodyId> {
+            let (at, name) = doc
+                .text(node, tag)
+                .ok_or_else(|| doc.err(node, format!("missing <{tag}>")))?;
+            let name = name.trim();
+            let path = format!("/{}", name.trim_start_matches('/'));
+            let frame = doc
+                .component(&path)
+                .or_else(|| doc.component(&format!("/bodyset/{name}")))
+                .ok_or_else(|| {
+                    doc.err(
+                        at,
+                        format!("<{tag}> '{name}' names no body or frame of the model"),
+                    )
+                })?;
+            let base = resolve_frame(doc, frame).map_err(|mut e| {
+                e.problem = crate::error::invalid!("<{tag}> '{name}': {}", e.problem);
+                e
+            })?;
+            self.body(at, &base.body)
+        };
+        let body1 = body("body1")?;
+        let body2 = body("body2")?;
+        let (at, text) = doc
+            .text(node, "expression")
+            .unwrap_or((node, "0.0".to_string()));
+        let expression = Expression::parse(&text, &PointToPointExpressionForce::VARIABLES)
+            .map_err(|e| doc.err(at, e))?;
+        let force = PointToPointExpressionForce {
+            name: node
+                .attribute("name")
+                .unwrap_or("ExpressionBasedPointToPointForce")
+                .to_string(),
+            body1,
+            p1: Vector3::from(doc.fixed(node, "point1", [0.0; 3])?),
+            body2,
+            p2: Vector3::from(doc.fixed(node, "point2", [0.0; 3])?),
+            expression,
+        };
+        self.push(node, Force::PointToPointExpression(Box::new(force)))?;
         Ok(())
     }
 
