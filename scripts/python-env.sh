@@ -9,10 +9,15 @@ venv="${PYTHON_VENV:-target/py-venv}"
 if [ ! -x "$venv/bin/python" ]; then
   "${PYTHON:-python3}" -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "maturin>=1.7,<2" "numpy>=1.21" "pytest>=7" pandas matplotlib "ray>=2.9"
+# Once per test run: scripts/test.sh sources this, then runs scripts/test-python.sh, which
+# sources it again with the variables below inherited.
+if [ "${FERROBODY_PYTHON_ENV:-}" != "$(cd "$venv" && pwd)" ]; then
+  "$venv/bin/python" -m pip install --quiet --upgrade pip
+  "$venv/bin/python" -m pip install --quiet "maturin>=1.7,<2" "numpy>=1.21" "pytest>=7" pandas matplotlib "ray>=2.9"
+fi
 VIRTUAL_ENV="$(cd "$venv" && pwd)"
 export VIRTUAL_ENV
+export FERROBODY_PYTHON_ENV="$VIRTUAL_ENV"
 export PYO3_PYTHON="$VIRTUAL_ENV/bin/python"
 export PYTHON_SYS_EXECUTABLE="$PYO3_PYTHON"
 export PYO3_BUILD_EXTENSION_MODULE=1

@@ -157,16 +157,11 @@ fn parse_osim(
     controls: Option<&str>,
     loads: Option<&str>,
 ) -> PyResult<osim::OsimModel> {
-    let columns = match controls {
-        Some(c) => osim::controls_file::read(Path::new(c)).map_err(to_py_err)?,
-        None => Vec::new(),
+    let options = osim::LoadOptions {
+        controls: controls.map(Path::new),
+        external_loads: loads.map(Path::new),
     };
-    let loads = loads
-        .map(|l| osim::external_loads::read(Path::new(l)))
-        .transpose()
-        .map_err(to_py_err)?;
-    osim::parse_with(text, file, &columns, controls.unwrap_or(""), loads.as_ref())
-        .map_err(to_py_err)
+    osim::parse_with_options(text, file, &options).map_err(to_py_err)
 }
 
 /// The position of `name` in `names`, or a `KeyError` naming the kind.

@@ -280,6 +280,13 @@ pub struct LoadOptions<'a> {
 
 /// Reads an .osim file with the forward tool's other inputs ([`LoadOptions`]).
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<OsimModel> {
+    let text = crate::io::read_text_file(path, "cannot read the file")?;
+    parse_with_options(&text, &path.display().to_string(), options)
+}
+
+/// Parses .osim text (named `file` in errors) with the forward tool's other inputs
+/// ([`LoadOptions`]), whose files are read here.
+pub fn parse_with_options(text: &str, file: &str, options: &LoadOptions) -> Result<OsimModel> {
     let columns = match options.controls {
         Some(c) => controls_file::read(c)?,
         None => Vec::new(),
@@ -288,12 +295,10 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<OsimModel> {
         .external_loads
         .map(external_loads::read)
         .transpose()?;
-    let file = path.display().to_string();
-    let text = crate::io::read_text_file(path, "cannot read the file")?;
     let controls_name = options.controls.map(|c| c.display().to_string());
     parse_with(
-        &text,
-        &file,
+        text,
+        file,
         &columns,
         controls_name.as_deref().unwrap_or(""),
         loads.as_ref(),

@@ -52,20 +52,24 @@ impl ForceCtx<'_, '_, '_> {
         Ok(())
     }
 
-    /// Adds an `ExpressionBasedCoordinateForce`.
-    pub(super) fn coordinate_expression(&mut self, node: Node) -> Res<()> {
+    /// An `ExpressionBased…` force's `expression` (default `0.0`) parsed with `variables`
+    /// (a syntax error names the element and line), and its name (its tag when unnamed).
+    fn expression(&self, node: Node, variables: &[&str]) -> Res<(Expression, String)> {
         let doc = self.doc;
-        let (body, coordinate, _) = self.coordinate(node)?;
         let (at, text) = doc
             .text(node, "expression")
             .unwrap_or((node, "0.0".to_string()));
-        let expression = Expression::parse(&text, &CoordinateExpressionForce::VARIABLES)
-            .map_err(|e| doc.err(at, e))?;
+        let expression = Expression::parse(&text, variables).map_err(|e| doc.err(at, e))?;
+        let name = node.attribute("name").unwrap_or(node.tag_name().name());
+        Ok((expression, name.to_string()))
+    }
+
+    /// Adds an `ExpressionBasedCoordinateForce`.
+    pub(super) fn coordinate_expression(&mut self, node: Node) -> Res<()> {
+        let (body, coordinate, _) = self.coordinate(node)?;
+        let (expression, name) = self.expression(node, &CoordinateExpressionForce::VARIABLES)?;
         let force = CoordinateExpressionForce {
-            name: node
-                .attribute("name")
-                .unwrap_or("ExpressionBasedCoordinateForce")
-                .to_string(),
+            name,
             body,
             coordinate,
             expression,
@@ -104,16 +108,9 @@ impl ForceCtx<'_, '_, '_> {
         };
         let body1 = body("body1")?;
         let body2 = body("body2")?;
-        let (at, text) = doc
-            .text(node, "expression")
-            .unwrap_or((node, "0.0".to_string()));
-        let expression = Expression::parse(&text, &PointToPointExpressionForce::VARIABLES)
-            .map_err(|e| doc.err(at, e))?;
+        let (expression, name) = self.expression(node, &PointToPointExpressionForce::VARIABLES)?;
         let force = PointToPointExpressionForce {
-            name: node
-                .attribute("name")
-                .unwrap_or("ExpressionBasedPointToPointForce")
-                .to_string(),
+            name,
             body1,
             p1: Vector3::from(doc.fixed(node, "point1", [0.0; 3])?),
             body2,
