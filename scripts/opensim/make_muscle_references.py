@@ -3,8 +3,13 @@
 
 Usage: python make_muscle_references.py SHARED_MUSCLES_DIR OUT_DIR [path_forces | spheres |
 implicit | torus | defaults | station_frames | ball_actuators | ligaments | body_forces | erf |
-point_to_point]
-(needs `pip install opensim`; `point_to_point` makes `mus_point_to_point_expressions` alone:
+point_to_point | bushings | expression_paths | lepton_optimizer]
+(needs `pip install opensim`; `lepton_optimizer` makes `mus_pendulum_lepton_optimizer` alone: a
+pendulum held by an ExpressionBasedCoordinateForce whose terms Lepton's optimizer rounds
+differently from the expression as written; `expression_paths` makes `mus_expression_path_forces` alone:
+three ExpressionBasedPathForces between a pendulum, a free box and Ground; `bushings` makes `mus_nonlinear_bushings` alone: a
+FunctionBasedBushingForce and an ExpressionBasedBushingForce between free bodies;
+`point_to_point` makes `mus_point_to_point_expressions` alone:
 two ExpressionBasedPointToPointForces; `erf` makes `mus_pendulum_erf` alone: a pendulum held by an
 ExpressionBasedCoordinateForce of Lepton's `erf` and `erfc`; `path_forces` makes `mus_path_forces` alone: a PathActuator and
 two PathSprings; `spheres` makes `mus_pendulum_sphere` and `mus_pendulum_sphere_all`: the shared
@@ -401,6 +406,30 @@ def write_erf_pendulum(out_dir, name):
     return save(model, out_dir, name)
 
 
+def write_lepton_optimizer_pendulum(out_dir, name):
+    """A pendulum on a PinJoint held by an ExpressionBasedCoordinateForce whose terms Lepton's
+    optimizer rewrites with another rounding: divisions by constants (`q/3`, `(4*q)/7`,
+    `qdot/(1/0.3)`), merged constant factors (`2*(3*qdot)`, `-(5*(0.1*q))`), a reciprocal
+    multiplied in (`sin(q)*(1/(2+q^2))`) and divided by (`qdot/(1/(1+q^2))`), constant
+    powers (`(2+q^2)^0.5`, `(1.5+q)^-2`, `q^2.5` of |q|), released from 0.9 rad; gravity on."""
+    model = osim.Model()
+    model.setName(name)
+    arm = osim.Body("arm", 1.5, osim.Vec3(0, -0.3, 0), osim.Inertia(0.02, 0.004, 0.02))
+    model.addBody(arm)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(0), osim.Vec3(0),
+                        arm, osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("swing")
+    pin.updCoordinate().setDefaultValue(0.9)
+    model.addJoint(pin)
+    spring = osim.ExpressionBasedCoordinateForce(
+        "swing", "-q/3 - 2*(3*qdot)/7 - (4*q)/7 - (5*(0.1*q)) + 0.3*(2+q^2)^0.5"
+        " + 0.2*sin(q)*(1/(2+q^2)) - qdot/(1/0.3)/9 - 0.01*qdot/(1/(1+q^2))"
+        " + 0.001*(1.5+q)^-2 - 0.05*abs(q)^2.5")
+    spring.setName("optimized_spring")
+    model.addForce(spring)
+    return save(model, out_dir, name)
+
+
 def write_point_to_point_expressions(out_dir, name):
     """A free block hung from a Ground point by an ExpressionBasedPointToPointForce (a cubic
     spring with damping in d and ddot), and a pendulum pulled toward the block by a second one
@@ -430,6 +459,105 @@ def write_point_to_point_expressions(out_dir, name):
         "15*d*exp(-d) - 0.5*ddot")
     pull.setName("puller")
     model.addForce(pull)
+    return save(model, out_dir, name)
+
+
+def write_nonlinear_bushings(out_dir, name):
+    """A free block hung from a Ground frame by a FunctionBasedBushingForce (a SimmSpline, a
+    LinearFunction, a PolynomialFunction, a PiecewiseLinearFunction, a second SimmSpline and a
+    LinearFunction on its six deflections, with damping), and a free tail hung from the block
+    by an ExpressionBasedBushingForce whose six expressions couple the deflections; every
+    bushing frame offset and turned on its body, every deflection nonzero at the start;
+    gravity on."""
+    model = osim.Model()
+    model.setName(name)
+    block = osim.Body("block", 2.0, osim.Vec3(0.01, -0.02, 0.0), osim.Inertia(0.02, 0.03, 0.04))
+    model.addBody(block)
+    free = osim.FreeJoint("block_free", model.getGround(), block)
+    model.addJoint(free)
+    for i, v in enumerate([0.15, -0.1, 0.2, 0.05, 0.9, -0.03]):
+        free.upd_coordinates(i).setDefaultValue(v)
+    tail = osim.Body("tail", 0.5, osim.Vec3(0, -0.05, 0), osim.Inertia(0.004, 0.002, 0.005))
+    model.addBody(tail)
+    tail_free = osim.FreeJoint("tail_free", model.getGround(), tail)
+    model.addJoint(tail_free)
+    for i, v in enumerate([0.3, -0.05, 0.1, 0.17, 0.62, 0.05]):
+        tail_free.upd_coordinates(i).setDefaultValue(v)
+
+    def spline(points):
+        f = osim.SimmSpline()
+        for x, y in points:
+            f.addPoint(x, y)
+        return f
+
+    def piecewise_linear(points):
+        f = osim.PiecewiseLinearFunction()
+        for x, y in points:
+            f.addPoint(x, y)
+        return f
+
+    hip = osim.FunctionBasedBushingForce(
+        "hip", model.getGround(), osim.Vec3(0, 1.0, 0), osim.Vec3(0.1, 0.2, -0.1),
+        block, osim.Vec3(0.02, 0.05, -0.01), osim.Vec3(-0.1, 0, 0.15),
+        osim.Vec3(0), osim.Vec3(0), osim.Vec3(8, 10, 6), osim.Vec3(0.5, 0.4, 0.3))
+    hip.set_m_x_theta_x_function(spline([(-1, -30), (-0.2, -5), (0, 0), (0.2, 5), (1, 40)]))
+    hip.set_m_y_theta_y_function(osim.LinearFunction(25, 0))
+    hip.set_m_z_theta_z_function(osim.PolynomialFunction(osim.Vector([30.0, 0.0, 10.0, 0.0])))
+    hip.set_f_x_delta_x_function(piecewise_linear([(-1, -500), (-0.05, -15), (0.05, 20),
+                                                   (1, 600)]))
+    hip.set_f_y_delta_y_function(spline([(-1, -900), (-0.1, -45), (0, 0), (0.1, 40), (1, 800)]))
+    hip.set_f_z_delta_z_function(osim.LinearFunction(300, 0))
+    model.addForce(hip)
+
+    link = osim.ExpressionBasedBushingForce(
+        "link", block, osim.Vec3(0.1, -0.2, 0.05), osim.Vec3(0.2, 0, 0),
+        tail, osim.Vec3(0, 0.1, 0), osim.Vec3(0, 0.1, -0.05))
+    link.setMxExpression("12*theta_x + 3*theta_y*delta_z")
+    link.setMyExpression("8*theta_y + 20*theta_y^3")
+    link.setMzExpression("6*sin(theta_z) + 0.5*theta_x")
+    link.setFxExpression("150*delta_x + 2000*delta_x^3")
+    link.setFyExpression("250*delta_y - 40*delta_x*delta_z + exp(delta_y) - 1")
+    link.setFzExpression("180*delta_z")
+    link.set_rotational_damping(osim.Vec3(0.2, 0.2, 0.1))
+    link.set_translational_damping(osim.Vec3(4, 5, 3))
+    model.addForce(link)
+    return save(model, out_dir, name)
+
+
+def write_expression_path_forces(out_dir, name):
+    """A pendulum lifted by an ExpressionBasedPathForce over a via point (stretch clamped at its
+    resting length: slack phases exercised) and a free box tethered to the arm and hung from
+    Ground by two more (one with `clamp_stretch` false, pushing when shorter than its resting
+    length); expressions of the stretch `s` and the lengthening speed `ldot`; gravity on."""
+    model = osim.Model()
+    model.setName(name)
+    arm = osim.Body("arm", 1.0, osim.Vec3(0, -0.25, 0), osim.Inertia(0.01, 0.002, 0.01))
+    model.addBody(arm)
+    pin = osim.PinJoint("pin", model.getGround(), osim.Vec3(1, 0, 0), osim.Vec3(0),
+                        arm, osim.Vec3(0), osim.Vec3(0))
+    pin.updCoordinate().setName("swing")
+    pin.updCoordinate().setDefaultValue(0.6)
+    model.addJoint(pin)
+    box = osim.Body("box", 2.0, osim.Vec3(0.01, 0, -0.02), osim.Inertia(0.02, 0.03, 0.04))
+    model.addBody(box)
+    free = osim.FreeJoint("free", model.getGround(), box)
+    model.addJoint(free)
+    for i, v in enumerate([0.1, -0.2, 0.05, 0.02, -0.3, 0.01]):
+        free.upd_coordinates(i).setDefaultValue(v)
+    lift = osim.ExpressionBasedPathForce("lift", 0.45, "300*s + 40*s^2 + 2*ldot", True)
+    lift.updGeometryPath().appendNewPathPoint("origin", model.getGround(), osim.Vec3(1.3, 0.2, 0))
+    lift.updGeometryPath().appendNewPathPoint("via", arm, osim.Vec3(0.05, -0.2, 0.02))
+    lift.updGeometryPath().appendNewPathPoint("insertion", arm, osim.Vec3(0, -0.4, 0))
+    model.addForce(lift)
+    bungee = osim.ExpressionBasedPathForce("bungee", 0.25, "150*s*exp(-s) + 0.5*ldot*abs(s)",
+                                           True)
+    bungee.updGeometryPath().appendNewPathPoint("top", model.getGround(), osim.Vec3(0, 0.5, 0))
+    bungee.updGeometryPath().appendNewPathPoint("hook", box, osim.Vec3(0, 0.1, 0.02))
+    model.addForce(bungee)
+    strut = osim.ExpressionBasedPathForce("strut", 1.3, "60*s + 0.3*ldot", False)
+    strut.updGeometryPath().appendNewPathPoint("arm_end", arm, osim.Vec3(0, -0.5, 0))
+    strut.updGeometryPath().appendNewPathPoint("box_side", box, osim.Vec3(0.05, 0, 0))
+    model.addForce(strut)
     return save(model, out_dir, name)
 
 
@@ -617,6 +745,18 @@ if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[3] == "point_to_point":
         osim_file = write_point_to_point_expressions(sys.argv[2], "mus_point_to_point_expressions")
         run(osim_file, f"{sys.argv[2]}/mus_point_to_point_expressions.csv")
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "expression_paths":
+        osim_file = write_expression_path_forces(sys.argv[2], "mus_expression_path_forces")
+        run(osim_file, f"{sys.argv[2]}/mus_expression_path_forces.csv")
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "bushings":
+        osim_file = write_nonlinear_bushings(sys.argv[2], "mus_nonlinear_bushings")
+        run(osim_file, f"{sys.argv[2]}/mus_nonlinear_bushings.csv")
+        sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[3] == "lepton_optimizer":
+        osim_file = write_lepton_optimizer_pendulum(sys.argv[2], "mus_pendulum_lepton_optimizer")
+        run(osim_file, f"{sys.argv[2]}/mus_pendulum_lepton_optimizer.csv")
         sys.exit(0)
     if len(sys.argv) > 3 and sys.argv[3] == "erf":
         osim_file = write_erf_pendulum(sys.argv[2], "mus_pendulum_erf")

@@ -131,9 +131,49 @@ pub fn rotation_body_xyz_sin_cos<T: Real>(sin_cos: [(T, T); 3]) -> Matrix3<T> {
     )
 }
 
+/// Simbody's `Rotation::convertRotationToBodyFixedXYZ` (`convertThreeAxesRotationToThreeAngles`
+/// for a body-fixed x-y-z sequence): the middle angle from `atan2(r₀₂, R)` with
+/// `R = √((r₀₀² + r₀₁² + r₁₂² + r₂₂²)/2) = |cos θ₂|`, the outer two from `atan2`s of the
+/// row and column they share with it; where `R ≤ 4ε` (gimbal lock) the whole first-plus-or-
+/// minus-third angle goes to the first and the third is 0. Radians.
+pub fn body_fixed_xyz_angles<T: Real>(r: &Matrix3<T>) -> Vector3<T> {
+    let sq = |x: T| x * x;
+    let r_sum =
+        ((sq(r[(0, 0)]) + sq(r[(0, 1)]) + sq(r[(1, 2)]) + sq(r[(2, 2)])) / T::c(2.0)).sqrt();
+    let theta2 = r[(0, 2)].atan2(r_sum);
+    if r_sum.re() > 4.0 * f64::EPSILON {
+        return Vector3::new(
+            (-r[(1, 2)]).atan2(r[(2, 2)]),
+            theta2,
+            (-r[(0, 1)]).atan2(r[(0, 0)]),
+        );
+    }
+    let theta1 = if r[(0, 2)].re() > 0.0 {
+        (r[(1, 0)] + r[(2, 1)]).atan2(r[(1, 1)] - r[(2, 0)])
+    } else {
+        (r[(2, 1)] - r[(1, 0)]).atan2(r[(1, 1)] + r[(2, 0)])
+    };
+    Vector3::new(theta1, theta2, T::zero())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn body_fixed_angles_round_trip() {
+        for a in [[0.3f64, -0.87, 0.2], [0.0, -0.87, 0.0], [-2.5, 1.2, 3.0]] {
+            let r = rotation_body_xyz(a[0], a[1], a[2]);
+            let back = body_fixed_xyz_angles(&r);
+            for k in 0..3 {
+                assert!((back[k] - a[k]).abs() < 1e-14, "{a:?} → {back:?}");
+            }
+        }
+        // At the singularity the whole first-plus-third angle goes to the first.
+        let r = rotation_body_xyz(0.4, std::f64::consts::FRAC_PI_2, 0.3);
+        let back = body_fixed_xyz_angles(&r);
+        assert!((back[0] - 0.7).abs() < 1e-7 && back[2] == 0.0, "{back:?}");
+    }
 
     #[test]
     fn compose_with_inverse_is_identity() {

@@ -66,6 +66,9 @@ pub enum Force<T: Real = f64> {
     CoordinateExpression(Box<crate::forces::CoordinateExpressionForce>),
     /// OpenSim's `ExpressionBasedPointToPointForce`: `F(d, ḋ)` between two stations.
     PointToPointExpression(Box<crate::forces::PointToPointExpressionForce>),
+    /// OpenSim's `FunctionBasedBushingForce` or `ExpressionBasedBushingForce`: six nonlinear
+    /// springs and linear dampers between two frames (OpenSim's `TwoFrameLinker`).
+    NonlinearBushing(Box<crate::forces::NonlinearBushing>),
     /// A user-written element.
     Custom(Arc<dyn ForceElement<T>>),
 }
@@ -93,6 +96,7 @@ macro_rules! dispatch {
             Force::Prescribed($f) => $body,
             Force::CoordinateExpression($f) => $body,
             Force::PointToPointExpression($f) => $body,
+            Force::NonlinearBushing($f) => $body,
             Force::Custom($f) => $body,
         }
     };
@@ -138,6 +142,7 @@ impl<T: Real> Force<T> {
             Force::Prescribed(f) => f.validate(bodies),
             Force::CoordinateExpression(f) => f.validate(bodies),
             Force::PointToPointExpression(f) => f.validate(bodies),
+            Force::NonlinearBushing(f) => f.validate(bodies),
         }
     }
 
@@ -178,6 +183,7 @@ impl<T: Real> Force<T> {
             Force::Prescribed(f) => Force::Prescribed(f.clone()),
             Force::CoordinateExpression(f) => Force::CoordinateExpression(f.clone()),
             Force::PointToPointExpression(f) => Force::PointToPointExpression(f.clone()),
+            Force::NonlinearBushing(f) => Force::NonlinearBushing(f.clone()),
             Force::Custom(f) => {
                 return Err(Error::model(format!(
                     "user-written force element '{}' cannot be converted to another scalar type",

@@ -1,5 +1,5 @@
 //! Forces along a geometry path that are not muscles (OpenSim's `PathActuator`, `PathSpring`,
-//! `Ligament` and `Blankevoort1991Ligament`), on the same [`GeometryPath`]s, points and wrapping as the muscles, applied
+//! `Ligament`, `Blankevoort1991Ligament` and `ExpressionBasedPathForce`), on the same [`GeometryPath`]s, points and wrapping as the muscles, applied
 //! as a tension T along the path (positive T shortens it; a negative actuator tension pushes).
 //!
 //! * `PathActuator`: `T = c F`, the control c (its `PrescribedController` function of time,
@@ -21,15 +21,20 @@
 //!   (`damping_coefficient` c, N·s; Simbody's quintic step); `T = max(F_s + F_d, 0)`. Its
 //!   potential energy is OpenSim's `k ℓ₀ ε³/(6 ε_t)` in the toe region,
 //!   `k ℓ₀ ε_t²/6 + k ℓ₀ ε (ε − ε_t)/2` beyond (J).
+//! * `ExpressionBasedPathForce`: `T = e(s, ℓ̇)`, a Lepton expression ([`Expression`]) of the
+//!   stretch `s = ℓ − ℓ₀` beyond the `resting_length` ℓ₀ (m; 0 while shorter when
+//!   `clamp_stretch`, OpenSim's default) and the lengthening speed `ldot` (m/s). No potential
+//!   energy, as in OpenSim.
 //!
 //! Source: OpenSim 4.6 `OpenSim/Simulation/Model/{PathActuator, PathSpring, Ligament,
-//! Blankevoort1991Ligament}.cpp`
+//! Blankevoort1991Ligament, ExpressionBasedPathForce}.cpp`
 //! (`computeActuation`, `getStretch`, `getTension`).
 
 use super::path::GeometryPath;
 use super::Excitation;
 use crate::error::{invalid, ModelError};
 use crate::forces::{ForceAccumulator, ForceContext, ForceElement};
+use crate::math::expression::Expression;
 use crate::math::function::{CubicSpline, Function};
 use crate::scalar::Real;
 use crate::tree::Body;
@@ -73,6 +78,15 @@ pub enum PathForceLaw {
         transition_strain: f64,
         /// `damping_coefficient` c (N·s).
         damping_coefficient: f64,
+    },
+    /// OpenSim's `ExpressionBasedPathForce`.
+    Expression {
+        /// `resting_length` ℓ₀ (m), not negative.
+        resting_length: f64,
+        /// `clamp_stretch`: no stretch (rather than a negative one) while shorter than ℓ₀.
+        clamp_stretch: bool,
+        /// `T(s, ldot)`, parsed with the variables [`PathForce::EXPRESSION_VARIABLES`].
+        expression: Expression,
     },
 }
 
@@ -133,6 +147,10 @@ pub struct PathForce {
 }
 
 impl PathForce {
+    /// The variables of an `ExpressionBasedPathForce`'s expression: the stretch and the
+    /// lengthening speed.
+    pub const EXPRESSION_VARIABLES: [&'static str; 2] = ["s", "ldot"];
+
     /// Its name.
     pub fn name(&self) -> &str {
         &self.name
@@ -188,6 +206,10 @@ impl PathForce {
                     ("damping_coefficient", *damping_coefficient),
                 ])?;
             }
+            PathForceLaw::Expression { resting_length, .. } => {
+                // OpenSim refuses a NaN or negative one (`extendFinalizeFromProperties`).
+                check_non_negative(&[("resting_length", *resting_length)])?;
+            }
         }
         Ok(())
     }
@@ -234,6 +256,19 @@ impl PathForce {
                     *transition_strain,
                     *damping_coefficient,
                 )
+            }
+            PathForceLaw::Expression {
+                resting_length,
+                clamp_stretch,
+                expression,
+            } => {
+                // `getStretch`: `ℓ < ℓ₀ && clamp ? 0 : ℓ − ℓ₀`.
+                let s = if length.re() < *resting_length && *clamp_stretch {
+                    T::zero()
+                } else {
+                    length - T::c(*resting_length)
+                };
+                expression.eval(&[s, speed])
             }
         }
     }
@@ -299,7 +334,9 @@ impl<T: Real> ForceElement<T> for PathForce {
                 let strain = self.path.kinematics(ctx).length / T::c(*slack_length) - T::one();
                 blankevoort_energy(strain, *linear_stiffness, *slack_length, *transition_strain)
             }
-            PathForceLaw::Actuator { .. } | PathForceLaw::Ligament { .. } => T::zero(),
+            PathForceLaw::Actuator { .. }
+            | PathForceLaw::Ligament { .. }
+            | PathForceLaw::Expression { .. } => T::zero(),
         }
     }
 }

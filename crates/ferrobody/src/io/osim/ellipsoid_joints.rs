@@ -84,7 +84,7 @@ fn positive_radii(doc: &Doc, node: Node, tag: &str) -> Res<Vector3<f64>> {
 /// The Ellipsoid mobilizer's `X_PF` in the parent body from the joint's parent frame pose
 /// `x_pf`: re-formed from its body-fixed x-y-z angles with π/2 added to the third.
 pub(super) fn scapulothoracic_x_pf(x_pf: &Transform<f64>) -> Transform<f64> {
-    let a = body_fixed_xyz(&x_pf.r);
+    let a = crate::math::transform::body_fixed_xyz_angles(&x_pf.r);
     offset_from(&x_pf.p, &[a[0], a[1], a[2] + FRAC_PI_2])
 }
 
@@ -120,45 +120,9 @@ fn rotation_with_z_along(d: &Vector3<f64>) -> Matrix3<f64> {
     Matrix3::from_columns(&[x, y, *d])
 }
 
-/// Simbody's `convertRotationToBodyFixedXYZ` (`convertThreeAxesBodyFixedRotationToThreeAngles`
-/// for axes x, y, z).
-fn body_fixed_xyz(r: &Matrix3<f64>) -> [f64; 3] {
-    let sq = |x: f64| x * x;
-    let r_sum = ((sq(r[(0, 0)]) + sq(r[(0, 1)]) + sq(r[(1, 2)]) + sq(r[(2, 2)])) / 2.0).sqrt();
-    let theta2 = r[(0, 2)].atan2(r_sum);
-    if r_sum > 4.0 * f64::EPSILON {
-        return [
-            (-r[(1, 2)]).atan2(r[(2, 2)]),
-            theta2,
-            (-r[(0, 1)]).atan2(r[(0, 0)]),
-        ];
-    }
-    let theta1 = if r[(0, 2)] > 0.0 {
-        (r[(1, 0)] + r[(2, 1)]).atan2(r[(1, 1)] - r[(2, 0)])
-    } else {
-        (r[(2, 1)] - r[(1, 0)]).atan2(r[(1, 1)] + r[(2, 0)])
-    };
-    [theta1, theta2, 0.0]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn body_fixed_angles_round_trip() {
-        for a in [[0.3, -0.87, 0.2], [0.0, -0.87, 0.0], [-2.5, 1.2, 3.0]] {
-            let r = crate::math::transform::rotation_body_xyz(a[0], a[1], a[2]);
-            let back = body_fixed_xyz(&r);
-            for k in 0..3 {
-                assert!((back[k] - a[k]).abs() < 1e-14, "{a:?} → {back:?}");
-            }
-        }
-        // At the singularity the whole first-plus-third angle goes to the first.
-        let r = crate::math::transform::rotation_body_xyz(0.4, FRAC_PI_2, 0.3);
-        let back = body_fixed_xyz(&r);
-        assert!((back[0] - 0.7).abs() < 1e-7 && back[2] == 0.0, "{back:?}");
-    }
 
     #[test]
     fn winging_frame_has_z_along_the_direction_and_is_a_rotation() {

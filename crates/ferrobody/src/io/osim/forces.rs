@@ -20,8 +20,7 @@ use crate::contact::{
     HuntCrossleyForce, SmoothContactParameters, SmoothSphereHalfSpaceForce,
 };
 use crate::forces::{
-    CoordinateLimitForce, LinearBushing, MobilityLinearDamper, MobilityLinearSpring,
-    TwoPointLinearSpring,
+    CoordinateLimitForce, MobilityLinearDamper, MobilityLinearSpring, TwoPointLinearSpring,
 };
 use crate::ids::{BodyId, ForceId};
 use crate::model::Force;
@@ -54,13 +53,15 @@ pub(super) struct ForceCtx<'b, 'a, 'i> {
 }
 
 /// The force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 11] = [
+pub(super) const SUPPORTED: [&str; 13] = [
     "PrescribedForce",
     "ExpressionBasedCoordinateForce",
     "ExpressionBasedPointToPointForce",
     "ElasticFoundationForce",
     "SpringGeneralizedForce",
     "BushingForce",
+    "FunctionBasedBushingForce",
+    "ExpressionBasedBushingForce",
     "ExponentialContactForce",
     "CoordinateLimitForce",
     "PointToPointSpring",
@@ -72,14 +73,11 @@ pub(super) const SUPPORTED: [&str; 11] = [
 /// dynamics and that the reader cannot simulate: an error naming the element, not a silent
 /// omission. A class OpenSim does not know (a plugin's, such as `BodyDragForce`) is left out
 /// and listed, as OpenSim itself skips an object type it does not recognise.
-const NEEDED_BUT_UNSUPPORTED: [&str; 12] = [
+const NEEDED_BUT_UNSUPPORTED: [&str; 9] = [
     "BodyActuator",
     "ClutchedPathSpring",
     "Delp1990Muscle_Deprecated",
-    "ExpressionBasedBushingForce",
-    "ExpressionBasedPathForce",
     "ExternalForce",
-    "FunctionBasedBushingForce",
     "McKibbenActuator",
     "MeyerFregly2016Force",
     "MeyerFregly2016Muscle",
@@ -162,6 +160,9 @@ impl ForceCtx<'_, '_, '_> {
             "CoordinateLimitForce" => self.coordinate_limit(node),
             "ExponentialContactForce" => self.exponential_contact(node),
             "BushingForce" => self.bushing(node),
+            "FunctionBasedBushingForce" | "ExpressionBasedBushingForce" => {
+                self.nonlinear_bushing(node)
+            }
             "PointToPointSpring" => self.point_to_point(node),
             "HuntCrossleyForce" => self.hunt_crossley(node, geometry),
             "SmoothSphereHalfSpaceForce" => self.smooth(node, geometry),
@@ -265,36 +266,6 @@ impl ForceCtx<'_, '_, '_> {
         let id = ExponentialSpringForce::add_to(self.builder, name, plane, body, location, p)
             .map_err(|e| doc.err(node, e.into_model_error()))?;
         self.apply_enabled(node, id)?;
-        Ok(())
-    }
-
-    /// OpenSim's `BushingForce` (Simbody's `LinearBushing` between `frame1` and `frame2`).
-    fn bushing(&mut self, node: Node) -> Res<()> {
-        let doc = self.doc;
-        let f1 = socket_frame(doc, node, "socket_frame1")?;
-        let f2 = socket_frame(doc, node, "socket_frame2")?;
-        let [kr, kt, cr, ct] = [
-            "rotational_stiffness",
-            "translational_stiffness",
-            "rotational_damping",
-            "translational_damping",
-        ]
-        .map(|tag| doc.fixed(node, tag, [0.0; 3]));
-        let (kr, kt, cr, ct) = (kr?, kt?, cr?, ct?);
-        let z = self.builder.add_z(0.0);
-        let path = format!("{}/dissipated_energy", doc.path_of(node));
-        self.state_variables.push((path, z));
-        let bushing = LinearBushing {
-            name: node.attribute("name").unwrap_or("BushingForce").to_string(),
-            body1: self.body(node, &f1.body)?,
-            x_b1f: f1.x_bf,
-            body2: self.body(node, &f2.body)?,
-            x_b2m: f2.x_bf,
-            stiffness: [kr[0], kr[1], kr[2], kt[0], kt[1], kt[2]],
-            damping: [cr[0], cr[1], cr[2], ct[0], ct[1], ct[2]],
-            dissipated_energy: Some(z),
-        };
-        self.push(node, Force::LinearBushing(bushing))?;
         Ok(())
     }
 

@@ -18,6 +18,7 @@
 
 mod actuators;
 mod build;
+mod bushings;
 mod constraints;
 mod contact;
 mod controllers;

@@ -1,4 +1,6 @@
-//! OpenSim's `PathActuator`, `PathSpring`, `Ligament` and `Blankevoort1991Ligament` as
+//! OpenSim's `PathActuator`, `PathSpring`, `Ligament`, `Blankevoort1991Ligament` and
+//! `ExpressionBasedPathForce` (`resting_length` 0, `clamp_stretch` true and `expression`
+//! `0.0` by default; whitespace removed before parsing, as OpenSim removes it) as
 //! [`PathForce`]s on the same geometry paths as the muscles (points, conditional and moving
 //! points, wrap objects). A `PathActuator` takes its `PrescribedController` function of time
 //! as its control, else zero, as in OpenSim. A `Ligament`'s `force_length_curve` is any
@@ -7,16 +9,18 @@
 use super::custom_joint::function_property;
 use super::document::{tag_of, Res};
 use super::forces::ForceCtx;
+use crate::math::expression::Expression;
 use crate::model::Force;
 use crate::muscles::{default_ligament_curve, PathForce, PathForceLaw};
 use roxmltree::Node;
 
 /// The path-force tags this reader simulates.
-pub(super) const SUPPORTED: [&str; 4] = [
+pub(super) const SUPPORTED: [&str; 5] = [
     "PathActuator",
     "PathSpring",
     "Ligament",
     "Blankevoort1991Ligament",
+    "ExpressionBasedPathForce",
 ];
 
 impl ForceCtx<'_, '_, '_> {
@@ -37,6 +41,18 @@ impl ForceCtx<'_, '_, '_> {
                 linear_stiffness: doc.scalar(node, "linear_stiffness", 1.0)?,
                 transition_strain: doc.scalar(node, "transition_strain", 0.06)?,
                 damping_coefficient: doc.scalar(node, "damping_coefficient", 0.003)?,
+            }
+        } else if tag == "ExpressionBasedPathForce" {
+            let (at, text) = doc
+                .text(node, "expression")
+                .unwrap_or((node, "0.0".to_string()));
+            let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+            let expression = Expression::parse(&text, &PathForce::EXPRESSION_VARIABLES)
+                .map_err(|e| doc.err(at, format!("<expression>: {e}")))?;
+            PathForceLaw::Expression {
+                resting_length: doc.scalar(node, "resting_length", 0.0)?,
+                clamp_stretch: doc.boolean(node, "clamp_stretch", true)?,
+                expression,
             }
         } else if tag == "Ligament" {
             PathForceLaw::Ligament {
