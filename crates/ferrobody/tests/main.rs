@@ -49,6 +49,7 @@ mod opensim_controls;
 mod opensim_errors;
 mod opensim_expression_path_forces;
 mod opensim_gcv_spline;
+mod opensim_lepton;
 mod opensim_models;
 mod opensim_models_all;
 mod opensim_muscles;

@@ -8,13 +8,18 @@
 //! (FreeBSD's `s_erf.c`, the code glibc's `erf` that Lepton calls also comes from), with
 //! Lepton's derivatives `±(2/√π) exp(−x²)`.
 //!
-//! An integer power `x^n` is evaluated by Lepton's repeated squaring (its optimizer turns a
-//! constant integer exponent into `PowerConstant`), others by `powf`. Evaluation is generic
-//! over [`Real`] (dual numbers differentiate it; `floor`, `step` and the like carry no
+//! A parsed expression is rewritten by Lepton's optimizer, as OpenSim rewrites it before
+//! evaluating (`optimize.rs`): constants folded, divisions by constants turned into
+//! multiplications by reciprocals, constant factors merged, constant powers turned into
+//! squares, cubes, square roots, reciprocals or repeated squaring (`PowerConstant`), so that
+//! the value has OpenSim's rounding, not only its mathematics. Evaluation is generic over
+//! [`Real`] (dual numbers differentiate it; `floor`, `step` and the like carry no
 //! derivative).
 //!
-//! Source: Lepton 2013 (Peter Eastman, SimTK), `Parser.cpp`, `Operation.h`, as vendored in
-//! OpenSim 4.6's `Vendors/lepton`.
+//! Source: Lepton 2013 (Peter Eastman, SimTK), `Parser.cpp`, `Operation.h`,
+//! `ParsedExpression.cpp`, as vendored in OpenSim 4.6's `Vendors/lepton`.
+
+mod optimize;
 
 use crate::error::{invalid, ModelError};
 use crate::scalar::Real;
@@ -32,7 +37,12 @@ enum Node {
     Variable(usize),
     Negate(Box<Node>),
     Binary(char, Box<Node>, Box<Node>),
-    IntPower(Box<Node>, i32),
+    /// Lepton's `MultiplyConstant`: `x·c`.
+    MultiplyConstant(Box<Node>, f64),
+    /// Lepton's `AddConstant`: `x + c`.
+    AddConstant(Box<Node>, f64),
+    /// Lepton's `PowerConstant`: `x^c`, by repeated squaring for an integer c.
+    PowerConstant(Box<Node>, f64),
     Call(Func, Vec<Node>),
 }
 
@@ -127,7 +137,9 @@ impl Expression {
                 p.at + 1
             ));
         }
-        Ok(Self { root })
+        Ok(Self {
+            root: optimize::optimize(root),
+        })
     }
 
     /// The value with the variables at `values` (in the order given to [`Expression::parse`]).
@@ -177,12 +189,7 @@ impl Parser<'_> {
             self.at += 1;
             // `^` is right-associative: its right side may hold another `^`.
             let right = self.expression(if op == b'^' { prec } else { prec + 1 })?;
-            left = match (op, &right) {
-                (b'^', Node::Number(n)) if n.fract() == 0.0 && n.abs() < 1e9 => {
-                    Node::IntPower(Box::new(left), *n as i32)
-                }
-                _ => Node::Binary(op as char, Box::new(left), Box::new(right)),
-            };
+            left = Node::Binary(op as char, Box::new(left), Box::new(right));
         }
     }
 
@@ -295,7 +302,17 @@ fn gaussian_slope(x: f64) -> f64 {
     std::f64::consts::FRAC_2_SQRT_PI * (-(x * x)).exp()
 }
 
-/// Lepton's `PowerConstant` for an integer exponent: repeated squaring.
+/// Lepton's `PowerConstant`: repeated squaring for an exponent that is an `int`, else `pow`.
+fn power_constant<T: Real>(x: T, exponent: f64) -> T {
+    let n = exponent as i32;
+    if f64::from(n) == exponent {
+        int_power(x, n)
+    } else {
+        x.powf_exact(exponent)
+    }
+}
+
+/// Repeated squaring.
 fn int_power<T: Real>(x: T, n: i32) -> T {
     let (mut base, mut e) = if n < 0 { (T::one() / x, -n) } else { (x, n) };
     let mut result = T::one();
@@ -310,12 +327,44 @@ fn int_power<T: Real>(x: T, n: i32) -> T {
 }
 
 impl Node {
+    /// The operands, in order.
+    fn children(&self) -> Vec<&Node> {
+        match self {
+            Node::Number(_) | Node::Variable(_) => Vec::new(),
+            Node::Negate(a)
+            | Node::MultiplyConstant(a, _)
+            | Node::AddConstant(a, _)
+            | Node::PowerConstant(a, _) => vec![a],
+            Node::Binary(_, a, b) => vec![a, b],
+            Node::Call(_, args) => args.iter().collect(),
+        }
+    }
+
+    /// This node with each operand replaced by `f(operand)`.
+    fn map_children(self, mut f: impl FnMut(Node) -> Node) -> Node {
+        let mut map = |a: Box<Node>| Box::new(f(*a));
+        match self {
+            Node::Number(_) | Node::Variable(_) => self,
+            Node::Negate(a) => Node::Negate(map(a)),
+            Node::MultiplyConstant(a, c) => Node::MultiplyConstant(map(a), c),
+            Node::AddConstant(a, c) => Node::AddConstant(map(a), c),
+            Node::PowerConstant(a, c) => Node::PowerConstant(map(a), c),
+            Node::Binary(op, a, b) => {
+                let a = map(a);
+                Node::Binary(op, a, map(b))
+            }
+            Node::Call(func, args) => Node::Call(func, args.into_iter().map(&mut f).collect()),
+        }
+    }
+
     fn eval<T: Real>(&self, v: &[T]) -> T {
         match self {
             Node::Number(x) => T::c(*x),
             Node::Variable(i) => v[*i],
             Node::Negate(a) => -a.eval(v),
-            Node::IntPower(a, n) => int_power(a.eval(v), *n),
+            Node::MultiplyConstant(a, c) => a.eval(v) * T::c(*c),
+            Node::AddConstant(a, c) => a.eval(v) + T::c(*c),
+            Node::PowerConstant(a, c) => power_constant(a.eval(v), *c),
             Node::Binary(op, a, b) => {
                 let (a, b) = (a.eval(v), b.eval(v));
                 match op {
@@ -431,6 +480,44 @@ mod tests {
         assert_eq!(dq.re, eval("erf(2*q) - erfc(qdot)", q, qdot));
         assert!((dq.eps - 2.0 * slope(2.0 * q)).abs() < 1e-15);
         assert!((du.eps - slope(qdot)).abs() < 1e-15);
+    }
+
+    /// Lepton's optimizer changes the rounding of some terms (`optimize.rs`): the values are
+    /// its, and for some q of the sweep each differs from the expression as written.
+    #[test]
+    fn optimized_terms_round_as_lepton_does() {
+        let qs: Vec<f64> = (1..200).map(|k| 0.37 * f64::from(k) / 7.0).collect();
+        let differs = |a: &dyn Fn(f64) -> f64, b: &dyn Fn(f64) -> f64| {
+            qs.iter().any(|&q| a(q).to_bits() != b(q).to_bits())
+        };
+        let same = |text: &str, qdot: f64, lepton: &dyn Fn(f64) -> f64| {
+            for &q in &qs {
+                let ours = eval(text, q, qdot);
+                assert_eq!(ours.to_bits(), lepton(q).to_bits(), "{text} at q = {q}");
+            }
+        };
+        // x/c → x·(1/c)
+        same("q/3", 0.0, &|q| q * (1.0 / 3.0));
+        assert!(differs(&|q| q / 3.0, &|q| q * (1.0 / 3.0)));
+        // c₁·(c₂·x) → (c₁c₂)·x, through a negation too
+        same("0.1*(0.7*q)", 0.0, &|q| q * (0.1 * 0.7));
+        same("-(0.1*(0.7*q))", 0.0, &|q| q * -(0.1 * 0.7));
+        assert!(differs(&|q| 0.1 * (0.7 * q), &|q| q * (0.1 * 0.7)));
+        // (k·x)/c → (k/c)·x
+        same("(4*q)/7", 0.0, &|q| q * (4.0 / 7.0));
+        assert!(differs(&|q| (4.0 * q) / 7.0, &|q| q * (4.0 / 7.0)));
+        // a·(1/b) → a/b, a/(1/b) → a·b
+        same("qdot*(1/(2+q))", 0.3, &|q| 0.3 / (q + 2.0));
+        same("qdot/(1/(2+q))", 0.3, &|q| 0.3 * (q + 2.0));
+        // constant powers: √, repeated squaring of the reciprocal, pow
+        same("q^0.5", 0.0, &|q| q.sqrt());
+        same("q^-2", 0.0, &|q| (1.0 / q) * (1.0 / q));
+        same("q^2.5", 0.0, &|q| q.powf(2.5));
+        // x·0 → 0 and x − x → 0 whatever x is
+        assert_eq!(eval("q*0", f64::INFINITY, 0.0), 0.0);
+        assert_eq!(eval("q-q", f64::NAN, 0.0), 0.0);
+        // a NaN constant (which never equals itself) still ends the rewriting
+        assert!(eval("q*(0/0)+1", 1.0, 0.0).is_nan());
     }
 
     #[test]
