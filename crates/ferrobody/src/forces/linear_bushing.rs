@@ -51,8 +51,9 @@ fn body_xyz_angles<T: Real>(r: &Matrix3<T>) -> Vector3<T> {
     Vector3::new(a, b, c)
 }
 
-/// `N_B(θ)`: body-XYZ angle rates from the angular velocity in the body frame.
-fn n_body_xyz<T: Real>(theta: &Vector3<T>) -> Matrix3<T> {
+/// `N_B(θ)`: body-XYZ angle rates from the angular velocity in the body frame (Simbody's
+/// `Rotation::calcNForBodyXYZInBodyFrame`; the first angle is not used).
+pub(super) fn n_body_xyz<T: Real>(theta: &Vector3<T>) -> Matrix3<T> {
     let (s1, c1) = theta[1].sin_cos();
     let (s2, c2) = theta[2].sin_cos();
     let oo = T::one() / c1;

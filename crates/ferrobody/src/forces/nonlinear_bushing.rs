@@ -25,6 +25,7 @@
 //! `FunctionBasedBushingForce.cpp`, `ExpressionBasedBushingForce.cpp`.
 
 use super::context::check_body;
+use super::linear_bushing::n_body_xyz;
 use super::{ForceAccumulator, ForceContext, ForceElement};
 use crate::error::{invalid, ModelError};
 use crate::ids::BodyId;
@@ -127,17 +128,6 @@ impl NonlinearBushing {
     }
 }
 
-/// Simbody's `Rotation::calcNForBodyXYZInBodyFrame(q)`: body-x-y-z angle rates from the
-/// angular velocity in the body frame (the first angle is not used).
-fn n_body_xyz<T: Real>(theta: &Vector3<T>) -> Matrix3<T> {
-    let (s1, c1) = (theta[1].sin(), theta[1].cos());
-    let (s2, c2) = (theta[2].sin(), theta[2].cos());
-    let ooc1 = T::one() / c1;
-    let (s2oc1, c2oc1) = (s2 * ooc1, c2 * ooc1);
-    let (o, l) = (T::zero(), T::one());
-    Matrix3::new(c2oc1, -s2oc1, o, s2, c2, o, -(s1 * c2oc1), s1 * s2oc1, l)
-}
-
 impl<T: Real> ForceElement<T> for NonlinearBushing {
     fn name(&self) -> &str {
         NonlinearBushing::name(self)
@@ -189,27 +179,5 @@ impl<T: Real> ForceElement<T> for NonlinearBushing {
 
     fn potential_energy(&self, _ctx: &ForceContext<'_, T>) -> T {
         T::zero()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::math::transform::rotation_body_xyz;
-
-    #[test]
-    fn n_gives_the_angle_rates_of_a_body_fixed_rotation() {
-        let (a, b, c) = (0.3f64, -0.4, 1.1);
-        let r = rotation_body_xyz(a, b, c);
-        let theta = body_fixed_xyz_angles(&r);
-        let rates = Vector3::new(0.7, -0.2, 0.5);
-        let h = 1e-6;
-        let rp = rotation_body_xyz(a + h * rates.x, b + h * rates.y, c + h * rates.z);
-        let rm = rotation_body_xyz(a - h * rates.x, b - h * rates.y, c - h * rates.z);
-        let w_skew = r.transpose() * (rp - rm) / (2.0 * h);
-        let w_b = Vector3::new(w_skew[(2, 1)], w_skew[(0, 2)], w_skew[(1, 0)]);
-        // Central differences of step 1e-6: truncation error ~h² |R'''| ≈ 1e-12, round-off
-        // ~ε/h ≈ 1e-10.
-        assert!((n_body_xyz(&theta) * w_b - rates).norm() < 1e-8);
     }
 }

@@ -91,13 +91,11 @@ impl ForceCtx<'_, '_, '_> {
         } else {
             let mut expressions = Vec::with_capacity(6);
             for property in EXPRESSIONS {
-                let (at, text) = doc
-                    .text(node, property)
-                    .unwrap_or((node, "0.0".to_string()));
-                let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-                let e = Expression::parse(&text, &NonlinearBushing::VARIABLES)
-                    .map_err(|e| doc.err(at, format!("<{property}>: {e}")))?;
-                expressions.push(e);
+                expressions.push(self.expression_property(
+                    node,
+                    property,
+                    &NonlinearBushing::VARIABLES,
+                )?);
             }
             let expressions: [Expression; 6] = expressions.try_into().expect("six expressions");
             BushingStiffness::Expressions(Box::new(expressions))

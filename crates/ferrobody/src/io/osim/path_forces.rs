@@ -9,7 +9,6 @@
 use super::custom_joint::function_property;
 use super::document::{tag_of, Res};
 use super::forces::ForceCtx;
-use crate::math::expression::Expression;
 use crate::model::Force;
 use crate::muscles::{default_ligament_curve, PathForce, PathForceLaw};
 use roxmltree::Node;
@@ -43,12 +42,8 @@ impl ForceCtx<'_, '_, '_> {
                 damping_coefficient: doc.scalar(node, "damping_coefficient", 0.003)?,
             }
         } else if tag == "ExpressionBasedPathForce" {
-            let (at, text) = doc
-                .text(node, "expression")
-                .unwrap_or((node, "0.0".to_string()));
-            let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-            let expression = Expression::parse(&text, &PathForce::EXPRESSION_VARIABLES)
-                .map_err(|e| doc.err(at, format!("<expression>: {e}")))?;
+            let expression =
+                self.expression_property(node, "expression", &PathForce::EXPRESSION_VARIABLES)?;
             PathForceLaw::Expression {
                 resting_length: doc.scalar(node, "resting_length", 0.0)?,
                 clamp_stretch: doc.boolean(node, "clamp_stretch", true)?,

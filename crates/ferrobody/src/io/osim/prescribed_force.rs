@@ -52,14 +52,25 @@ impl ForceCtx<'_, '_, '_> {
         Ok(())
     }
 
-    /// An `ExpressionBased…` force's `expression` (default `0.0`) parsed with `variables`
-    /// (a syntax error names the element and line), and its name (its tag when unnamed).
-    fn expression(&self, node: Node, variables: &[&str]) -> Res<(Expression, String)> {
+    /// The expression property `tag` of an `ExpressionBased…` element (default `0.0`), its
+    /// whitespace removed as OpenSim removes it, parsed with `variables`; a syntax error names
+    /// the element, the line and the property.
+    pub(super) fn expression_property(
+        &self,
+        node: Node,
+        tag: &str,
+        variables: &[&str],
+    ) -> Res<Expression> {
         let doc = self.doc;
-        let (at, text) = doc
-            .text(node, "expression")
-            .unwrap_or((node, "0.0".to_string()));
-        let expression = Expression::parse(&text, variables).map_err(|e| doc.err(at, e))?;
+        let (at, text) = doc.text(node, tag).unwrap_or((node, "0.0".to_string()));
+        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        Expression::parse(&text, variables).map_err(|e| doc.err(at, format!("<{tag}>: {e}")))
+    }
+
+    /// An `ExpressionBased…` force's `expression` ([`Self::expression_property`]) and its name
+    /// (its tag when unnamed).
+    fn expression(&self, node: Node, variables: &[&str]) -> Res<(Expression, String)> {
+        let expression = self.expression_property(node, "expression", variables)?;
         let name = node.attribute("name").unwrap_or(node.tag_name().name());
         Ok((expression, name.to_string()))
     }
