@@ -9,6 +9,8 @@ use crate::common;
 
 use common::Rng;
 use ferrobody::algorithms::{crba, rnea};
+use ferrobody::math::function::{CubicSpline, Function};
+use ferrobody::mobilizer::{AxisFunction, SpatialTransform};
 use ferrobody::prelude::*;
 use nalgebra::{DMatrix, DVector};
 use num_dual::Dual64;
@@ -185,6 +187,175 @@ fn a_joint_that_can_leave_the_plane_keeps_its_whole_subtree_on_the_full_path() {
             "{label}: the other chain"
         );
         let mut rng = Rng::new(7);
+        let state = common::random_state(&model, &mut rng, 2.0);
+        assert_forward_dynamics_exact(&model, &state, label);
+    }
+}
+
+/// A CustomJoint-like transform planar about F's z: a turn about z following coordinate 0
+/// (through a spline when `knee`), the other two rotations never turning (constant 0, about
+/// x and y as OpenSim writes them), and translations along x and y following coordinates
+/// (coupled to coordinate 0 through splines when `knee`, as OpenSim's 2D knees are), with a
+/// constant offset along z.
+fn planar_custom_joint(knee: bool) -> SpatialTransform {
+    let spline = |y: Vec<f64>| {
+        Function::Spline(CubicSpline::simm(vec![-2.0, -1.0, 0.0, 1.0, 2.0], y).unwrap())
+    };
+    let of = |coordinate: Option<usize>, function| AxisFunction {
+        coordinate,
+        function,
+    };
+    let linear = || Function::Linear {
+        slope: 1.0,
+        intercept: 0.0,
+    };
+    let (turn, tx, ty, nq) = if knee {
+        (
+            of(Some(0), spline(vec![-1.9, -1.1, 0.0, 0.9, 2.1])),
+            of(Some(0), spline(vec![0.01, -0.02, 0.0, 0.03, 0.01])),
+            of(Some(0), spline(vec![-0.4, -0.41, -0.42, -0.41, -0.4])),
+            1,
+        )
+    } else {
+        (
+            of(Some(0), linear()),
+            of(Some(1), linear()),
+            of(Some(2), linear()),
+            3,
+        )
+    };
+    SpatialTransform {
+        axes: [
+            Vector3::z(),
+            Vector3::x(),
+            Vector3::y(),
+            Vector3::x(),
+            Vector3::y(),
+            Vector3::z(),
+        ],
+        functions: [
+            turn,
+            of(None, Function::Constant(0.0)),
+            of(None, Function::Constant(0.0)),
+            tx,
+            ty,
+            of(None, Function::Constant(0.03)),
+        ],
+        nq,
+    }
+}
+
+/// OpenSim's 2D models (gait10dof18musc): a pelvis on a planar CustomJoint on Ground (its
+/// plane turned into a general orientation on odd seeds), Pins and knee-like CustomJoints
+/// below. All take the reduced path, and it is exact.
+#[test]
+fn planar_custom_joints_take_the_reduced_path_and_agree_with_crba_and_rnea() {
+    for seed in 0..8 {
+        let mut rng = Rng::new(900 + seed);
+        let x_gf = if seed % 2 == 1 {
+            common::random_transform(&mut rng)
+        } else {
+            Transform::from_translation(rng.vec3(0.5))
+        };
+        let mut b = ModelBuilder::<f64>::new();
+        let mp = |rng: &mut Rng| common::random_mass_properties(rng);
+        let pelvis = b
+            .add_body(
+                BodyDef::function_based(
+                    "pelvis",
+                    BodyId::GROUND,
+                    planar_custom_joint(false),
+                    mp(&mut rng),
+                )
+                .with_x_pf(x_gf)
+                .with_x_bm(about_z(&mut rng)),
+            )
+            .unwrap();
+        common::add_random_forces(&mut b, &mut rng, pelvis, Mobilizer::Planar);
+        for side in 0..2 {
+            let femur = b
+                .add_body(
+                    BodyDef::new(
+                        &format!("femur{side}"),
+                        pelvis,
+                        Mobilizer::Pin,
+                        mp(&mut rng),
+                    )
+                    .with_x_pf(about_z(&mut rng)),
+                )
+                .unwrap();
+            let tibia = b
+                .add_body(
+                    BodyDef::function_based(
+                        &format!("tibia{side}"),
+                        femur,
+                        planar_custom_joint(true),
+                        mp(&mut rng),
+                    )
+                    .with_x_pf(about_z(&mut rng))
+                    .with_x_bm(about_z(&mut rng)),
+                )
+                .unwrap();
+            common::add_random_forces(&mut b, &mut rng, tibia, Mobilizer::Pin);
+        }
+        b.add_gravity(rng.vec3(9.81));
+        let model = b.build().unwrap();
+        for body in &model.bodies()[1..] {
+            let plane = body
+                .plane
+                .as_ref()
+                .unwrap_or_else(|| panic!("seed {seed}: body '{}' not marked planar", body.name));
+            assert_eq!(plane.ground_xy, seed % 2 == 0, "seed {seed}");
+        }
+        let state = common::random_state(&model, &mut rng, 2.0);
+        assert_forward_dynamics_exact(&model, &state, &format!("seed {seed}"));
+    }
+}
+
+/// A CustomJoint that can leave the plane keeps its whole subtree on the 6×6 path: a rotation
+/// about x that follows a coordinate, a translation along the normal that does, a constant
+/// non-zero turn about x (it tilts the axes after it), or more than three coordinates.
+#[test]
+fn a_custom_joint_that_can_leave_the_plane_is_not_planar() {
+    let of = |coordinate: Option<usize>, function| AxisFunction {
+        coordinate,
+        function,
+    };
+    let linear = || Function::Linear {
+        slope: 1.0,
+        intercept: 0.0,
+    };
+    let mut turning_x = planar_custom_joint(false);
+    turning_x.functions[1] = of(Some(1), linear());
+    let mut sliding_z = planar_custom_joint(false);
+    sliding_z.functions[5] = of(Some(2), linear());
+    let mut tilted = planar_custom_joint(false);
+    tilted.functions[1] = of(None, Function::Constant(0.1));
+    let cases = [
+        ("planar", planar_custom_joint(false), true),
+        ("a turn about x", turning_x, false),
+        ("a slide along z", sliding_z, false),
+        ("a constant tilt about x", tilted, false),
+    ];
+    for (label, transform, planar) in cases {
+        let mp = MassProperties::new(1.0, Vector3::new(0.2, 0.1, 0.05), Matrix3::identity());
+        let mut b = ModelBuilder::<f64>::new();
+        let pelvis = b
+            .add_body(BodyDef::function_based(
+                "pelvis",
+                BodyId::GROUND,
+                transform,
+                mp,
+            ))
+            .unwrap();
+        b.add_body(BodyDef::new("leg", pelvis, Mobilizer::Pin, mp))
+            .unwrap();
+        b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
+        let model = b.build().unwrap();
+        for body in &model.bodies()[1..] {
+            assert_eq!(body.plane.is_some(), planar, "{label}: '{}'", body.name);
+        }
+        let mut rng = Rng::new(11);
         let state = common::random_state(&model, &mut rng, 2.0);
         assert_forward_dynamics_exact(&model, &state, label);
     }

@@ -88,6 +88,35 @@ impl SpatialTransform {
         Ok(())
     }
 
+    /// Whether rotation i is the identity whatever q: a constant function of value 0 turns by
+    /// `R(0, a) = 1` exactly.
+    fn never_turns(&self, i: usize) -> bool {
+        let f = &self.functions[i];
+        f.coordinate.is_none() && f.function.value(0.0) == 0.0
+    }
+
+    /// Whether every motion of the joint lies in the plane with unit normal `n_f` (in F):
+    /// each rotation about `n_f` or never turning (then the body-fixed sequence keeps `n_f`
+    /// fixed, so `R_FM n_f = n_f`), each translation that follows a coordinate perpendicular
+    /// to it, and at most three coordinates. Axes count as parallel or perpendicular within
+    /// `tol` (sine or cosine of the angle).
+    pub(crate) fn keeps_plane(&self, n_f: &Vector3<f64>, tol: f64) -> bool {
+        let parallel = |a: &Vector3<f64>| a.cross(n_f).norm() <= tol;
+        let perpendicular = |a: &Vector3<f64>| a.dot(n_f).abs() <= tol;
+        self.nq <= 3
+            && (0..3).all(|i| self.never_turns(i) || parallel(&self.axes[i]))
+            && (3..6)
+                .all(|i| self.functions[i].coordinate.is_none() || perpendicular(&self.axes[i]))
+    }
+
+    /// The normal (in F) of the plane the joint moves in, when it is planar about its first
+    /// rotation that turns ([`Self::keeps_plane`]); `None` otherwise, or when nothing turns.
+    pub(crate) fn plane_normal(&self, tol: f64) -> Option<Vector3<f64>> {
+        let turning = (0..3).find(|&i| !self.never_turns(i))?;
+        let n_f = self.axes[turning];
+        self.keeps_plane(&n_f, tol).then_some(n_f)
+    }
+
     /// s, ∂s/∂q (the only non-zero entry of each row: its coordinate's) and ∂²s/∂q².
     fn spatial_coordinates<T: Real>(&self, q: &[T]) -> [(T, T, T); 6] {
         std::array::from_fn(|i| {

@@ -9,10 +9,13 @@
 //! ```
 //!
 //! where `(e1, e2, n)` is a right-handed orthonormal basis. That holds for Pins and Planars whose
-//! F z axis is parallel to `n`, for Sliders whose axis is perpendicular to `n`, and for Welds, as
-//! long as each F frame keeps its axis parallel to `n` whatever the q of the bodies above (checked
-//! with the axis carried down the tree in each body's frame). The root of the subtree must be a
-//! Pin or a Planar: its F z axis in Ground defines `n`. Every body velocity of such a subtree
+//! F z axis is parallel to `n`, for Sliders whose axis is perpendicular to `n`, for Welds, and
+//! for function-based mobilizers (OpenSim's CustomJoint) whose rotations that turn are about `n`
+//! and whose translations that follow a coordinate are perpendicular to it, as long as each F
+//! frame keeps its axis parallel to `n` whatever the q of the bodies above (checked with the
+//! axis carried down the tree in each body's frame). The root of the subtree must be a Pin or a
+//! Planar, whose F z axis in Ground defines `n`, or such a function-based mobilizer, whose
+//! turning axis does (the pelvis of OpenSim's 2D gait models). Every body velocity of such a subtree
 //! lies in S, and S is closed under the spatial shift `Φ` (a rotation about `n` moves points
 //! perpendicular to `n`), so the articulated-body recursion closes on the reduced quantities
 //! `Sᵀ P S` (3×3), `Sᵀ z` and `Sᵀ h` — exactly, not as an approximation: the forces and
@@ -131,17 +134,20 @@ pub(crate) fn mark_planar_subtrees<T: Real>(bodies: &mut [Body<T>]) {
     let mut n_b: Vec<Option<Vector3<f64>>> = vec![None; nb];
     let mut root = vec![0usize; nb];
     let mut planar_root = vec![true; nb];
+    // A root's normal in its F frame.
+    let mut root_n_f: Vec<Option<Vector3<f64>>> = vec![None; nb];
     for i in 1..nb {
         let body = &bodies[i];
         let p = body.parent.0;
         root[i] = if p == 0 { i } else { root[p] };
         let n_f = if body.parent == BodyId::GROUND {
-            matches!(body.mobilizer, Mobilizer::Pin | Mobilizer::Planar).then(Vector3::z)
+            root_n_f[i] = root_normal(body);
+            root_n_f[i]
         } else {
             n_b[p].map(|n_p| re_matrix(&body.x_pf.r).tr_mul(&n_p))
         };
         n_b[i] = n_f
-            .filter(|n_f| keeps_plane(body.mobilizer, n_f))
+            .filter(|n_f| keeps_plane(body, n_f))
             .map(|n_m| re_matrix(&body.x_bm.r) * n_m);
         if n_b[i].is_none() {
             planar_root[root[i]] = false;
@@ -149,8 +155,13 @@ pub(crate) fn mark_planar_subtrees<T: Real>(bodies: &mut [Body<T>]) {
     }
     for i in 1..nb {
         let r = root[i];
-        bodies[i].plane = planar_root[r].then(|| {
-            let n: Vector3<T> = bodies[r].x_pf.r.column(2).into_owned();
+        bodies[i].plane = planar_root[r].then_some(root_n_f[r]).flatten().map(|n_f| {
+            let r_gf = &bodies[r].x_pf.r;
+            let n: Vector3<T> = if n_f == Vector3::z() {
+                r_gf.column(2).into_owned()
+            } else {
+                (r_gf * n_f.map(T::c)).normalize()
+            };
             PlaneBasis::from_normal(n)
         });
         let body = &bodies[i];
@@ -184,14 +195,33 @@ pub(crate) fn keeps_z_exactly<T: Real>(r: &Matrix3<T>) -> bool {
         && r[(2, 2)].re() == 1.0
 }
 
-/// Whether a mobilizer whose F frame sees the plane normal as `n_f` keeps motion in the plane:
-/// its rotation axis (z for Pin and Planar) along `n_f`, its translations perpendicular to it.
-fn keeps_plane(mobilizer: Mobilizer, n_f: &Vector3<f64>) -> bool {
+/// The plane normal, in F, that a body on Ground starts a planar subtree with: z for a Pin or
+/// a Planar, the turning axis of a planar function-based mobilizer (an OpenSim CustomJoint
+/// such as a 2D model's pelvis: tilt about z, translations along x and y).
+fn root_normal<T: Real>(body: &Body<T>) -> Option<Vector3<f64>> {
+    match body.mobilizer {
+        Mobilizer::Pin | Mobilizer::Planar => Some(Vector3::z()),
+        Mobilizer::FunctionBased(_) => body
+            .spatial_transform
+            .as_deref()?
+            .plane_normal(PLANAR_AXIS_TOLERANCE),
+        _ => None,
+    }
+}
+
+/// Whether a body's mobilizer, whose F frame sees the plane normal as `n_f`, keeps motion in
+/// the plane: its rotation axis (z for Pin and Planar, each turning axis of a function-based
+/// one) along `n_f`, its translations perpendicular to it.
+fn keeps_plane<T: Real>(body: &Body<T>, n_f: &Vector3<f64>) -> bool {
     let tol = PLANAR_AXIS_TOLERANCE;
-    match mobilizer {
+    match body.mobilizer {
         Mobilizer::Weld => true,
         Mobilizer::Pin | Mobilizer::Planar => n_f.x.abs() <= tol && n_f.y.abs() <= tol,
         Mobilizer::Slider => n_f.x.abs() <= tol,
+        Mobilizer::FunctionBased(_) => body
+            .spatial_transform
+            .as_deref()
+            .is_some_and(|t| t.keeps_plane(n_f, tol)),
         _ => false,
     }
 }
