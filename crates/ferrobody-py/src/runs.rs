@@ -47,8 +47,8 @@ fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py
 /// loop), or a callable `controls(state) -> array` called at the start of each interval
 /// (closed loop at the report rate). Without it the state's controls are held throughout.
 ///
-/// Without a callable, a model of 24 muscles or more evaluates them on two or more of
-/// rayon's threads (`RAYON_NUM_THREADS`), as the command line does; the results are bit for
+/// Without a callable, a model of 24 muscles or more (12 or more when none is wrapped)
+/// evaluates them on two or more of rayon's threads (`RAYON_NUM_THREADS`), as the command line does; the results are bit for
 /// bit those of one thread. Process pools whose runs already fill the cores (Ray's workers,
 /// multiprocessing) should set `RAYON_NUM_THREADS=1`.
 #[pyfunction]

@@ -375,8 +375,8 @@ def simulate(
     plus coordinates and speeds by name) and `run.contacts` (contacts.csv's columns with
     contacts=True, else empty). controls: one row of nctrl controls per report interval, or
     a callable state -> controls called at each report time (held until the next). Raises
-    RuntimeError if the run fails. Without a callable, a model of 24 muscles or more
-    evaluates them on rayon's threads, with the one-thread results bit for bit; set
+    RuntimeError if the run fails. Without a callable, a model of 24 muscles or more (12
+    or more when none is wrapped) evaluates them on rayon's threads, with the one-thread results bit for bit; set
     RAYON_NUM_THREADS=1 in process pools (Ray's workers, multiprocessing) whose runs already
     fill the cores."""
 

@@ -18,9 +18,16 @@ use crate::muscles::{Muscle, PathBuffer};
 use crate::scalar::Real;
 
 /// Models with fewer muscles evaluate them in the sequential pass: below this an evaluation
-/// is too short to gain from a second thread (measured: 2D_gait's 18 muscles, 6 µs per
-/// evaluation, ran 0.74× as fast on two threads; docs/performance.md).
+/// is too short to gain from a second thread when rayon's work stealing splits it (measured:
+/// 2D_gait's 18 muscles, 6 µs per evaluation, ran 0.74× as fast on two threads;
+/// docs/performance.md).
 const PARALLEL_MIN_MUSCLES: usize = 24;
+
+/// Models of fewer muscles than [`PARALLEL_MIN_MUSCLES`] but at least this many, none of them
+/// wrapped, evaluate them in two measured parts ([`muscle_split`]): gait10dof18musc's 18
+/// Millard muscles ran 1.21× as fast so, 2D_gait's 18 DeGroote–Fregly muscles 1.06×
+/// (docs/performance.md).
+const PARALLEL_MIN_UNWRAPPED_MUSCLES: usize = 12;
 
 /// Whether `model` has enough muscles to evaluate them in parallel (decided once, by
 /// `Simulation::set_parallel_forces`, not at each evaluation).
@@ -28,8 +35,10 @@ pub(crate) fn muscles_worth_parallel<T: Real>(model: &Model<T>) -> bool {
     let muscles = model
         .forces
         .iter()
-        .filter(|f| matches!(f, Force::Muscle(_)));
-    muscles.count() >= PARALLEL_MIN_MUSCLES
+        .filter(|f| matches!(f, Force::Muscle(_)))
+        .count();
+    muscles >= PARALLEL_MIN_MUSCLES
+        || (muscles >= PARALLEL_MIN_UNWRAPPED_MUSCLES && muscle_split(model).is_some())
 }
 
 /// Where to first cut the force set between two threads: where about half of the muscles'
@@ -60,7 +69,7 @@ pub(crate) fn muscle_split<T: Real>(model: &Model<T>) -> Option<usize> {
 /// pass to replay in order (bit for bit the sequential sums); whether it did. Only on a
 /// thread of a rayon pool of two or more threads (from elsewhere the hand-over costs more
 /// than it saves); `records.enabled` is set only for models of [`PARALLEL_MIN_MUSCLES`]
-/// muscles or more.
+/// muscles or more, or of [`PARALLEL_MIN_UNWRAPPED_MUSCLES`] or more without wrap objects.
 ///
 /// With a cut (`records.split`, models without wrap objects) the calling thread takes the
 /// elements before it and one more thread the rest, and the cut moves by one element per

@@ -229,8 +229,8 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.budget.set_wall_time(seconds);
     }
 
-    /// Evaluates the muscles of a model of 24 or more on rayon's threads, each recording its
-    /// forces for the sequential pass to add in order, so the results are bit for bit those
+    /// Evaluates the muscles of a model of 24 or more (12 or more when none is wrapped) on
+    /// rayon's threads, each recording its forces for the sequential pass to add in order, so the results are bit for bit those
     /// of one thread (the `parallel` feature). It takes effect while the simulation runs on a
     /// thread of a rayon pool of two or more threads (`pool.install(|| sim.advance_to(t))`;
     /// the `ferrobody` command runs there); `RAYON_NUM_THREADS=1` turns it off. Off by default:

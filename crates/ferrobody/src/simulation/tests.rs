@@ -44,10 +44,14 @@ fn muscles_on_two_threads_give_the_sequential_results_bit_for_bit() {
     // Millard muscles, some wrapped over cylinders; coupled knees): every state
     // variable after 20 ms (about a hundred evaluations) compared with `==` on its bits.
     // gait2392's muscles are cut in two parts (the cut moved by the measured times),
-    // Rajagopal2016's balanced by work stealing.
+    // Rajagopal2016's balanced by work stealing. gait10dof18musc (18 Millard muscles) and
+    // 2D_gait (18 DeGroote–Fregly muscles among contact forces) run in two parts too: fewer
+    // than 24 muscles, none wrapped.
     for (file, duration, cut) in [
         ("gait2392_thelen.osim", 0.02, true),
         ("rajagopal2016.osim", 0.01, false),
+        ("gait10dof18musc_excited.osim", 0.02, true),
+        ("gait2d.osim", 0.02, true),
     ] {
         let (sequential, recorded_sequential, _) = run(file, duration, false);
         let (parallel, recorded_parallel, split) = run(file, duration, true);
