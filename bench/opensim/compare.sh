@@ -5,13 +5,14 @@
 # program's median over the rounds' medians and the ratio.
 #
 # Usage: PYTHON=/path/to/python-with-opensim bash bench/opensim/compare.sh [ROUNDS] [ACCURACY]
-# Needs `pip install opensim` for PYTHON and a release build (cargo build --release).
+# Needs `pip install opensim` for PYTHON and a release build (cargo build --release; FERROBODY=
+# names another binary).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-5}
 ACC=${2:-1e-6}
 PY=${PYTHON:-python3}
-FB=target/release/ferrobody
+FB=${FERROBODY:-target/release/ferrobody}
 printf '%-16s %12s %12s %8s\n' model ferrobody_ms opensim_ms ratio
 for spec in ${MODELS:-ball_smooth:2 leg_hc:1 joints_hc:1 custom_joints:1 egg_hc:1.5 box_mesh_ef:1}; do
   name=${spec%%:*}; T=${spec##*:}; file=testdata/opensim/osim_$name.osim
