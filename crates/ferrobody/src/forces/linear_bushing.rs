@@ -1,8 +1,8 @@
 //! Linear bushing (Simbody `Force::LinearBushing`, OpenSim `BushingForce`): six uncoupled
 //! springs and dampers between a frame F on body 1 and a frame M on body 2.
 //!
-//! The deflection is `dq = [θ; p]`: `θ` the body-fixed x-y-z angles of `R_FM` and `p = p_FM`
-//! (in F). Its rate is `dq̇ = [N_B(θ) w_FM^M; v_FM^F]` with `N_B` the body-frame x-y-z
+//! The deflection is `dq = [θ; p]`: `θ` the body-fixed x-y-z angles of `R_FM` (Simbody's
+//! `convertRotationToBodyFixedXYZ`, [`body_fixed_xyz_angles`]) and `p = p_FM` (in F). Its rate is `dq̇ = [N_B(θ) w_FM^M; v_FM^F]` with `N_B` the body-frame x-y-z
 //! kinematic matrix `[[c₂/c₁, −s₂/c₁, 0], [s₂, c₂, 0], [−s₁c₂/c₁, s₁s₂/c₁, 1]]` and the velocity
 //! of M in F taken in F. The generalized force `f = −k∘dq − c∘dq̇` acts on M as the moment
 //! `R_GM N_Bᵀ f_θ` and the force `R_GF f_p` at M's origin; the equal and opposite force, with
@@ -16,6 +16,7 @@ use super::context::check_body;
 use super::{ForceAccumulator, ForceContext, ForceElement};
 use crate::error::{invalid, ModelError};
 use crate::ids::{BodyId, ZId};
+use crate::math::transform::body_fixed_xyz_angles;
 use crate::math::{angular, linear, spatial, SpatialVec, Transform};
 use crate::scalar::Real;
 use crate::tree::Body;
@@ -41,14 +42,6 @@ pub struct LinearBushing<T: Real> {
     /// The auxiliary state integrating the dissipated power (J), if any: Simbody allocates
     /// one for every bushing.
     pub dissipated_energy: Option<ZId>,
-}
-
-/// Body-fixed x-y-z angles of a rotation (`R = Rx(a) Ry(b) Rz(c)`).
-fn body_xyz_angles<T: Real>(r: &Matrix3<T>) -> Vector3<T> {
-    let b = r[(0, 2)].max(-T::one()).min(T::one()).asin();
-    let a = (-r[(1, 2)]).atan2(r[(2, 2)]);
-    let c = (-r[(0, 1)]).atan2(r[(0, 0)]);
-    Vector3::new(a, b, c)
 }
 
 /// `N_B(θ)`: body-XYZ angle rates from the angular velocity in the body frame (Simbody's
@@ -95,7 +88,7 @@ impl<T: Real> LinearBushing<T> {
         let x_gf = ctx.x_gb(self.body1) * &self.x_b1f;
         let x_gm = ctx.x_gb(self.body2) * &self.x_b2m;
         let x_fm = x_gf.inverse() * x_gm;
-        let theta = body_xyz_angles(&x_fm.r);
+        let theta = body_fixed_xyz_angles(&x_fm.r);
         let dq = Vector6::new(theta.x, theta.y, theta.z, x_fm.p.x, x_fm.p.y, x_fm.p.z);
         (x_gf, x_gm, dq)
     }
@@ -162,8 +155,18 @@ mod tests {
     fn angles_round_trip_and_n_inverts_the_body_rates() {
         let (a, b, c) = (0.3f64, -0.4, 1.1);
         let r = crate::math::transform::rotation_body_xyz(a, b, c);
-        let t = body_xyz_angles(&r);
+        let t = body_fixed_xyz_angles(&r);
         assert!((t - Vector3::new(a, b, c)).norm() < 1e-14);
+        // Near gimbal lock Simbody's atan2 form keeps the middle angle to round-off, where
+        // asin(r₀₂) would lose half the digits (1e-10 at 1e-6 rad from π/2).
+        let near_lock = std::f64::consts::FRAC_PI_2 - 1e-6;
+        let locked = crate::math::transform::rotation_body_xyz(a, near_lock, c);
+        let t_lock = body_fixed_xyz_angles(&locked);
+        assert!(
+            (t_lock.y - near_lock).abs() < 1e-15,
+            "{:e}",
+            t_lock.y - near_lock
+        );
         // w_B from rates: finite differences of R along (ȧ, ḃ, ċ).
         let rates = Vector3::new(0.7, -0.2, 0.5);
         let h = 1e-6;
