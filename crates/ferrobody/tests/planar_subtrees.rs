@@ -110,6 +110,20 @@ fn assert_forward_dynamics_exact(model: &Model<f64>, state: &State<f64>, label: 
     );
 }
 
+/// Every body of `model` is marked planar (in Ground's xy plane when `ground_xy`), and forward
+/// dynamics at a random state is exact.
+fn assert_planar_and_exact(model: &Model<f64>, rng: &mut Rng, ground_xy: bool, label: &str) {
+    for body in &model.bodies()[1..] {
+        let plane = body
+            .plane
+            .as_ref()
+            .unwrap_or_else(|| panic!("{label}: body '{}' not marked planar", body.name));
+        assert_eq!(plane.ground_xy, ground_xy, "{label}");
+    }
+    let state = common::random_state(model, rng, 2.0);
+    assert_forward_dynamics_exact(model, &state, label);
+}
+
 #[test]
 fn planar_trees_take_the_reduced_path_and_agree_with_crba_and_rnea() {
     for seed in 0..16 {
@@ -122,15 +136,7 @@ fn planar_trees_take_the_reduced_path_and_agree_with_crba_and_rnea() {
             Transform::from_axis_angle(Vector3::z(), rng.uniform(-3.0, 3.0))
         };
         let model = planar_tree(&mut rng, 11, root);
-        for body in &model.bodies()[1..] {
-            let plane = body
-                .plane
-                .as_ref()
-                .unwrap_or_else(|| panic!("seed {seed}: body '{}' not marked planar", body.name));
-            assert_eq!(plane.ground_xy, seed % 2 == 1, "seed {seed}");
-        }
-        let state = common::random_state(&model, &mut rng, 2.0);
-        assert_forward_dynamics_exact(&model, &state, &format!("seed {seed}"));
+        assert_planar_and_exact(&model, &mut rng, seed % 2 == 1, &format!("seed {seed}"));
     }
 }
 
@@ -300,15 +306,7 @@ fn planar_custom_joints_take_the_reduced_path_and_agree_with_crba_and_rnea() {
         }
         b.add_gravity(rng.vec3(9.81));
         let model = b.build().unwrap();
-        for body in &model.bodies()[1..] {
-            let plane = body
-                .plane
-                .as_ref()
-                .unwrap_or_else(|| panic!("seed {seed}: body '{}' not marked planar", body.name));
-            assert_eq!(plane.ground_xy, seed % 2 == 0, "seed {seed}");
-        }
-        let state = common::random_state(&model, &mut rng, 2.0);
-        assert_forward_dynamics_exact(&model, &state, &format!("seed {seed}"));
+        assert_planar_and_exact(&model, &mut rng, seed % 2 == 0, &format!("seed {seed}"));
     }
 }
 
@@ -337,21 +335,20 @@ fn a_custom_joint_that_can_leave_the_plane_is_not_planar() {
         ("a slide along z", sliding_z, false),
         ("a constant tilt about x", tilted, false),
     ];
+    // Four coordinates all in the plane (a second turn about z): more than the plane's three
+    // directions, which the 3×3 steps cannot hold (they keep at most three columns). The
+    // joint stays on the 6×6 path, which evaluates it without a panic (its D is singular up
+    // to round-off, so what it returns is not checked).
+    let mut four = planar_custom_joint(false);
+    four.axes[1] = Vector3::z();
+    four.functions[1] = of(Some(3), linear());
+    four.nq = 4;
+    let model = one_leg_on(four);
+    assert!(model.bodies()[1..].iter().all(|b| b.plane.is_none()));
+    let state = common::random_state(&model, &mut Rng::new(11), 2.0);
+    let _ = realize(&model, &state, &mut Data::new(&model), Stage::Acceleration);
     for (label, transform, planar) in cases {
-        let mp = MassProperties::new(1.0, Vector3::new(0.2, 0.1, 0.05), Matrix3::identity());
-        let mut b = ModelBuilder::<f64>::new();
-        let pelvis = b
-            .add_body(BodyDef::function_based(
-                "pelvis",
-                BodyId::GROUND,
-                transform,
-                mp,
-            ))
-            .unwrap();
-        b.add_body(BodyDef::new("leg", pelvis, Mobilizer::Pin, mp))
-            .unwrap();
-        b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
-        let model = b.build().unwrap();
+        let model = one_leg_on(transform);
         for body in &model.bodies()[1..] {
             assert_eq!(body.plane.is_some(), planar, "{label}: '{}'", body.name);
         }
@@ -359,4 +356,22 @@ fn a_custom_joint_that_can_leave_the_plane_is_not_planar() {
         let state = common::random_state(&model, &mut rng, 2.0);
         assert_forward_dynamics_exact(&model, &state, label);
     }
+}
+
+/// A pelvis on Ground with `transform`, and a leg on a Pin under it.
+fn one_leg_on(transform: SpatialTransform) -> Model<f64> {
+    let mp = MassProperties::new(1.0, Vector3::new(0.2, 0.1, 0.05), Matrix3::identity());
+    let mut b = ModelBuilder::<f64>::new();
+    let pelvis = b
+        .add_body(BodyDef::function_based(
+            "pelvis",
+            BodyId::GROUND,
+            transform,
+            mp,
+        ))
+        .unwrap();
+    b.add_body(BodyDef::new("leg", pelvis, Mobilizer::Pin, mp))
+        .unwrap();
+    b.add_gravity(Vector3::new(0.0, -9.81, 0.0));
+    b.build().unwrap()
 }

@@ -29,16 +29,16 @@ const PARALLEL_MIN_MUSCLES: usize = 24;
 /// (docs/performance.md).
 const PARALLEL_MIN_UNWRAPPED_MUSCLES: usize = 12;
 
-/// Whether `model` has enough muscles to evaluate them in parallel (decided once, by
+/// Whether `model` has enough muscles to evaluate them in parallel, given whether they can be
+/// cut in two ([`muscle_split`] is `Some`; decided once, by
 /// `Simulation::set_parallel_forces`, not at each evaluation).
-pub(crate) fn muscles_worth_parallel<T: Real>(model: &Model<T>) -> bool {
+pub(crate) fn muscles_worth_parallel<T: Real>(model: &Model<T>, cut: bool) -> bool {
     let muscles = model
         .forces
         .iter()
         .filter(|f| matches!(f, Force::Muscle(_)))
         .count();
-    muscles >= PARALLEL_MIN_MUSCLES
-        || (muscles >= PARALLEL_MIN_UNWRAPPED_MUSCLES && muscle_split(model).is_some())
+    muscles >= PARALLEL_MIN_MUSCLES || (muscles >= PARALLEL_MIN_UNWRAPPED_MUSCLES && cut)
 }
 
 /// Where to first cut the force set between two threads: where about half of the muscles'

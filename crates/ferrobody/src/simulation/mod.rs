@@ -236,10 +236,10 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// the `ferrobody` command runs there); `RAYON_NUM_THREADS=1` turns it off. Off by default:
     /// parallel runs of many simulations gain nothing from it.
     pub fn set_parallel_forces(&mut self, on: bool) {
-        let on = on && crate::model::muscles_worth_parallel(self.model());
+        let split = crate::model::muscle_split(self.model());
+        let on = on && crate::model::muscles_worth_parallel(self.model(), split.is_some());
         self.data.force_records.enabled = on;
         self.report_data.force_records.enabled = on;
-        let split = crate::model::muscle_split(self.model());
         self.data.force_records.split = split;
         self.report_data.force_records.split = split;
     }
