@@ -6,6 +6,7 @@
 //! same order, with the same operands, as when the elements run one after another: the
 //! results are identical bit for bit.
 
+use super::ThreadTuner;
 use crate::ids::{BodyId, ZId};
 use crate::math::SpatialVec;
 use crate::scalar::Real;
@@ -35,6 +36,8 @@ pub(crate) struct ForceRecords<T: Real> {
     /// `None` to leave the balance to rayon's work stealing (paths with wrap objects, whose
     /// costs change from one evaluation to the next).
     pub split: Option<usize>,
+    /// Whether the next evaluation tries two threads, from the host's measured times.
+    pub tuner: ThreadTuner,
 }
 
 impl<T: Real> Default for ForceRecords<T> {
@@ -43,6 +46,7 @@ impl<T: Real> Default for ForceRecords<T> {
             enabled: false,
             per_element: Vec::new(),
             split: None,
+            tuner: ThreadTuner::default(),
         }
     }
 }

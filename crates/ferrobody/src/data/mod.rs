@@ -6,10 +6,12 @@ mod accessors;
 mod constraint_cache;
 mod force_records;
 mod stage;
+mod thread_tuner;
 
 pub(crate) use constraint_cache::ConstraintCache;
 pub(crate) use force_records::{ForceOp, ForceRecords};
 pub use stage::Stage;
+pub(crate) use thread_tuner::ThreadTuner;
 
 use crate::math::inertia::RigidInertia;
 use crate::math::{SpatialVec, Transform};

@@ -21,6 +21,7 @@ use crate::scalar::Real;
 use crate::state::State;
 use nalgebra::DVector;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// A force element of the model.
 #[derive(Clone)]
@@ -213,7 +214,12 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
     let ctx = ForceContext::from_caches(model, state, &data.pos, &data.vel);
     let enabled = state.discrete(model, model.force_enabled);
     let records = &mut data.force_records;
-    let parallel = records.enabled && record_muscles_in_parallel(model, &ctx, enabled, records);
+    // With two threads allowed, the tuner decides by measured times whether they pay on
+    // this host (`data::thread_tuner`); the results are the same bit for bit either way.
+    let clock = (records.enabled && records.tuner.timing_next()).then(Instant::now);
+    let parallel = records.enabled
+        && records.tuner.parallel_next()
+        && record_muscles_in_parallel(model, &ctx, enabled, records);
     let mut out = ForceAccumulator {
         model,
         x_gb: &data.pos.x_gb,
@@ -258,6 +264,10 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
         first.calc_force_into(&ctx, &mut out, &mut buffers[0]);
     }
     model.apply_actuators(state, dynamics.mobility_forces.as_mut_slice());
+    if data.force_records.enabled {
+        let elapsed = clock.map(|start| start.elapsed());
+        data.force_records.tuner.finish(elapsed);
+    }
     data.realizations += 1;
     data.realized = Stage::Dynamics;
 }

@@ -233,8 +233,10 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// rayon's threads, each recording its forces for the sequential pass to add in order, so the results are bit for bit those
     /// of one thread (the `parallel` feature). It takes effect while the simulation runs on a
     /// thread of a rayon pool of two or more threads (`pool.install(|| sim.advance_to(t))`;
-    /// the `ferrobody` command runs there); `RAYON_NUM_THREADS=1` turns it off. Off by default:
-    /// parallel runs of many simulations gain nothing from it.
+    /// the `ferrobody` command runs there); `RAYON_NUM_THREADS=1` turns it off. The run then
+    /// times itself, from time to time, on one thread and on two, and keeps the faster (on
+    /// some processors a second core costs more than it saves). Off by default: parallel runs
+    /// of many simulations gain nothing from it.
     pub fn set_parallel_forces(&mut self, on: bool) {
         let split = crate::model::muscle_split(self.model());
         let on = on && crate::model::muscles_worth_parallel(self.model(), split.is_some());

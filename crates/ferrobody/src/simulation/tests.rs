@@ -6,10 +6,20 @@ use crate::io::osim;
 use crate::simulation::Simulation;
 use std::path::Path;
 
-/// Runs `file` for `duration` s on a two-thread rayon pool, its muscles in parallel or not;
-/// returns the final state (t, q, u, z), whether forces were recorded for replay and the
-/// cut between the two threads' parts (`None`: work stealing).
-fn run(file: &str, duration: f64, parallel: bool) -> (Vec<f64>, bool, Option<usize>) {
+/// How a run's muscles are evaluated.
+#[derive(Clone, Copy, PartialEq)]
+enum Threads {
+    One,
+    /// Two threads at every evaluation.
+    Two,
+    /// Two threads allowed, the tuner choosing by measured times (`data::thread_tuner`).
+    Tuned,
+}
+
+/// Runs `file` for `duration` s on a two-thread rayon pool, its muscles evaluated as
+/// `threads` says; returns the final state (t, q, u, z), whether forces were recorded for
+/// replay and the cut between the two threads' parts (`None`: work stealing).
+fn run(file: &str, duration: f64, threads: Threads) -> (Vec<f64>, bool, Option<usize>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
     let m = osim::load(&root.join(file)).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -19,7 +29,10 @@ fn run(file: &str, duration: f64, parallel: bool) -> (Vec<f64>, bool, Option<usi
     pool.install(|| {
         let settings = IntegratorSettings::rk_merson(1e-6);
         let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
-        sim.set_parallel_forces(parallel);
+        sim.set_parallel_forces(threads != Threads::One);
+        if threads == Threads::Two {
+            sim.data.force_records.tuner = crate::data::ThreadTuner::always_parallel();
+        }
         sim.advance_to(duration).unwrap();
         let s = sim.state();
         let values = [s.t]
@@ -53,18 +66,22 @@ fn muscles_on_two_threads_give_the_sequential_results_bit_for_bit() {
         ("gait10dof18musc_excited.osim", 0.02, true),
         ("gait2d.osim", 0.02, true),
     ] {
-        let (sequential, recorded_sequential, _) = run(file, duration, false);
-        let (parallel, recorded_parallel, split) = run(file, duration, true);
-        assert_eq!(split.is_some(), cut, "{file}: {split:?}");
+        let (sequential, recorded_sequential, _) = run(file, duration, Threads::One);
         assert!(!recorded_sequential, "{file}: nothing is recorded when off");
-        assert!(recorded_parallel, "{file}: the muscles ran in parallel");
-        assert_eq!(sequential.len(), parallel.len());
-        for (k, (a, b)) in sequential.iter().zip(&parallel).enumerate() {
-            assert_eq!(
-                a.to_bits(),
-                b.to_bits(),
-                "{file}: state entry {k}: {a} vs {b}"
-            );
+        // Two threads at every evaluation, then as the tuner chooses: its trial (the first
+        // 48 evaluations) switches between one and two threads every 8.
+        for threads in [Threads::Two, Threads::Tuned] {
+            let (parallel, recorded_parallel, split) = run(file, duration, threads);
+            assert_eq!(split.is_some(), cut, "{file}: {split:?}");
+            assert!(recorded_parallel, "{file}: the muscles ran in parallel");
+            assert_eq!(sequential.len(), parallel.len());
+            for (k, (a, b)) in sequential.iter().zip(&parallel).enumerate() {
+                assert_eq!(
+                    a.to_bits(),
+                    b.to_bits(),
+                    "{file}: state entry {k}: {a} vs {b}"
+                );
+            }
         }
     }
 }
