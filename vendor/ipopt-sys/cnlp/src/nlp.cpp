@@ -1,6 +1,6 @@
 #include "nlp.hpp"
-#include <coin/IpIpoptApplication.hpp>
-#include <coin/IpBlas.hpp>
+#include <IpIpoptApplication.hpp>
+#include <IpBlas.hpp>
 
 #include <algorithm>
 

@@ -3,11 +3,11 @@
 
 #include "c_api.h"
 
-#include <coin/IpUtils.hpp>
-#include <coin/IpTNLP.hpp>
-#include <coin/IpException.hpp>
-#include <coin/IpSmartPtr.hpp>
-#include <coin/IpIpoptApplication.hpp>
+#include <IpUtils.hpp>
+#include <IpTNLP.hpp>
+#include <IpException.hpp>
+#include <IpSmartPtr.hpp>
+#include <IpIpoptApplication.hpp>
 #include <vector>
 
 /** Declare excpetion that is thrown when invalid NLP data
