@@ -48,9 +48,9 @@ fn numpy_strings<'py>(py: Python<'py>, items: Vec<String>) -> PyResult<Bound<'py
 /// (closed loop at the report rate). Without it the state's controls are held throughout.
 ///
 /// Without a callable, a model of 24 muscles or more (12 or more when none is wrapped)
-/// evaluates them on two or more of rayon's threads (`RAYON_NUM_THREADS`) where the run
-/// measures that this pays, as the command line does; the results are bit for bit those of
-/// one thread. Process pools whose runs already fill the cores (Ray's workers,
+/// evaluates them on two or more of rayon's threads (`RAYON_NUM_THREADS`), or split with a
+/// helper thread, where the run measures that this pays, as the command line does; the
+/// results are bit for bit those of one thread. Process pools whose runs already fill the cores (Ray's workers,
 /// multiprocessing) should set `RAYON_NUM_THREADS=1`.
 #[pyfunction]
 #[pyo3(signature = (model, state=None, duration=None, report_interval=None, contacts=false, integrator=None, accuracy=None, controls=None))]

@@ -376,8 +376,8 @@ def simulate(
     contacts=True, else empty). controls: one row of nctrl controls per report interval, or
     a callable state -> controls called at each report time (held until the next). Raises
     RuntimeError if the run fails. Without a callable, a model of 24 muscles or more (12
-    or more when none is wrapped) evaluates them on rayon's threads where the run measures
-    that this pays, with the one-thread results bit for bit; set RAYON_NUM_THREADS=1 in process pools (Ray's workers, multiprocessing) whose runs already
+    or more when none is wrapped) evaluates them on rayon's threads or a helper thread where
+    the run measures that this pays, with the one-thread results bit for bit; set RAYON_NUM_THREADS=1 in process pools (Ray's workers, multiprocessing) whose runs already
     fill the cores."""
 
 def rollouts(

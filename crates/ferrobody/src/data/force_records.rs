@@ -6,7 +6,7 @@
 //! same order, with the same operands, as when the elements run one after another: the
 //! results are identical bit for bit.
 
-use super::ThreadTuner;
+use super::{HelperSlot, ThreadTuner};
 use crate::ids::{BodyId, ZId};
 use crate::math::SpatialVec;
 use crate::scalar::Real;
@@ -38,6 +38,12 @@ pub(crate) struct ForceRecords<T: Real> {
     pub split: Option<usize>,
     /// Whether the next evaluation tries two threads, from the host's measured times.
     pub tuner: ThreadTuner,
+    /// The thread that evaluates the second part of the muscles, when the simulation
+    /// started one (`Simulation::set_parallel_forces`); else rayon's pool does.
+    pub helper: HelperSlot<T>,
+    /// Where the force set is cut between this thread and the helper (moved by the measured
+    /// times, wrapped paths or not; `None`: the middle).
+    pub helper_split: Option<usize>,
 }
 
 impl<T: Real> Default for ForceRecords<T> {
@@ -47,6 +53,8 @@ impl<T: Real> Default for ForceRecords<T> {
             per_element: Vec::new(),
             split: None,
             tuner: ThreadTuner::default(),
+            helper: HelperSlot::default(),
+            helper_split: None,
         }
     }
 }

@@ -5,13 +5,17 @@
 mod accessors;
 mod constraint_cache;
 mod force_records;
+mod muscle_helper;
 mod stage;
 mod thread_tuner;
 
 pub(crate) use constraint_cache::ConstraintCache;
 pub(crate) use force_records::{ForceOp, ForceRecords};
+pub(crate) use muscle_helper::HelperSlot;
+#[cfg(feature = "parallel")]
+pub(crate) use muscle_helper::{HelperHandle, HelperJob, HelperShared};
 pub use stage::Stage;
-pub(crate) use thread_tuner::ThreadTuner;
+pub(crate) use thread_tuner::{ThreadMode, ThreadTuner};
 
 use crate::math::inertia::RigidInertia;
 use crate::math::{SpatialVec, Transform};

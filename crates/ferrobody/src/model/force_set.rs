@@ -5,7 +5,7 @@
 //! [`crate::contact`].
 
 use super::parallel_muscles::record_muscles_in_parallel;
-use crate::data::{Data, Stage};
+use crate::data::{Data, Stage, ThreadMode};
 use crate::error::ModelError;
 use crate::error::{Error, Result};
 use crate::forces::{
@@ -214,12 +214,15 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
     let ctx = ForceContext::from_caches(model, state, &data.pos, &data.vel);
     let enabled = state.discrete(model, model.force_enabled);
     let records = &mut data.force_records;
-    // With two threads allowed, the tuner decides by measured times whether they pay on
+    // With threads allowed, the tuner decides by measured times where the muscles run on
     // this host (`data::thread_tuner`); the results are the same bit for bit either way.
     let clock = (records.enabled && records.tuner.timing_next()).then(Instant::now);
-    let parallel = records.enabled
-        && records.tuner.parallel_next()
-        && record_muscles_in_parallel(model, &ctx, enabled, records);
+    let mode = match records.enabled {
+        true => records.tuner.mode_next(),
+        false => ThreadMode::One,
+    };
+    let parallel =
+        mode != ThreadMode::One && record_muscles_in_parallel(model, &ctx, enabled, records, mode);
     let mut out = ForceAccumulator {
         model,
         x_gb: &data.pos.x_gb,

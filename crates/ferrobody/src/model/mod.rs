@@ -14,6 +14,8 @@ mod builder;
 pub(crate) mod constraint_queries;
 mod contact_builders;
 mod force_set;
+#[cfg(feature = "parallel")]
+mod muscle_helper;
 mod parallel_muscles;
 mod parameters;
 pub(crate) mod planar_xy;
@@ -25,6 +27,8 @@ pub use builder::ModelBuilder;
 pub use force_set::{
     calc_all_forces, element_contribution, potential_energy, ElementContribution, Force,
 };
+#[cfg(feature = "parallel")]
+pub(crate) use muscle_helper::start_muscle_helper;
 pub(crate) use parallel_muscles::{muscle_split, muscles_worth_parallel};
 
 use crate::constraints::{Constraint, ConstraintId, ConstraintRows};

@@ -6,7 +6,7 @@
 
 #[cfg(feature = "parallel")]
 use crate::data::ForceOp;
-use crate::data::ForceRecords;
+use crate::data::{ForceRecords, ThreadMode};
 use crate::forces::ForceContext;
 #[cfg(feature = "parallel")]
 use crate::forces::ForceRecorder;
@@ -65,8 +65,9 @@ pub(crate) fn muscle_split<T: Real>(model: &Model<T>) -> Option<usize> {
         .map(|k| k + 1)
 }
 
-/// Evaluates the muscles on rayon's threads, each recording its forces for the sequential
-/// pass to replay in order (bit for bit the sequential sums); whether it did. Only on a
+/// Evaluates the muscles with the simulation's helper thread (`model::muscle_helper`) if
+/// `mode` asks for it and there is one, else on rayon's threads, each recording its forces for the sequential pass to replay
+/// in order (bit for bit the sequential sums); whether it did. On rayon's threads only from a
 /// thread of a rayon pool of two or more threads (from elsewhere the hand-over costs more
 /// than it saves); `records.enabled` is set only for models of [`PARALLEL_MIN_MUSCLES`]
 /// muscles or more, or of [`PARALLEL_MIN_UNWRAPPED_MUSCLES`] or more without wrap objects.
@@ -85,11 +86,19 @@ pub(super) fn record_muscles_in_parallel<T: Real>(
     ctx: &ForceContext<'_, T>,
     enabled: &[T],
     records: &mut ForceRecords<T>,
+    mode: ThreadMode,
 ) -> bool {
     use rayon::prelude::*;
     use std::time::Instant;
     let n = model.forces.len();
-    if rayon::current_thread_index().is_none() || rayon::current_num_threads() < 2 || n < 2 {
+    if n < 2 {
+        return false;
+    }
+    if mode == ThreadMode::Helper && records.helper.0.is_some() {
+        super::muscle_helper::record_muscles_with_helper(model, ctx, enabled, records);
+        return true;
+    }
+    if rayon::current_thread_index().is_none() || rayon::current_num_threads() < 2 {
         return false;
     }
     let x_gb = ctx.pos.x_gb.as_slice();
@@ -123,7 +132,7 @@ pub(super) fn record_muscles_in_parallel<T: Real>(
 
 /// Evaluates the enabled muscles of `forces` into their lists (one per element).
 #[cfg(feature = "parallel")]
-fn record_muscles<T: Real>(
+pub(super) fn record_muscles<T: Real>(
     ctx: &ForceContext<'_, T>,
     x_gb: &[Transform<T>],
     lists: &mut [Vec<ForceOp<T>>],
@@ -181,6 +190,7 @@ pub(super) fn record_muscles_in_parallel<T: Real>(
     _: &ForceContext<'_, T>,
     _: &[T],
     _: &mut ForceRecords<T>,
+    _: ThreadMode,
 ) -> bool {
     false
 }

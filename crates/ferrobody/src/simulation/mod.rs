@@ -233,10 +233,13 @@ impl<'m, T: Real> Simulation<'m, T> {
     /// rayon's threads, each recording its forces for the sequential pass to add in order, so the results are bit for bit those
     /// of one thread (the `parallel` feature). It takes effect while the simulation runs on a
     /// thread of a rayon pool of two or more threads (`pool.install(|| sim.advance_to(t))`;
-    /// the `ferrobody` command runs there); `RAYON_NUM_THREADS=1` turns it off. The run then
-    /// times itself, from time to time, on one thread and on two, and keeps the faster (on
-    /// some processors a second core costs more than it saves). Off by default: parallel runs
-    /// of many simulations gain nothing from it.
+    /// the `ferrobody` command runs there); `RAYON_NUM_THREADS=1` turns it off. Turning it on
+    /// also starts a helper thread of the simulation's own (with a copy of a borrowed model),
+    /// which spins briefly between evaluations instead of sleeping as rayon's workers do. The
+    /// run then times itself, from time to time, with the muscles on one thread, on rayon's
+    /// pool and split with the helper, and keeps the fastest (on some processors a second
+    /// core costs more than it saves). Off by default: parallel runs of many simulations gain
+    /// nothing from it.
     pub fn set_parallel_forces(&mut self, on: bool) {
         let split = crate::model::muscle_split(self.model());
         let on = on && crate::model::muscles_worth_parallel(self.model(), split.is_some());
@@ -244,6 +247,19 @@ impl<'m, T: Real> Simulation<'m, T> {
         self.report_data.force_records.enabled = on;
         self.data.force_records.split = split;
         self.report_data.force_records.split = split;
+        self.data.force_records.helper.0 = None;
+        self.data.force_records.helper_split = split;
+        #[cfg(feature = "parallel")]
+        if on && rayon::current_num_threads() >= 2 {
+            let model = match &self.model {
+                ModelHandle::Shared(model) => std::sync::Arc::clone(model),
+                ModelHandle::Borrowed(model) => std::sync::Arc::new((*model).clone()),
+            };
+            self.data.force_records.helper.0 = crate::model::start_muscle_helper(model);
+        }
+        let with_helper = self.data.force_records.helper.0.is_some();
+        self.data.force_records.tuner.reset(with_helper);
+        self.report_data.force_records.tuner.reset(false);
     }
 
     /// The step size the next attempt will use (s).

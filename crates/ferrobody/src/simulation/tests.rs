@@ -1,6 +1,7 @@
 //! The simulation's tests: muscles evaluated on two threads, or two at a time, give the
 //! one-by-one results bit for bit.
 
+use crate::data::{ThreadMode, ThreadTuner};
 use crate::integrators::IntegratorSettings;
 use crate::io::osim;
 use crate::simulation::Simulation;
@@ -10,9 +11,11 @@ use std::path::Path;
 #[derive(Clone, Copy, PartialEq)]
 enum Threads {
     One,
-    /// Two threads at every evaluation.
-    Two,
-    /// Two threads allowed, the tuner choosing by measured times (`data::thread_tuner`).
+    /// On rayon's pool at every evaluation.
+    Pool,
+    /// Split with the simulation's helper thread at every evaluation.
+    Helper,
+    /// Threads allowed, the tuner choosing by measured times (`data::thread_tuner`).
     Tuned,
 }
 
@@ -30,8 +33,19 @@ fn run(file: &str, duration: f64, threads: Threads) -> (Vec<f64>, bool, Option<u
         let settings = IntegratorSettings::rk_merson(1e-6);
         let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
         sim.set_parallel_forces(threads != Threads::One);
-        if threads == Threads::Two {
-            sim.data.force_records.tuner = crate::data::ThreadTuner::always_parallel();
+        let records = &mut sim.data.force_records;
+        assert_eq!(
+            records.helper.0.is_some(),
+            threads != Threads::One,
+            "{file}: a helper thread is started with parallel forces"
+        );
+        let forced = match threads {
+            Threads::Pool => Some(ThreadMode::Pool),
+            Threads::Helper => Some(ThreadMode::Helper),
+            _ => None,
+        };
+        if let Some(mode) = forced {
+            records.tuner = ThreadTuner::forced(mode);
         }
         sim.advance_to(duration).unwrap();
         let s = sim.state();
@@ -68,9 +82,9 @@ fn muscles_on_two_threads_give_the_sequential_results_bit_for_bit() {
     ] {
         let (sequential, recorded_sequential, _) = run(file, duration, Threads::One);
         assert!(!recorded_sequential, "{file}: nothing is recorded when off");
-        // Two threads at every evaluation, then as the tuner chooses: its trial (the first
-        // 48 evaluations) switches between one and two threads every 8.
-        for threads in [Threads::Two, Threads::Tuned] {
+        // On rayon's pool, with the helper thread, then as the tuner chooses: its trial (the
+        // first 72 evaluations) switches between the three every 8.
+        for threads in [Threads::Pool, Threads::Helper, Threads::Tuned] {
             let (parallel, recorded_parallel, split) = run(file, duration, threads);
             assert_eq!(split.is_some(), cut, "{file}: {split:?}");
             assert!(recorded_parallel, "{file}: the muscles ran in parallel");
