@@ -164,3 +164,38 @@ fn muscles_evaluated_in_pairs_give_the_one_by_one_results_bit_for_bit() {
         assert_eq!(bits(paired.zdot.as_slice()), bits(&zdot), "{file}");
     }
 }
+
+#[test]
+fn dropping_a_simulation_stops_its_muscle_helper_even_when_parked() {
+    // The helper parks 200 µs after its last job; dropping the simulation must wake it and
+    // join it, so that a run that ends (or a Python object collected) leaves no thread
+    // behind. The drop runs on a thread of its own, so that a hang fails the test.
+    use std::sync::{mpsc, Arc};
+    use std::time::Duration;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
+    let m = osim::load(&root.join("gait10dof18musc_excited.osim")).unwrap();
+    let model = Arc::new(m.model);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let sim = pool.install(|| {
+        let settings = IntegratorSettings::rk_merson(1e-6);
+        let mut sim = Simulation::new(Arc::clone(&model), m.default_state, settings).unwrap();
+        sim.set_parallel_forces(true);
+        assert!(sim.data.force_records.helper.0.is_some());
+        sim.data.force_records.tuner = ThreadTuner::forced(ThreadMode::Helper);
+        sim.advance_to(0.005).unwrap();
+        sim
+    });
+    std::thread::sleep(Duration::from_millis(20));
+    let (done, dropped) = mpsc::channel();
+    std::thread::spawn(move || {
+        drop(sim);
+        done.send(()).unwrap();
+    });
+    assert!(
+        dropped.recv_timeout(Duration::from_secs(10)).is_ok(),
+        "the helper thread was not stopped"
+    );
+}
