@@ -27,6 +27,9 @@ use std::time::{Duration, Instant};
 /// How long the helper spins for the next job before it parks.
 pub(crate) const SPIN: Duration = Duration::from_micros(200);
 
+/// How long the simulation's thread spins for the helper before it also yields to others.
+const LONG_WAIT: Duration = Duration::from_micros(100);
+
 const IDLE: u8 = 0;
 const POSTED: u8 = 1;
 const DONE: u8 = 2;
@@ -166,6 +169,8 @@ impl<T: Real> HelperHandle<T> {
     /// Waits for the posted job; `false` if the helper's thread ended without doing it (it
     /// panicked), so that the caller evaluates the helper's part itself.
     pub(crate) fn wait(&self) -> bool {
+        let start = Instant::now();
+        let mut long_wait = false;
         let mut spins: u32 = 0;
         loop {
             if self.shared.phase.load(Ordering::Acquire) == DONE {
@@ -176,7 +181,16 @@ impl<T: Real> HelperHandle<T> {
             if spins % 4096 == 0 && self.thread.as_ref().is_none_or(JoinHandle::is_finished) {
                 return false;
             }
-            std::hint::spin_loop();
+            if spins % 256 == 0 && !long_wait {
+                long_wait = start.elapsed() > LONG_WAIT;
+            }
+            if long_wait {
+                // The helper is slow to come: on a machine whose cores are all busy it may be
+                // waiting for this one, so give it up now and then.
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
         }
     }
 }
