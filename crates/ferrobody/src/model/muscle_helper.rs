@@ -45,25 +45,32 @@ fn serve<T: Real>(model: &Model<T>, shared: &HelperShared<T>) {
                 lists,
                 finished_at,
             } = &mut *guard;
-            state.t = *t;
-            state.set_y(y);
+            *finished_at = None;
+            let same_sizes = y.len() == state.ny() && enabled.len() == model.forces.len();
+            if same_sizes {
+                state.t = *t;
+                state.set_y(y);
+            }
             let hidden = state.set_hidden_variables(discrete, auto_update, auto_update_time);
-            if let (Ok(()), Some(pos), Some(vel)) = (hidden, pos.as_ref(), vel.as_ref()) {
+            if let (true, Ok(()), Some(pos), Some(vel)) =
+                (same_sizes, hidden, pos.as_ref(), vel.as_ref())
+            {
                 let ctx = ForceContext::from_caches(model, &state, pos, vel);
                 let first = (*first).min(model.forces.len());
                 let forces = &model.forces[first..];
                 record_muscles(&ctx, &pos.x_gb, lists, forces, &enabled[first..]);
+                *finished_at = Some(Instant::now());
             }
-            *finished_at = Some(Instant::now());
         }
         shared.finish_job();
     }
 }
 
 /// Evaluates the muscles with the helper: the elements from the cut (`records.helper_split`,
-/// or the middle) to the end on the helper's thread, those before it here; each part's additions go
-/// into `records.per_element`. The cut moves by one element per evaluation toward the part
-/// that ended first. A helper that died (it panicked) is dropped and its part done here.
+/// or the middle) to the end on the helper's thread, those before it here; each part's
+/// additions go into `records.per_element`. The cut moves by one element per evaluation
+/// toward the part that ended first. A helper that died (it panicked) or could not do its job
+/// is dropped and its part done here.
 pub(super) fn record_muscles_with_helper<T: Real>(
     model: &Model<T>,
     ctx: &ForceContext<'_, T>,
@@ -88,16 +95,20 @@ pub(super) fn record_muscles_with_helper<T: Real>(
     let x_gb = ctx.pos.x_gb.as_slice();
     record_muscles(ctx, x_gb, mine, &model.forces[..split], &enabled[..split]);
     let my_end = Instant::now();
-    if !helper.wait() {
+    let done = helper.wait();
+    let mut job = helper.job();
+    // The helper marks a job it did with the time it finished; one it could not do (a job
+    // that does not fit its model) or a helper that died leaves its part to this thread.
+    let Some(helper_end) = job.finished_at.filter(|_| done) else {
+        drop(job);
         record_muscles(ctx, x_gb, theirs, &model.forces[split..], &enabled[split..]);
         slot.0 = None;
         return;
-    }
-    let mut job = helper.job();
+    };
     for (list, recorded) in theirs.iter_mut().zip(job.lists.iter_mut()) {
         std::mem::swap(list, recorded);
     }
-    let helper_ended_first = job.finished_at.is_some_and(|end| end < my_end);
+    let helper_ended_first = helper_end < my_end;
     *next_split = Some(if helper_ended_first {
         split - 1
     } else {

@@ -199,3 +199,45 @@ fn dropping_a_simulation_stops_its_muscle_helper_even_when_parked() {
         "the helper thread was not stopped"
     );
 }
+
+#[test]
+fn a_helper_that_cannot_do_its_job_leaves_it_to_the_simulation_thread() {
+    // A helper holding another model (other state sizes) refuses the job: the simulation's
+    // thread evaluates that part itself, drops the helper and goes on with the one-thread
+    // results, bit for bit.
+    use std::sync::Arc;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
+    let file = "gait10dof18musc_excited.osim";
+    let (sequential, _, _) = run(file, 0.01, Threads::One);
+    let m = osim::load(&root.join(file)).unwrap();
+    let other = osim::load(&root.join("gait2d.osim")).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let settings = IntegratorSettings::rk_merson(1e-6);
+        let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
+        sim.set_parallel_forces(true);
+        let records = &mut sim.data.force_records;
+        records.helper.0 = crate::model::start_muscle_helper(Arc::new(other.model));
+        records.tuner = ThreadTuner::forced(ThreadMode::Helper);
+        sim.advance_to(0.01).unwrap();
+        assert!(
+            sim.data.force_records.helper.0.is_none(),
+            "the helper is dropped"
+        );
+        let s = sim.state();
+        let values: Vec<f64> = [s.t]
+            .into_iter()
+            .chain(s.q.iter().copied())
+            .chain(s.u.iter().copied())
+            .chain(s.z.iter().copied())
+            .collect();
+        let same = values
+            .iter()
+            .zip(&sequential)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(same && values.len() == sequential.len());
+    });
+}
