@@ -36,7 +36,7 @@ pub(crate) struct ForceRecords<T: Real> {
     /// `None` to leave the balance to rayon's work stealing (paths with wrap objects, whose
     /// costs change from one evaluation to the next).
     pub split: Option<usize>,
-    /// Whether the next evaluation tries two threads, from the host's measured times.
+    /// Where the next evaluation's muscles run, from the host's measured times.
     pub tuner: ThreadTuner,
     /// The thread that evaluates the second part of the muscles, when the simulation
     /// started one (`Simulation::set_parallel_forces`); else rayon's pool does.

@@ -25,7 +25,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How long the helper spins for the next job before it parks.
-pub(crate) const SPIN: Duration = Duration::from_micros(200);
+const SPIN: Duration = Duration::from_micros(200);
 
 /// How long the simulation's thread spins for the helper before it also yields to others.
 const LONG_WAIT: Duration = Duration::from_micros(100);

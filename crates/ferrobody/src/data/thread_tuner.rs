@@ -17,11 +17,11 @@
 use std::time::Duration;
 
 /// Evaluations per timed block of a trial (the first one untimed).
-pub(crate) const BLOCK: u32 = 8;
+const BLOCK: u32 = 8;
 /// Blocks of each mode per trial.
-pub(crate) const ROUNDS: u32 = 3;
+const ROUNDS: u32 = 3;
 /// Evaluations in the chosen mode between two trials.
-pub(crate) const SETTLED: u32 = 4096;
+const SETTLED: u32 = 4096;
 
 /// Where an evaluation's muscles run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -217,9 +217,10 @@ pub fn calc_all_forces<T: Real>(model: &Model<T>, state: &State<T>, data: &mut D
     // With threads allowed, the tuner decides by measured times where the muscles run on
     // this host (`data::thread_tuner`); the results are the same bit for bit either way.
     let clock = (records.enabled && records.tuner.timing_next()).then(Instant::now);
-    let mode = match records.enabled {
-        true => records.tuner.mode_next(),
-        false => ThreadMode::One,
+    let mode = if records.enabled {
+        records.tuner.mode_next()
+    } else {
+        ThreadMode::One
     };
     let parallel =
         mode != ThreadMode::One && record_muscles_in_parallel(model, &ctx, enabled, records, mode);

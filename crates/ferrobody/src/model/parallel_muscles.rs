@@ -66,11 +66,12 @@ pub(crate) fn muscle_split<T: Real>(model: &Model<T>) -> Option<usize> {
 }
 
 /// Evaluates the muscles with the simulation's helper thread (`model::muscle_helper`) if
-/// `mode` asks for it and there is one, else on rayon's threads, each recording its forces for the sequential pass to replay
-/// in order (bit for bit the sequential sums); whether it did. On rayon's threads only from a
-/// thread of a rayon pool of two or more threads (from elsewhere the hand-over costs more
-/// than it saves); `records.enabled` is set only for models of [`PARALLEL_MIN_MUSCLES`]
-/// muscles or more, or of [`PARALLEL_MIN_UNWRAPPED_MUSCLES`] or more without wrap objects.
+/// `mode` asks for it and there is one, else on rayon's threads, each recording its forces
+/// for the sequential pass to replay in order (bit for bit the sequential sums); whether it
+/// did. On rayon's threads only from a thread of a rayon pool of two or more threads (from
+/// elsewhere the hand-over costs more than it saves); `records.enabled` is set only for
+/// models of [`PARALLEL_MIN_MUSCLES`] muscles or more, or of
+/// [`PARALLEL_MIN_UNWRAPPED_MUSCLES`] or more without wrap objects.
 ///
 /// With a cut (`records.split`, models without wrap objects) the calling thread takes the
 /// elements before it and one more thread the rest, and the cut moves by one element per

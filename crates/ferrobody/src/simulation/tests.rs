@@ -19,19 +19,52 @@ enum Threads {
     Tuned,
 }
 
+/// The model file `file` of testdata/opensim/models.
+fn load(file: &str) -> osim::OsimModel {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
+    osim::load(&root.join(file)).unwrap()
+}
+
+/// A rayon pool of two threads, for the simulation to run on.
+fn two_thread_pool() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap()
+}
+
+/// A simulation of `m` at RK-Merson 1e-6 from its default state.
+fn simulation<'m, M>(model: M, m: &osim::OsimModel) -> Simulation<'m>
+where
+    M: Into<crate::simulation::ModelHandle<'m>>,
+{
+    let settings = IntegratorSettings::rk_merson(1e-6);
+    Simulation::new(model, m.default_state.clone(), settings).unwrap()
+}
+
+/// The simulation's state as one list: t, q, u, z.
+fn state_values(sim: &Simulation<'_>) -> Vec<f64> {
+    let s = sim.state();
+    [s.t]
+        .into_iter()
+        .chain(s.q.iter().copied())
+        .chain(s.u.iter().copied())
+        .chain(s.z.iter().copied())
+        .collect()
+}
+
+/// Whether two lists of numbers are equal bit for bit.
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 /// Runs `file` for `duration` s on a two-thread rayon pool, its muscles evaluated as
 /// `threads` says; returns the final state (t, q, u, z), whether forces were recorded for
 /// replay and the cut between the two threads' parts (`None`: work stealing).
 fn run(file: &str, duration: f64, threads: Threads) -> (Vec<f64>, bool, Option<usize>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
-    let m = osim::load(&root.join(file)).unwrap();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    pool.install(|| {
-        let settings = IntegratorSettings::rk_merson(1e-6);
-        let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
+    let m = load(file);
+    two_thread_pool().install(|| {
+        let mut sim = simulation(&m.model, &m);
         sim.set_parallel_forces(threads != Threads::One);
         let records = &mut sim.data.force_records;
         assert_eq!(
@@ -48,13 +81,7 @@ fn run(file: &str, duration: f64, threads: Threads) -> (Vec<f64>, bool, Option<u
             records.tuner = ThreadTuner::forced(mode);
         }
         sim.advance_to(duration).unwrap();
-        let s = sim.state();
-        let values = [s.t]
-            .into_iter()
-            .chain(s.q.iter().copied())
-            .chain(s.u.iter().copied())
-            .chain(s.z.iter().copied())
-            .collect();
+        let values = state_values(&sim);
         let recorded = sim
             .data
             .force_records
@@ -112,16 +139,14 @@ fn muscles_evaluated_in_pairs_give_the_one_by_one_results_bit_for_bit() {
     use crate::forces::{ForceAccumulator, ForceContext};
     use crate::model::calc_all_forces;
     use crate::pipeline::realize;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
     for file in [
         "gait2392_thelen.osim",
         "gait2d.osim",
         "gait10dof18musc_excited.osim",
     ] {
-        let m = osim::load(&root.join(file)).unwrap();
+        let m = load(file);
         let model = &m.model;
-        let settings = IntegratorSettings::rk_merson(1e-6);
-        let mut sim = Simulation::new(model, m.default_state.clone(), settings).unwrap();
+        let mut sim = simulation(model, &m);
         sim.advance_to(0.01).unwrap();
         let state = sim.state().clone();
         let mut data = Data::new(model);
@@ -172,16 +197,10 @@ fn dropping_a_simulation_stops_its_muscle_helper_even_when_parked() {
     // behind. The drop runs on a thread of its own, so that a hang fails the test.
     use std::sync::{mpsc, Arc};
     use std::time::Duration;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
-    let m = osim::load(&root.join("gait10dof18musc_excited.osim")).unwrap();
-    let model = Arc::new(m.model);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    let sim = pool.install(|| {
-        let settings = IntegratorSettings::rk_merson(1e-6);
-        let mut sim = Simulation::new(Arc::clone(&model), m.default_state, settings).unwrap();
+    let m = load("gait10dof18musc_excited.osim");
+    let model = Arc::new(m.model.clone());
+    let sim = two_thread_pool().install(|| {
+        let mut sim = simulation(Arc::clone(&model), &m);
         sim.set_parallel_forces(true);
         assert!(sim.data.force_records.helper.0.is_some());
         sim.data.force_records.tuner = ThreadTuner::forced(ThreadMode::Helper);
@@ -206,18 +225,12 @@ fn a_helper_that_cannot_do_its_job_leaves_it_to_the_simulation_thread() {
     // thread evaluates that part itself, drops the helper and goes on with the one-thread
     // results, bit for bit.
     use std::sync::Arc;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opensim/models");
     let file = "gait10dof18musc_excited.osim";
     let (sequential, _, _) = run(file, 0.01, Threads::One);
-    let m = osim::load(&root.join(file)).unwrap();
-    let other = osim::load(&root.join("gait2d.osim")).unwrap();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    pool.install(|| {
-        let settings = IntegratorSettings::rk_merson(1e-6);
-        let mut sim = Simulation::new(&m.model, m.default_state.clone(), settings).unwrap();
+    let m = load(file);
+    let other = load("gait2d.osim");
+    two_thread_pool().install(|| {
+        let mut sim = simulation(&m.model, &m);
         sim.set_parallel_forces(true);
         let records = &mut sim.data.force_records;
         records.helper.0 = crate::model::start_muscle_helper(Arc::new(other.model));
@@ -227,17 +240,6 @@ fn a_helper_that_cannot_do_its_job_leaves_it_to_the_simulation_thread() {
             sim.data.force_records.helper.0.is_none(),
             "the helper is dropped"
         );
-        let s = sim.state();
-        let values: Vec<f64> = [s.t]
-            .into_iter()
-            .chain(s.q.iter().copied())
-            .chain(s.u.iter().copied())
-            .chain(s.z.iter().copied())
-            .collect();
-        let same = values
-            .iter()
-            .zip(&sequential)
-            .all(|(a, b)| a.to_bits() == b.to_bits());
-        assert!(same && values.len() == sequential.len());
+        assert!(same_bits(&state_values(&sim), &sequential));
     });
 }
